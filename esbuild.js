@@ -1,0 +1,74 @@
+// One esbuild context for the extension bundle (see vscode-extension-samples/esbuild-sample).
+// --production: minified, no sourcesContent. --watch: rebuild on change. --tests: also bundle the
+// in-host test entry (test/host/index.ts) to out/test/host/index.js.
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests');
+
+/** Prints errors in the form VS Code's `$esbuild-watch` problem matcher understands. */
+const problemMatcherPlugin = {
+  name: 'problem-matcher',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      console.log('[watch] build finished');
+    });
+  },
+};
+
+async function main() {
+  const entryPoints = { extension: 'src/extension.ts' };
+  const ctx = await esbuild.context({
+    entryPoints,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    outdir: 'dist',
+    external: ['vscode'],
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: !production,
+    logLevel: 'silent',
+    plugins: [problemMatcherPlugin],
+  });
+  const contexts = [ctx];
+  if (tests) {
+    contexts.push(
+      await esbuild.context({
+        entryPoints: { 'test/host/index': 'test/host/index.ts' },
+        bundle: true,
+        format: 'cjs',
+        platform: 'node',
+        target: 'node20',
+        outdir: 'out',
+        external: ['vscode', 'mocha'],
+        sourcemap: true,
+        logLevel: 'silent',
+        plugins: [problemMatcherPlugin],
+      }),
+    );
+  }
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    return;
+  }
+  let failed = false;
+  for (const c of contexts) {
+    const result = await c.rebuild().catch(() => ({ errors: [1] }));
+    if (result.errors.length) failed = true;
+    await c.dispose();
+  }
+  if (failed) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
