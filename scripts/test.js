@@ -1,0 +1,39 @@
+#!/usr/bin/env node
+// The one test command (`npm test`): type check, lint, plain-Node unit and contract tests, then the
+// suites inside a real VS Code extension host (code-server + Chromium, installed on first run).
+//   --unit   only the plain-Node parts
+//   --host   only the in-host parts
+const { spawnSync } = require('node:child_process');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '..');
+const args = process.argv.slice(2);
+const onlyUnit = args.includes('--unit');
+const onlyHost = args.includes('--host');
+const started = Date.now();
+
+function step(name, cmd, cmdArgs, env = {}) {
+  const t0 = Date.now();
+  console.log(`\n=== ${name}`);
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  const secs = ((Date.now() - t0) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.error(`=== ${name}: FAILED (exit ${r.status ?? r.signal}) after ${secs} s`);
+    process.exit(r.status || 1);
+  }
+  console.log(`=== ${name}: ok in ${secs} s`);
+}
+
+const node = process.execPath;
+const bin = (name) => path.join(root, 'node_modules', '.bin', name);
+
+if (!onlyHost) {
+  step('typecheck', bin('tsc'), ['-p', '.', '--noEmit']);
+  step('lint', node, ['scripts/lint.js']);
+  step('unit and contract tests (plain Node)', bin('mocha'), ['--config', 'test/.mocharc.json']);
+}
+if (!onlyUnit) {
+  step('host prerequisites (code-server, Chromium)', node, ['scripts/host/setup.js']);
+  step('in-host suites (code-server)', node, ['scripts/host/run-tests.js']);
+}
+console.log(`\nall tests passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -1,0 +1,29 @@
+import { CallsApi } from './calls';
+import { FeedbackApi } from './feedback';
+import { HttpClient, type HttpClientOptions } from './http';
+import { ModelsApi } from './models';
+import { ThreadsApi } from './threads';
+
+export type ServiceClientOptions = HttpClientOptions;
+
+/** The svc service: feedback, calls, threads and the model endpoints, over one HTTP client. */
+export interface ServiceClient {
+  readonly feedback: FeedbackApi;
+  readonly calls: CallsApi;
+  readonly threads: ThreadsApi;
+  readonly models: ModelsApi;
+  /** Closes the connection pools; the client cannot be used afterwards. */
+  close(): Promise<void>;
+}
+
+/** Builds a service client. Base URLs are checked at once; credentials are asked per request. */
+export function createServiceClient(options: ServiceClientOptions): ServiceClient {
+  const http = new HttpClient(options);
+  return {
+    feedback: new FeedbackApi(http),
+    calls: new CallsApi(http),
+    threads: new ThreadsApi(http),
+    models: new ModelsApi(http),
+    close: () => http.close(),
+  };
+}

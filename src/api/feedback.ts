@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import type { HttpClient } from './http';
+import { FeedbackCreateRequest, FeedbackCreateResponse } from './schemas';
+import { checkRequest, parseResponse } from './validate';
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+/** POST /feedback/create. */
+export class FeedbackApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Creates a feedback row. An `id` is generated when absent so that a retried request cannot
+   * create a second row; the returned row's `id` is the one to show.
+   */
+  async create(input: FeedbackCreateRequest, options: CallOptions = {}): Promise<FeedbackCreateResponse> {
+    const req = checkRequest(FeedbackCreateRequest, { ...input, id: input.id ?? randomUUID() }, 'feedback');
+    const { value, info, status } = await this.http.json({
+      method: 'POST',
+      base: 'trace',
+      path: '/feedback/create',
+      auth: 'basic',
+      json: req,
+      retry: 'idempotent',
+      signal: options.signal,
+    });
+    return parseResponse(FeedbackCreateResponse, value, info, status);
+  }
+}

@@ -1,0 +1,408 @@
+/**
+ * The one HTTP client of the extension. Everything that talks to the service goes through it: it
+ * carries auth, timeouts, cancellation, retries, proxy settings and request logging. It uses its
+ * own undici dispatchers (keep-alive pools per origin) and never the global dispatcher, which is
+ * shared with every other extension in the host.
+ */
+
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import {
+  AuthenticationError,
+  CancelledError,
+  ConfigurationError,
+  NetworkError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ProtocolError,
+  RateLimitedError,
+  ServerError,
+  SvcError,
+  ValidationError,
+  type FieldIssue,
+  type RequestInfo,
+} from './errors';
+import { isLoopbackHost, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
+import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep, type RetryOptions } from './retry';
+
+export interface Credentials {
+  /** Basic username; the service's convention is `api`. */
+  username?: string;
+  /** Basic password: the API key. */
+  password?: string;
+  /** Bearer token for the model endpoints: usually the same API key. */
+  accessToken?: string;
+}
+
+/** What the client logs about a request: never headers, bodies or credentials. */
+export interface RequestLogEvent {
+  method: string;
+  /** Path and query of the request, without the origin. */
+  path: string;
+  status?: number;
+  durationMs: number;
+  attempt: number;
+  /** Set when the attempt failed; the error's user-facing message. */
+  error?: string;
+  /** Set when another attempt follows, after this many milliseconds. */
+  retryInMs?: number;
+}
+
+export interface HttpClientOptions {
+  traceBaseUrl: string;
+  trainingBaseUrl?: string;
+  credentials: () => Promise<Credentials>;
+  timeoutMs?: number;
+  retry?: Partial<RetryOptions>;
+  proxy?: ProxyOptions;
+  userAgent?: string;
+  logger?: (event: RequestLogEvent) => void;
+  allowInsecureHttp?: boolean;
+  /** Cap of a buffered (non-streamed) response body. Default 64 MiB. */
+  maxResponseBytes?: number;
+  /** Environment used for proxy variables; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Which failures a request may be retried after:
+ * - `idempotent`: network errors, 429, 502, 503, 504;
+ * - `unsent-only`: only a connection that failed before any byte was written;
+ * - `never`.
+ */
+export type RetryPolicy = 'idempotent' | 'unsent-only' | 'never';
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  /** Which base URL: the trace endpoints' or the model endpoints'. */
+  base: 'trace' | 'training';
+  /** Path relative to the base URL, already percent-encoded. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  auth: 'basic' | 'bearer';
+  /** JSON body, serialized once before the first attempt; or bytes already serialized. */
+  json?: unknown;
+  body?: Uint8Array;
+  retry: RetryPolicy;
+  signal?: AbortSignal;
+  accept?: string;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+  info: RequestInfo;
+}
+
+const CONNECT_PHASE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+
+export class HttpClient {
+  private readonly trace: URL;
+  private readonly training: URL;
+  private readonly timeoutMs: number;
+  private readonly retry: RetryOptions;
+  private readonly proxy: ResolvedProxy;
+  private readonly maxResponseBytes: number;
+  private readonly dispatchers = new Map<string, Dispatcher>();
+  private closed = false;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.trace = parseBaseUrl(options.traceBaseUrl, 'traceBaseUrl');
+    this.training = parseBaseUrl(options.trainingBaseUrl || options.traceBaseUrl, 'trainingBaseUrl');
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.proxy = resolveProxy(options.proxy, options.env);
+    this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+  }
+
+  /** Sends a request and parses its JSON response body; errors become SvcError subclasses. */
+  async json(req: HttpRequest): Promise<{ status: number; value: unknown; info: RequestInfo }> {
+    const res = await this.stream(req);
+    const text = await readCapped(res.body, this.maxResponseBytes, res.info);
+    if (text.trim() === '') return { status: res.status, value: undefined, info: res.info };
+    try {
+      return { status: res.status, value: JSON.parse(text), info: res.info };
+    } catch {
+      throw new ProtocolError(`The service answered ${res.info.method} ${res.info.path} with a body that is not JSON.`, {
+        request: res.info,
+        status: res.status,
+      });
+    }
+  }
+
+  /**
+   * Sends a request and returns the successful response with its body unread, so the caller can
+   * stream it. Retries (per `req.retry`) cover everything up to the response headers.
+   */
+  async stream(req: HttpRequest): Promise<StreamResponse> {
+    const url = this.urlFor(req);
+    const info: RequestInfo = { method: req.method, path: url.pathname + url.search };
+    this.checkTransport(url, info);
+    const body = req.body ?? (req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined);
+
+    for (let attempt = 1; ; attempt++) {
+      if (req.signal?.aborted) throw new CancelledError({ request: info });
+      const started = performance.now();
+      let error: SvcError;
+      try {
+        const headers = await this.headersFor(req, info, body);
+        const res = await request(url, {
+          method: req.method,
+          headers,
+          body,
+          signal: req.signal,
+          dispatcher: this.dispatcherFor(url),
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
+        });
+        if (res.statusCode >= 200 && res.statusCode < 300) {
+          this.log({ ...info, status: res.statusCode, durationMs: performance.now() - started, attempt });
+          return { status: res.statusCode, headers: res.headers, body: res.body, info };
+        }
+        error = await errorFromResponse(res, info);
+      } catch (e) {
+        error = mapError(e, info, req.signal);
+      }
+      const retryInMs = this.retryDelay(error, req.retry, attempt);
+      this.log({
+        ...info,
+        status: error.status,
+        durationMs: performance.now() - started,
+        attempt,
+        error: error.message,
+        retryInMs,
+      });
+      if (retryInMs === undefined) throw error;
+      await sleep(retryInMs, req.signal).catch(() => {
+        throw new CancelledError({ request: info });
+      });
+    }
+  }
+
+  /** Closes every connection pool. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.all(all.map((d) => d.close().catch(() => undefined)));
+  }
+
+  private retryDelay(error: SvcError, policy: RetryPolicy, attempt: number): number | undefined {
+    if (attempt >= this.retry.maxAttempts || error instanceof CancelledError) return undefined;
+    const retryable =
+      policy === 'idempotent'
+        ? error.transient
+        : policy === 'unsent-only'
+          ? error instanceof NetworkError && error.beforeSend
+          : false;
+    if (!retryable) return undefined;
+    const retryAfterMs = error instanceof RateLimitedError ? error.retryAfterMs : undefined;
+    // A server that asks for a longer wait than we are willing to spend gets its error surfaced.
+    if (retryAfterMs !== undefined && retryAfterMs > this.retry.maxDelayMs) return undefined;
+    return backoffDelay(attempt, this.retry, retryAfterMs);
+  }
+
+  private urlFor(req: HttpRequest): URL {
+    const base = req.base === 'trace' ? this.trace : this.training;
+    const url = new URL(base.href.replace(/\/+$/, '') + req.path);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url;
+  }
+
+  private checkTransport(url: URL, info: RequestInfo): void {
+    if (this.closed) throw new ConfigurationError('The service client was closed.', { request: info });
+    if (url.protocol === 'https:') return;
+    if (url.protocol === 'http:' && (this.options.allowInsecureHttp || isLoopbackHost(url.hostname))) return;
+    throw new ConfigurationError(
+      `Refusing to send credentials over plain http to ${url.host}. Use https, or allow insecure http explicitly.`,
+      { request: info },
+    );
+  }
+
+  private async headersFor(req: HttpRequest, info: RequestInfo, body: Uint8Array | undefined) {
+    const creds = await this.options.credentials();
+    const headers: Record<string, string> = {
+      accept: req.accept ?? 'application/json',
+      'user-agent': this.options.userAgent ?? 'svc-vscode',
+    };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (req.auth === 'basic') {
+      if (!creds.username || !creds.password) {
+        throw new AuthenticationError('Not signed in: no API key for the trace endpoints.', { request: info });
+      }
+      headers.authorization = `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`;
+    } else {
+      if (!creds.accessToken) {
+        throw new AuthenticationError('Not signed in: no access token for the model endpoints.', { request: info });
+      }
+      headers.authorization = `Bearer ${creds.accessToken}`;
+    }
+    return headers;
+  }
+
+  private dispatcherFor(url: URL): Dispatcher {
+    const proxyUrl = proxyFor(url, this.proxy);
+    const key = proxyUrl ?? 'direct';
+    let dispatcher = this.dispatchers.get(key);
+    if (!dispatcher) {
+      const tls = { rejectUnauthorized: this.proxy.strictSSL };
+      dispatcher = proxyUrl
+        ? new ProxyAgent({ uri: proxyUrl, requestTls: tls, proxyTls: tls, connect: { timeout: this.timeoutMs } })
+        : new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs, ...tls } });
+      this.dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  private log(event: RequestLogEvent): void {
+    try {
+      this.options.logger?.({ ...event, durationMs: Math.round(event.durationMs) });
+    } catch {
+      // A broken logger must not break requests.
+    }
+  }
+}
+
+function parseBaseUrl(value: string, name: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigurationError(`${name} "${value}" is not a valid URL.`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigurationError(`${name} must be an http or https URL, not ${url.protocol}`);
+  }
+  if (url.username || url.password) {
+    throw new ConfigurationError(`${name} must not contain credentials; sign in instead.`);
+  }
+  return url;
+}
+
+/** Reads a body as UTF-8 text, refusing more than `cap` bytes. */
+export async function readCapped(body: AsyncIterable<Uint8Array> & { destroy?: (e?: Error) => void }, cap: number, info: RequestInfo): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.length;
+    if (size > cap) {
+      body.destroy?.();
+      throw new ProtocolError(`The response to ${info.method} ${info.path} is larger than ${cap} bytes.`, { request: info });
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads the first message field official clients look at: message, error, detail, reason. */
+function serverMessageOf(value: unknown): { message?: string; issues: FieldIssue[]; errorCode?: string } {
+  if (!value || typeof value !== 'object') return { issues: [] };
+  const obj = value as Record<string, unknown>;
+  const issues: FieldIssue[] = [];
+  if (Array.isArray(obj.detail)) {
+    for (const item of obj.detail) {
+      if (item && typeof item === 'object') {
+        const d = item as Record<string, unknown>;
+        issues.push({
+          loc: Array.isArray(d.loc) ? d.loc.filter((x) => typeof x === 'string' || typeof x === 'number') : [],
+          msg: typeof d.msg === 'string' ? d.msg : JSON.stringify(d.msg ?? ''),
+          type: typeof d.type === 'string' ? d.type : '',
+        });
+      }
+    }
+  }
+  let message: string | undefined;
+  for (const key of ['message', 'error', 'detail', 'reason']) {
+    if (typeof obj[key] === 'string' && obj[key]) {
+      message = obj[key] as string;
+      break;
+    }
+  }
+  if (!message && issues.length) {
+    message = issues.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
+  }
+  const errorCode = typeof obj.error_code === 'string' ? obj.error_code : undefined;
+  return { message, issues, errorCode };
+}
+
+async function errorFromResponse(res: Dispatcher.ResponseData, info: RequestInfo): Promise<SvcError> {
+  let text = '';
+  try {
+    text = await readCapped(res.body, 256 * 1024, info);
+  } catch {
+    // An oversized or broken error body still yields an error for its status.
+  }
+  let parsed: unknown;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  const { message, issues, errorCode } = serverMessageOf(parsed);
+  const status = res.statusCode;
+  const where = `${info.method} ${info.path}`;
+  const said = message ? `: ${message}` : '';
+  const base = { request: info, status, serverMessage: message };
+  if (status === 401 || status === 403) {
+    const what = status === 401 ? 'rejected the credentials' : 'refused access';
+    return new AuthenticationError(`The service ${what} (${status}) for ${where}${said}`, base);
+  }
+  if (status === 400 || status === 422) {
+    return new ValidationError(`The service refused ${where} as invalid (${status})${said}`, { ...base, issues, errorCode });
+  }
+  if (status === 404) return new NotFoundError(`Not found (404): ${where}${said}`, base);
+  if (status === 413) return new PayloadTooLargeError(`The request was too large for the service (413): ${where}${said}`, base);
+  if (status === 429) {
+    const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
+    const wait = retryAfterMs !== undefined ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : '';
+    return new RateLimitedError(`The service is rate limiting requests (429): ${where}${said}.${wait}`, { ...base, retryAfterMs });
+  }
+  if (status >= 500) return new ServerError(`The service failed (${status}) on ${where}${said}`, base);
+  return new SvcError(`Unexpected status ${status} from ${where}${said}`, base);
+}
+
+function errorCode(e: unknown): string | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET' && code !== 'ERR_ASSERTION') return code;
+    if (typeof code === 'string' && code === 'UND_ERR_SOCKET') {
+      const inner = (cur as { cause?: unknown }).cause;
+      const innerCode = inner && (inner as { code?: unknown }).code;
+      return typeof innerCode === 'string' ? innerCode : code;
+    }
+    const errors = (cur as { errors?: unknown[] }).errors;
+    cur = Array.isArray(errors) && errors.length ? errors[0] : (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Maps undici/Node failures to NetworkError or CancelledError. */
+export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal): SvcError {
+  if (e instanceof SvcError) return e;
+  if (signal?.aborted) return new CancelledError({ request: info, cause: e });
+  const code = errorCode(e);
+  const beforeSend = code !== undefined && CONNECT_PHASE_CODES.has(code);
+  const timeout = code !== undefined && TIMEOUT_CODES.has(code);
+  const what = timeout
+    ? 'timed out'
+    : code === 'ECONNREFUSED'
+      ? 'could not connect (connection refused)'
+      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? 'could not resolve the host'
+        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE'
+          ? 'lost the connection'
+          : `failed${code ? ` (${code})` : ''}`;
+  return new NetworkError(`${info.method} ${info.path} ${what}.`, { request: info, code, beforeSend, timeout, cause: e });
+}

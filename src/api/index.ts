@@ -1,0 +1,12 @@
+/** The svc service client. No `vscode` import here, ever: it runs in plain Node. */
+export { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
+export * from './errors';
+export type { Credentials, RequestLogEvent, RetryPolicy } from './http';
+export type { ProxyOptions } from './proxy';
+export { isLoopbackHost } from './proxy';
+export type { RetryOptions } from './retry';
+export { parseRef, callRef, isProjectId, REF_PATTERN, REF_PREFIX, type ParsedRef, type RefKind } from './refs';
+export { decodeJsonl, JsonlError, type JsonlLine } from './jsonl';
+export type { CallResult, UpsertBatchOptions } from './calls';
+export type { ThreadsQueryOptions } from './threads';
+export * from './schemas';

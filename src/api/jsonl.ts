@@ -1,0 +1,84 @@
+/**
+ * Incremental JSONL decoding. Lines are split on bytes (so a chunk boundary inside a multi-byte
+ * UTF-8 character is harmless), `\r\n` counts as `\n`, blank lines are skipped, a missing final
+ * newline is fine, and a line longer than the cap is refused before it is buffered in full.
+ */
+
+export interface JsonlLine {
+  /** 1-based line number in the stream. */
+  line: number;
+  value: unknown;
+}
+
+export class JsonlError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly kind: 'malformed' | 'too-long',
+  ) {
+    super(message);
+    this.name = 'JsonlError';
+  }
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 1024 * 1024;
+
+/** Splits a byte stream into JSON values, one per non-blank line. */
+export async function* decodeJsonl(
+  chunks: AsyncIterable<Uint8Array>,
+  options: { maxLineBytes?: number } = {},
+): AsyncGenerator<JsonlLine> {
+  const cap = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let line = 0;
+
+  for await (const raw of chunks) {
+    const chunk = Buffer.isBuffer(raw) ? raw : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl === -1) break;
+      line++;
+      const piece = chunk.subarray(start, nl);
+      if (pendingBytes + piece.length > cap) throw tooLong(line, cap);
+      const bytes = pending.length ? Buffer.concat([...pending, piece]) : piece;
+      pending = [];
+      pendingBytes = 0;
+      const value = parseLine(bytes, line);
+      if (value !== SKIP) yield { line, value };
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      const rest = chunk.subarray(start);
+      pendingBytes += rest.length;
+      if (pendingBytes > cap) throw tooLong(line + 1, cap);
+      // Copy: the producer may reuse its buffer.
+      pending.push(Buffer.from(rest));
+    }
+  }
+  if (pendingBytes > 0) {
+    line++;
+    const value = parseLine(Buffer.concat(pending), line);
+    if (value !== SKIP) yield { line, value };
+  }
+}
+
+const SKIP = Symbol('skip');
+
+function parseLine(bytes: Buffer, line: number): unknown {
+  let end = bytes.length;
+  if (end > 0 && bytes[end - 1] === 0x0d) end--;
+  const text = bytes.toString('utf8', 0, end);
+  if (text.trim() === '') return SKIP;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const detail = e instanceof Error ? e.message : String(e);
+    throw new JsonlError(`Line ${line} is not valid JSON (${detail}).`, line, 'malformed');
+  }
+}
+
+function tooLong(line: number, cap: number): JsonlError {
+  return new JsonlError(`Line ${line} is longer than the limit of ${cap} bytes.`, line, 'too-long');
+}

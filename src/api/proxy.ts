@@ -1,0 +1,67 @@
+/** Proxy selection: explicit settings first, otherwise HTTPS_PROXY / HTTP_PROXY / NO_PROXY. */
+
+export interface ProxyOptions {
+  /** Proxy URL, e.g. `http://proxy.corp:3128`. Empty means no proxy. */
+  url?: string;
+  /** Hosts that bypass the proxy: comma separated, or a list; `*` matches all. */
+  noProxy?: string | string[];
+  /** Verify TLS certificates (of the proxy and through it). Default true. */
+  strictSSL?: boolean;
+}
+
+export interface ResolvedProxy {
+  httpProxy?: string;
+  httpsProxy?: string;
+  noProxy: string[];
+  strictSSL: boolean;
+}
+
+function splitList(value: string | string[] | undefined): string[] {
+  const list = Array.isArray(value) ? value : (value ?? '').split(/[,\s]+/);
+  return list.map((s) => s.trim().toLowerCase()).filter(Boolean);
+}
+
+/** Merges explicit proxy options with the conventional environment variables. */
+export function resolveProxy(options: ProxyOptions | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedProxy {
+  const strictSSL = options?.strictSSL ?? true;
+  if (options?.url) {
+    return { httpProxy: options.url, httpsProxy: options.url, noProxy: splitList(options.noProxy), strictSSL };
+  }
+  const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
+  const httpProxy = pick('http_proxy', 'HTTP_PROXY');
+  const httpsProxy = pick('https_proxy', 'HTTPS_PROXY') ?? httpProxy;
+  const noProxy = [...splitList(options?.noProxy), ...splitList(pick('no_proxy', 'NO_PROXY'))];
+  return { httpProxy, httpsProxy, noProxy, strictSSL };
+}
+
+/** The proxy URL to use for `target`, or undefined to connect directly. */
+export function proxyFor(target: URL, proxy: ResolvedProxy): string | undefined {
+  const url = target.protocol === 'https:' ? proxy.httpsProxy : proxy.httpProxy;
+  if (!url) return undefined;
+  const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  const port = target.port || (target.protocol === 'https:' ? '443' : '80');
+  for (const entry of proxy.noProxy) {
+    if (entry === '*') return undefined;
+    const [entryHost, entryPort] = splitHostPort(entry);
+    if (entryPort && entryPort !== port) continue;
+    const bare = entryHost.replace(/^\*?\./, '');
+    if (host === bare || host.endsWith(`.${bare}`)) return undefined;
+  }
+  return url;
+}
+
+function splitHostPort(entry: string): [string, string | undefined] {
+  const bracket = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  if (bracket) return [bracket[1]!, bracket[2]];
+  const parts = entry.split(':');
+  if (parts.length === 2 && /^\d+$/.test(parts[1]!)) return [parts[0]!, parts[1]];
+  return [entry, undefined];
+}
+
+/** Whether `hostname` is a loopback host (127.0.0.0/8, ::1, localhost). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}

@@ -1,0 +1,81 @@
+import { CancelledError, NetworkError, ProtocolError, SvcError } from './errors';
+import type { HttpClient, StreamResponse } from './http';
+import { mapError } from './http';
+import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonl } from './jsonl';
+import { backoffDelay, DEFAULT_RETRY, sleep } from './retry';
+import { ThreadRow, ThreadsQueryRequest } from './schemas';
+import { checkRequest, parseResponse } from './validate';
+
+export interface ThreadsQueryOptions {
+  signal?: AbortSignal;
+  /** Longest line accepted from the stream. Default 1 MiB. */
+  maxLineBytes?: number;
+  /** How many times a stream that broke mid-way is resumed. Default 3. */
+  maxResumes?: number;
+}
+
+/** POST /threads/stream_query. */
+export class ThreadsApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /**
+   * Streams thread rows as they arrive: the first row is yielded before the body ends and memory
+   * does not grow with the result. A connection lost mid-stream is resumed from the next row (by
+   * offset), so nothing is lost or repeated as long as the data does not change in between.
+   */
+  query(input: ThreadsQueryRequest, options: ThreadsQueryOptions = {}): AsyncIterable<ThreadRow> {
+    const req = checkRequest(ThreadsQueryRequest, input, 'threads query');
+    return this.rows(req, options);
+  }
+
+  private async *rows(req: ThreadsQueryRequest, options: ThreadsQueryOptions): AsyncGenerator<ThreadRow> {
+    const maxResumes = options.maxResumes ?? DEFAULT_RETRY.maxAttempts - 1;
+    let delivered = 0;
+    for (let resume = 0; ; resume++) {
+      const limit = req.limit === undefined || req.limit === null ? req.limit : req.limit - delivered;
+      if (limit !== undefined && limit !== null && limit <= 0) return;
+      const body: ThreadsQueryRequest = { ...req };
+      if (delivered > 0) {
+        body.offset = (req.offset ?? 0) + delivered;
+        body.limit = limit;
+      }
+      const res: StreamResponse = await this.http.stream({
+        method: 'POST',
+        base: 'trace',
+        path: '/threads/stream_query',
+        auth: 'basic',
+        json: body,
+        retry: 'idempotent',
+        accept: 'application/jsonl',
+        signal: options.signal,
+      });
+      const lineOffset = delivered;
+      try {
+        for await (const { line, value } of decodeJsonl(res.body, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES })) {
+          const row = parseResponse(ThreadRow, value, res.info, res.status, [], line + lineOffset);
+          delivered++;
+          yield row;
+        }
+        return;
+      } catch (e) {
+        const error = toStreamError(e, res, lineOffset, options.signal);
+        if (!(error instanceof NetworkError) || resume >= maxResumes) throw error;
+        await sleep(backoffDelay(resume + 1, DEFAULT_RETRY), options.signal);
+      } finally {
+        if (!res.body.destroyed) res.body.destroy();
+      }
+    }
+  }
+}
+
+function toStreamError(e: unknown, res: StreamResponse, lineOffset: number, signal?: AbortSignal): SvcError {
+  if (signal?.aborted) return new CancelledError({ request: res.info });
+  if (e instanceof JsonlError) {
+    const line = e.line + lineOffset;
+    return new ProtocolError(
+      `The threads stream of ${res.info.method} ${res.info.path} is broken at line ${line}: ${e.message.replace(/^Line \d+ /, 'the line ')}`,
+      { request: res.info, status: res.status, line },
+    );
+  }
+  return mapError(e, res.info, signal);
+}

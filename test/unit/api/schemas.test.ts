@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import {
+  CallBatchItem,
+  CheckpointList,
+  FeedbackCreateRequest,
+  ThreadRow,
+  ThreadsQueryRequest,
+  TrajectoryLogRequest,
+  ListCheckpointsQuery,
+} from '../../../src/api/schemas';
+
+const okFeedback = {
+  project_id: 'acme/chatbot',
+  svc_ref: 'svc:///acme/chatbot/call/abc',
+  feedback_type: 'svc.note.1',
+  payload: { note: 'good' },
+};
+
+describe('api/schemas', () => {
+  describe('FeedbackCreateRequest', () => {
+    it('accepts a minimal request and call/op/object refs as svc_ref', () => {
+      assert.ok(FeedbackCreateRequest.safeParse(okFeedback).success);
+      assert.ok(FeedbackCreateRequest.safeParse({ ...okFeedback, svc_ref: 'svc:///acme/chatbot/op/f:1' }).success);
+      assert.ok(FeedbackCreateRequest.safeParse({ ...okFeedback, svc_ref: 'svc:///acme/chatbot/object/o:1' }).success);
+    });
+    it('refuses svc_user_id set by the client', () => {
+      const r = FeedbackCreateRequest.safeParse({ ...okFeedback, svc_user_id: 'me' });
+      assert.ok(!r.success);
+      assert.deepEqual(r.error.issues[0]!.path, ['svc_user_id']);
+    });
+    it('refuses a ref of the wrong kind for its field', () => {
+      const r = FeedbackCreateRequest.safeParse({ ...okFeedback, call_ref: 'svc:///acme/chatbot/object/o:1' });
+      assert.ok(!r.success);
+      assert.deepEqual(r.error.issues[0]!.path, ['call_ref']);
+    });
+    it('refuses a ref whose project differs from project_id, naming both', () => {
+      const r = FeedbackCreateRequest.safeParse({ ...okFeedback, svc_ref: 'svc:///other/proj/call/abc' });
+      assert.ok(!r.success);
+      assert.match(r.error.issues[0]!.message, /other\/proj.*acme\/chatbot/);
+    });
+    it('refuses a non-UUID id, unknown fields and a non-object payload', () => {
+      assert.ok(!FeedbackCreateRequest.safeParse({ ...okFeedback, id: 'nope' }).success);
+      assert.ok(!FeedbackCreateRequest.safeParse({ ...okFeedback, extra: 1 }).success);
+      assert.ok(!FeedbackCreateRequest.safeParse({ ...okFeedback, payload: [1] }).success);
+      assert.ok(!FeedbackCreateRequest.safeParse({ ...okFeedback, project_id: 'acme' }).success);
+    });
+  });
+
+  describe('CallBatchItem', () => {
+    const start = {
+      mode: 'start',
+      req: { start: { project_id: 'a/b', op_name: 'op', started_at: '2026-11-20T10:00:00Z', attributes: {}, inputs: {} } },
+    };
+    it('accepts start and end items', () => {
+      assert.ok(CallBatchItem.safeParse(start).success);
+      const end = { mode: 'end', req: { end: { project_id: 'a/b', id: 'c', ended_at: '2026-11-20T10:00:01.5Z', summary: {} } } };
+      assert.ok(CallBatchItem.safeParse(end).success);
+    });
+    it('refuses an unknown mode, a missing required field and a bad date', () => {
+      assert.ok(!CallBatchItem.safeParse({ ...start, mode: 'finish' }).success);
+      const { inputs: _drop, ...noInputs } = start.req.start;
+      assert.ok(!CallBatchItem.safeParse({ mode: 'start', req: { start: noInputs } }).success);
+      assert.ok(!CallBatchItem.safeParse({ mode: 'start', req: { start: { ...start.req.start, started_at: 'yesterday' } } }).success);
+      assert.ok(!CallBatchItem.safeParse({ mode: 'start', req: { start: { ...start.req.start, svc_run_step: 1.5 } } }).success);
+    });
+  });
+
+  describe('ThreadsQueryRequest and ThreadRow', () => {
+    it('accepts the six sort fields in both directions and nothing else', () => {
+      for (const field of ['thread_id', 'turn_count', 'start_time', 'last_updated', 'p50_turn_duration_ms', 'p99_turn_duration_ms']) {
+        for (const direction of ['asc', 'desc']) {
+          assert.ok(ThreadsQueryRequest.safeParse({ project_id: 'a/b', sort_by: [{ field, direction }] }).success);
+        }
+      }
+      assert.ok(!ThreadsQueryRequest.safeParse({ project_id: 'a/b', sort_by: [{ field: 'cost', direction: 'asc' }] }).success);
+      assert.ok(!ThreadsQueryRequest.safeParse({ project_id: 'a/b', sort_by: [{ field: 'turn_count', direction: 'up' }] }).success);
+      assert.ok(!ThreadsQueryRequest.safeParse({ project_id: 'a/b', limit: -1 }).success);
+    });
+    it('keeps unknown row fields and accepts null and -1 durations', () => {
+      const row = ThreadRow.parse({
+        thread_id: 't', turn_count: 2, start_time: 's', last_updated: 'l', p50_turn_duration_ms: -1, p99_turn_duration_ms: null, extra: 'kept',
+      });
+      assert.equal((row as Record<string, unknown>).extra, 'kept');
+      assert.equal(row.p50_turn_duration_ms, -1);
+    });
+  });
+
+  describe('TrajectoryLogRequest', () => {
+    const traj = {
+      messages_and_choices: [
+        { role: 'system', content: 'be nice' },
+        { role: 'user', content: 'hi' },
+        { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'hello' } },
+      ],
+      reward: 1,
+      tools: [{ type: 'function', function: { name: 'f', description: 'd', parameters: {}, strict: true } }],
+      metrics: { acc: 0.5, ok: true },
+      metadata: { run: 'x', n: 1, flag: false, none: null },
+      logs: ['a'],
+      additional_histories: [{ messages_and_choices: [{ role: 'user', content: 'x' }] }],
+      start_time: '2026-11-20T10:00:00Z',
+    };
+    it('accepts a complete request', () => {
+      const r = TrajectoryLogRequest.safeParse({ split: 'train', trajectory_groups: [{ trajectories: [traj] }] });
+      assert.ok(r.success, JSON.stringify(r.error?.issues));
+    });
+    it('reports every problem with its path', () => {
+      const bad = {
+        split: 'train',
+        trajectory_groups: [
+          { trajectories: [{ ...traj, reward: 'high' }, { ...traj, messages_and_choices: [{ role: 'robot', content: 'x' }] }] },
+          { trajectories: [{ ...traj, metrics: { acc: 'x' } }] },
+        ],
+      };
+      const r = TrajectoryLogRequest.safeParse(bad);
+      assert.ok(!r.success);
+      const paths = r.error.issues.map((i) => i.path.join('.'));
+      assert.ok(paths.includes('trajectory_groups.0.trajectories.0.reward'), paths.join(' | '));
+      assert.ok(paths.some((p) => p.startsWith('trajectory_groups.0.trajectories.1.messages_and_choices.0')), paths.join(' | '));
+      assert.ok(paths.includes('trajectory_groups.1.trajectories.0.metrics.acc'), paths.join(' | '));
+    });
+    it('refuses a misspelled trajectory field', () => {
+      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ ...traj, rewards: 1 }] }] }).success);
+    });
+  });
+
+  describe('checkpoints', () => {
+    it('fills the list envelope defaults', () => {
+      const r = CheckpointList.parse({ data: [], has_more: false });
+      assert.equal(r.object, 'list');
+      assert.equal(r.first_id, '');
+      assert.equal(r.last_id, '');
+    });
+    it('bounds limit to 1..100', () => {
+      assert.ok(ListCheckpointsQuery.safeParse({ limit: 1 }).success);
+      assert.ok(ListCheckpointsQuery.safeParse({ limit: 100 }).success);
+      assert.ok(!ListCheckpointsQuery.safeParse({ limit: 0 }).success);
+      assert.ok(!ListCheckpointsQuery.safeParse({ limit: 101 }).success);
+      assert.ok(!ListCheckpointsQuery.safeParse({ order: 'newest' }).success);
+    });
+  });
+});
