@@ -1,9 +1,76 @@
+/**
+ * The composition root: builds every object, registers it, and nothing else. activate() makes no
+ * network request; views load when they are first shown.
+ */
 import * as vscode from 'vscode';
+import { registerAuthCommands } from './auth/commands';
+import { CredentialManager } from './auth/credentials';
+import { CheckpointsModel } from './checkpoints/model';
+import { CheckpointsTreeProvider } from './checkpoints/provider';
+import { registerCheckpointCommands } from './checkpoints/commands';
+import { ErrorReporter } from './common/errors';
+import { Logger } from './common/logger';
+import { Connection } from './service/connection';
+import { StatusBar, registerProjectCommand } from './status/statusBar';
+import { registerThreadCommands } from './threads/commands';
+import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
+import { ThreadsModel } from './threads/model';
+import { ThreadsTreeProvider } from './threads/provider';
 
-export function activate(context: vscode.ExtensionContext): void {
-  const log = vscode.window.createOutputChannel('svc', { log: true });
-  context.subscriptions.push(log);
-  log.info('svc for VS Code activated');
+/** What activate() returns: the live objects, for the in-host tests. Not a public API. */
+export interface SvcExtensionApi {
+  log: Logger;
+  credentials: CredentialManager;
+  connection: Connection;
+  threads: ThreadsModel;
+  threadsProvider: ThreadsTreeProvider;
+  checkpoints: CheckpointsModel;
+  checkpointsProvider: CheckpointsTreeProvider;
+  statusBar: StatusBar;
+  activationMs: number;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<SvcExtensionApi> {
+  const started = performance.now();
+  const subs = context.subscriptions;
+  const register = <T extends vscode.Disposable>(d: T): T => {
+    subs.push(d);
+    return d;
+  };
+
+  const log = register(new Logger('svc'));
+  const credentials = register(new CredentialManager(context.secrets, log));
+  log.setSecretSource(() => credentials.knownSecrets());
+  const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
+  const connection = register(new Connection(credentials, log, `svc-vscode/${version} vscode/${vscode.version}`));
+  const errors = new ErrorReporter(log);
+
+  const threads = register(new ThreadsModel(connection, log));
+  const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
+  const threadsView = register(vscode.window.createTreeView('svc.threads', { treeDataProvider: threadsProvider, showCollapseAll: false }));
+  threadsProvider.attach(threadsView);
+  register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, new ThreadDetailsProvider(threads)));
+
+  const checkpoints = register(new CheckpointsModel(connection, log));
+  const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors));
+  const checkpointsView = register(vscode.window.createTreeView('svc.checkpoints', { treeDataProvider: checkpointsProvider, showCollapseAll: true }));
+  checkpointsProvider.attach(checkpointsView);
+
+  const statusBar = register(new StatusBar(connection));
+
+  subs.push(
+    ...registerAuthCommands(credentials, connection),
+    ...registerThreadCommands(threads),
+    ...registerCheckpointCommands(checkpoints, context.globalState),
+    registerProjectCommand(connection, context.globalState),
+    vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
+  );
+
+  // Reads SecretStorage/env/netrc only: no network.
+  await connection.refreshAuth();
+  const activationMs = performance.now() - started;
+  log.info(`svc for VS Code ${version} activated in ${activationMs.toFixed(1)} ms (${connection.state})`);
+  return { log, credentials, connection, threads, threadsProvider, checkpoints, checkpointsProvider, statusBar, activationMs };
 }
 
 export function deactivate(): void {}

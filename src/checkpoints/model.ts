@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import type { Checkpoint } from '../api';
+import { Disposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import type { Connection } from '../service/connection';
+
+export interface ModelCheckpoints {
+  modelId: string;
+  items: Checkpoint[];
+  hasMore: boolean;
+  loaded: boolean;
+  error?: unknown;
+  loading?: Promise<void>;
+}
+
+/**
+ * Checkpoints of each model in `svc.models`, paged by cursor (`after = last_id`). State only.
+ * Like the threads model, a reset bumps the generation and aborts every load in flight.
+ */
+export class CheckpointsModel extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<string | undefined>());
+  /** Fires with a model id when only that model changed, undefined when all did. */
+  readonly onDidChange = this.changed.event;
+
+  private states = new Map<string, ModelCheckpoints>();
+  private aborts = new Set<AbortController>();
+  private generation = 0;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register(connection.onDidChange(() => this.reset()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('svc.models') || e.affectsConfiguration('svc.checkpoints')) this.reset();
+      }),
+    );
+  }
+
+  get models(): string[] {
+    return this.connection.config.models;
+  }
+  get order() {
+    return this.connection.config.checkpointsOrder;
+  }
+  get ready(): boolean {
+    return !!this.connection.client && this.connection.state !== 'signedOut';
+  }
+
+  state(modelId: string): ModelCheckpoints {
+    let s = this.states.get(modelId);
+    if (!s) {
+      s = { modelId, items: [], hasMore: false, loaded: false };
+      this.states.set(modelId, s);
+    }
+    return s;
+  }
+
+  reset(modelId?: string): void {
+    this.generation++;
+    for (const a of this.aborts) a.abort();
+    this.aborts.clear();
+    if (modelId) {
+      this.states.delete(modelId);
+      // Loads of other models were aborted too: forget their in-flight promises.
+      for (const s of this.states.values()) s.loading = undefined;
+    } else {
+      this.states.clear();
+    }
+    this.changed.fire(undefined);
+  }
+
+  ensureLoaded(modelId: string): Promise<void> {
+    const s = this.state(modelId);
+    if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();
+    return this.loadMore(modelId);
+  }
+
+  /** Loads the next page of one model; a second call while loading returns the same load. */
+  loadMore(modelId: string): Promise<void> {
+    const s = this.state(modelId);
+    if (s.loading) return s.loading;
+    const client = this.connection.client;
+    if (!client || !this.ready) return Promise.resolve();
+    const generation = this.generation;
+    const abort = new AbortController();
+    this.aborts.add(abort);
+    s.error = undefined;
+    const after = s.items.at(-1)?.id;
+    const load = (async () => {
+      try {
+        const page = await client.models.listCheckpoints(
+          modelId,
+          { after, limit: this.connection.config.checkpointsPageSize, order: this.order },
+          { signal: abort.signal },
+        );
+        if (generation !== this.generation) return;
+        const seen = new Set(s.items.map((c) => c.id));
+        for (const c of page.data) if (!seen.has(c.id)) s.items.push(c);
+        s.hasMore = page.has_more && page.data.length > 0;
+        s.loaded = true;
+      } catch (e) {
+        if (generation !== this.generation) return;
+        s.error = e;
+        this.log.error(`Loading checkpoints of ${modelId} failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.connection.reportFailure(e);
+      } finally {
+        this.aborts.delete(abort);
+        if (generation === this.generation) {
+          s.loading = undefined;
+          this.changed.fire(modelId);
+        }
+      }
+    })();
+    s.loading = load;
+    this.changed.fire(modelId);
+    return load;
+  }
+}

@@ -1,0 +1,141 @@
+import * as vscode from 'vscode';
+import type { Checkpoint } from '../api';
+import { Disposable } from '../common/disposable';
+import type { ErrorReporter } from '../common/errors';
+import { escapeMarkdown, formatMetric } from '../common/format';
+import type { CheckpointsModel } from './model';
+
+export type CheckpointNode =
+  | { kind: 'model'; modelId: string }
+  | { kind: 'checkpoint'; modelId: string; checkpoint: Checkpoint }
+  | { kind: 'more'; modelId: string; loaded: number }
+  | { kind: 'error'; modelId: string; message: string }
+  | { kind: 'empty'; modelId: string };
+
+/** The checkpoints tree: models at the top, their checkpoints below, with "Load more". */
+export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDataProvider<CheckpointNode> {
+  private readonly changed = this._register(new vscode.EventEmitter<CheckpointNode | undefined>());
+  readonly onDidChangeTreeData = this.changed.event;
+  private view: vscode.TreeView<CheckpointNode> | undefined;
+
+  constructor(
+    private readonly model: CheckpointsModel,
+    private readonly errors: ErrorReporter,
+  ) {
+    super();
+    this._register(
+      model.onDidChange((modelId) => {
+        this.updateDescription();
+        this.changed.fire(modelId && this.model.models.includes(modelId) ? { kind: 'model', modelId } : undefined);
+      }),
+    );
+  }
+
+  attach(view: vscode.TreeView<CheckpointNode>): void {
+    this.view = view;
+    this.updateDescription();
+  }
+
+  async getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
+    if (!element) {
+      if (!this.model.ready) return []; // welcome views
+      return this.model.models.map((modelId) => ({ kind: 'model', modelId }));
+    }
+    if (element.kind !== 'model') return [];
+    await this.model.ensureLoaded(element.modelId);
+    const s = this.model.state(element.modelId);
+    if (s.loading) await s.loading;
+    return this.childrenOf(element.modelId);
+  }
+
+  /** The current children of a model node, without loading anything. */
+  childrenOf(modelId: string): CheckpointNode[] {
+    const s = this.model.state(modelId);
+    if (s.error !== undefined) return [{ kind: 'error', modelId, message: this.errors.describe(s.error) }];
+    if (s.loaded && s.items.length === 0) return [{ kind: 'empty', modelId }];
+    const nodes: CheckpointNode[] = s.items.map((checkpoint) => ({ kind: 'checkpoint', modelId, checkpoint }));
+    if (s.hasMore) nodes.push({ kind: 'more', modelId, loaded: s.items.length });
+    return nodes;
+  }
+
+  getTreeItem(node: CheckpointNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'model': {
+        const item = new vscode.TreeItem(node.modelId, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `model:${node.modelId}`;
+        item.iconPath = new vscode.ThemeIcon('circuit-board');
+        item.contextValue = 'svc.model';
+        const s = this.model.state(node.modelId);
+        item.description = s.loaded ? `${s.items.length}${s.hasMore ? '+' : ''} checkpoints` : undefined;
+        return item;
+      }
+      case 'checkpoint': {
+        const c = node.checkpoint;
+        const item = new vscode.TreeItem(`step ${c.step}`);
+        item.id = `checkpoint:${node.modelId}:${c.id}`;
+        item.description = Object.entries(c.metrics)
+          .slice(0, 3)
+          .map(([k, v]) => `${k} ${formatMetric(v)}`)
+          .join(' · ');
+        item.iconPath = new vscode.ThemeIcon('debug-breakpoint-log');
+        item.contextValue = 'svc.checkpoint';
+        return item;
+      }
+      case 'more': {
+        const loading = !!this.model.state(node.modelId).loading;
+        const item = new vscode.TreeItem(loading ? 'Loading…' : 'Load more…');
+        item.id = `checkpoints-more:${node.modelId}:${node.loaded}`;
+        item.description = `${node.loaded} loaded`;
+        item.iconPath = new vscode.ThemeIcon(loading ? 'loading~spin' : 'fold-down');
+        item.contextValue = 'svc.loadMore';
+        item.command = { command: 'svc.checkpoints.loadMore', title: 'Load More', arguments: [node] };
+        return item;
+      }
+      case 'error': {
+        const item = new vscode.TreeItem('Could not load checkpoints');
+        item.id = `checkpoints-error:${node.modelId}`;
+        item.description = node.message;
+        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\nClick to retry.`);
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        item.contextValue = 'svc.error';
+        item.command = { command: 'svc.checkpoints.refresh', title: 'Retry', arguments: [{ kind: 'model', modelId: node.modelId }] };
+        return item;
+      }
+      case 'empty': {
+        const item = new vscode.TreeItem('No checkpoints yet');
+        item.id = `checkpoints-empty:${node.modelId}`;
+        item.iconPath = new vscode.ThemeIcon('info');
+        return item;
+      }
+    }
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
+    if (node.kind === 'checkpoint' && item.tooltip === undefined) item.tooltip = checkpointTooltip(node.modelId, node.checkpoint);
+    return item;
+  }
+
+  getParent(node: CheckpointNode): CheckpointNode | undefined {
+    return node.kind === 'model' ? undefined : { kind: 'model', modelId: node.modelId };
+  }
+
+  private updateDescription(): void {
+    if (this.view) this.view.description = this.model.order === 'asc' ? 'oldest first' : 'newest first';
+  }
+}
+
+export function checkpointTooltip(modelId: string, c: Checkpoint): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  md.appendMarkdown(`**${escapeMarkdown(modelId)}** step ${c.step}\n\n`);
+  md.appendMarkdown(`id: ${escapeMarkdown(c.id)}\n\n`);
+  const metrics = Object.entries(c.metrics);
+  if (metrics.length) {
+    md.appendMarkdown('| metric | value |\n|---|---|\n');
+    for (const [k, v] of metrics) md.appendMarkdown(`| ${escapeMarkdown(k)} | ${escapeMarkdown(formatMetric(v))} |\n`);
+  } else {
+    md.appendMarkdown('No metrics.');
+  }
+  return md;
+}

@@ -1,0 +1,40 @@
+import * as vscode from 'vscode';
+import { AuthenticationError, CancelledError, SvcError, ValidationError } from '../api';
+import type { Logger } from './logger';
+
+/** One way every command renders an error: log it, show it, and offer the fix when there is one. */
+export class ErrorReporter {
+  constructor(private readonly log: Logger) {}
+
+  /** Text for an error, as shown to users. */
+  describe(error: unknown): string {
+    if (error instanceof ValidationError && error.issues.length > 0 && error.source === 'server') {
+      const issues = error.issues.slice(0, 5).map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
+      return this.log.redact(`${error.message.split(':')[0]}: ${issues}`);
+    }
+    if (error instanceof Error) return this.log.redact(error.message);
+    return this.log.redact(String(error));
+  }
+
+  /** Logs and shows an error; returns without a message for cancellations. */
+  async show(error: unknown, context?: string): Promise<void> {
+    if (error instanceof CancelledError) return;
+    const text = context ? `${context}: ${this.describe(error)}` : this.describe(error);
+    this.log.error(text);
+    if (error instanceof AuthenticationError) {
+      const choice = await vscode.window.showErrorMessage(text, 'Sign In', 'Show Log');
+      if (choice === 'Sign In') await vscode.commands.executeCommand('svc.signIn');
+      if (choice === 'Show Log') this.log.channel.show(true);
+      return;
+    }
+    const choice = await vscode.window.showErrorMessage(text, 'Show Log');
+    if (choice === 'Show Log') this.log.channel.show(true);
+  }
+}
+
+/** Whether an error is worth telling the auth layer about (a 401/403 or missing credentials). */
+export function isAuthFailure(error: unknown): boolean {
+  return error instanceof AuthenticationError;
+}
+
+export { SvcError };

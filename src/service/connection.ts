@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import { AuthenticationError, createServiceClient, type ServiceClient } from '../api';
+import type { CredentialManager, CredentialSource } from '../auth/credentials';
+import { affectsConnection, readConfig, readProxyConfig, type SvcConfig } from '../common/config';
+import { Disposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+
+export type AuthState = 'unconfigured' | 'signedOut' | 'signedIn' | 'authFailed';
+
+/**
+ * The live connection to the service: configuration, credentials state and the one
+ * ServiceClient, rebuilt when the base URLs, timeouts or proxy settings change. Views and
+ * commands read the client from here and never build their own.
+ */
+export class Connection extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the client was rebuilt or the auth state changed: caches must be dropped. */
+  readonly onDidChange = this.changed.event;
+
+  private _config: SvcConfig = readConfig();
+  private _client: ServiceClient | undefined;
+  private _clientError: string | undefined;
+  private _state: AuthState = 'unconfigured';
+  private _source: CredentialSource | undefined;
+  private promptingSignIn = false;
+
+  constructor(
+    private readonly credentials: CredentialManager,
+    private readonly log: Logger,
+    private readonly userAgent: string,
+  ) {
+    super();
+    this.rebuild();
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (!e.affectsConfiguration('svc') && !affectsConnection(e)) return;
+        const before = this._config;
+        this._config = readConfig();
+        if (affectsConnection(e)) {
+          this.rebuild();
+          void this.refreshAuth(true);
+        } else {
+          void this.setContextKeys();
+          if (before.project !== this._config.project) this.changed.fire();
+        }
+      }),
+    );
+    this._register(credentials.onDidChange(() => void this.refreshAuth(true)));
+  }
+
+  get config(): SvcConfig {
+    return this._config;
+  }
+  get state(): AuthState {
+    return this._state;
+  }
+  get source(): CredentialSource | undefined {
+    return this._source;
+  }
+  /** Why there is no client (an invalid base URL), if so. */
+  get clientError(): string | undefined {
+    return this._clientError;
+  }
+
+  /** The service client, or undefined when no valid base URL is configured. */
+  get client(): ServiceClient | undefined {
+    return this._client;
+  }
+
+  /** Re-reads credentials and updates state and context keys. Makes no network request. */
+  async refreshAuth(fire = false): Promise<void> {
+    const before = `${this._state}:${this._source}`;
+    if (!this._client) {
+      this._state = 'unconfigured';
+      this._source = undefined;
+    } else {
+      const creds = await this.credentials.resolve();
+      this._source = creds?.source;
+      this._state = creds ? 'signedIn' : 'signedOut';
+    }
+    await this.setContextKeys();
+    if (fire || before !== `${this._state}:${this._source}`) this.changed.fire();
+  }
+
+  /**
+   * Called with every failure of a request made for the user: a 401/403 marks the state and
+   * offers to sign in again (one prompt at a time).
+   */
+  reportFailure(error: unknown): void {
+    if (!(error instanceof AuthenticationError) || this._state === 'signedOut') return;
+    this._state = 'authFailed';
+    void this.setContextKeys();
+    this.changed.fire();
+    if (this.promptingSignIn) return;
+    this.promptingSignIn = true;
+    void vscode.window
+      .showErrorMessage(`svc: ${this.log.redact(error.message)}`, 'Sign In Again')
+      .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined))
+      .then(
+        () => (this.promptingSignIn = false),
+        () => (this.promptingSignIn = false),
+      );
+  }
+
+  private rebuild(): void {
+    const old = this._client;
+    this._client = undefined;
+    this._clientError = undefined;
+    const cfg = this._config;
+    this.credentials.setBaseUrls(cfg.baseUrl || undefined, cfg.trainingBaseUrl || undefined);
+    if (cfg.baseUrl) {
+      const proxy = readProxyConfig();
+      try {
+        this._client = createServiceClient({
+          traceBaseUrl: cfg.baseUrl,
+          trainingBaseUrl: cfg.trainingBaseUrl || undefined,
+          credentials: async () => (await this.credentials.resolve()) ?? {},
+          timeoutMs: cfg.requestTimeoutSeconds * 1000,
+          proxy: proxy.url ? { url: proxy.url, noProxy: proxy.noProxy, strictSSL: proxy.strictSSL } : { noProxy: proxy.noProxy, strictSSL: proxy.strictSSL },
+          userAgent: this.userAgent,
+          logger: (event) => this.log.request(event),
+          allowInsecureHttp: cfg.allowInsecureHttp,
+        });
+        this.log.info(`Service: ${cfg.baseUrl}${cfg.trainingBaseUrl ? `, models at ${cfg.trainingBaseUrl}` : ''}${proxy.url ? ' (through http.proxy)' : ''}`);
+      } catch (e) {
+        this._clientError = e instanceof Error ? e.message : String(e);
+        this.log.error(`svc.baseUrl is not usable: ${this._clientError}`);
+      }
+    }
+    if (old) void old.close();
+    this.changed.fire();
+  }
+
+  private async setContextKeys(): Promise<void> {
+    const cfg = this._config;
+    await Promise.all([
+      vscode.commands.executeCommand('setContext', 'svc.hasBaseUrl', !!this._client),
+      vscode.commands.executeCommand('setContext', 'svc.signedIn', this._state === 'signedIn' || this._state === 'authFailed'),
+      vscode.commands.executeCommand('setContext', 'svc.hasProject', !!cfg.project),
+      vscode.commands.executeCommand('setContext', 'svc.hasModels', cfg.models.length > 0),
+    ]);
+  }
+
+  override dispose(): void {
+    void this._client?.close();
+    super.dispose();
+  }
+}

@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import { isProjectId } from '../api';
+import { describeSource } from '../auth/credentials';
+import { updateSetting } from '../common/config';
+import { Disposable } from '../common/disposable';
+import { pickOrType } from '../checkpoints/commands';
+import type { Connection } from '../service/connection';
+
+const RECENT_KEY = 'svc.recentProjects';
+
+/** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
+export class StatusBar extends Disposable {
+  readonly item: vscode.StatusBarItem;
+
+  constructor(private readonly connection: Connection) {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('svc.status', vscode.StatusBarAlignment.Left, 50));
+    this.item.name = 'svc';
+    this.item.command = 'svc.selectProject';
+    this._register(connection.onDidChange(() => this.update()));
+    this.update();
+    this.item.show();
+  }
+
+  update(): void {
+    const cfg = this.connection.config;
+    const project = cfg.project || 'no project';
+    const md = new vscode.MarkdownString(undefined, true);
+    md.isTrusted = false;
+    switch (this.connection.state) {
+      case 'unconfigured':
+        this.item.text = '$(plug) svc: not configured';
+        md.appendMarkdown(this.connection.clientError ? `svc.baseUrl is not usable: ${this.connection.clientError}` : 'Set svc.baseUrl to connect.');
+        break;
+      case 'signedOut':
+        this.item.text = `$(account) svc: signed out`;
+        md.appendMarkdown(`Signed out of ${cfg.baseUrl}. Run **svc: Sign In**.`);
+        break;
+      case 'authFailed':
+        this.item.text = `$(warning) svc: ${project}`;
+        md.appendMarkdown(`The service rejected the credentials from ${describeSource(this.connection.source)}. Sign in again.`);
+        break;
+      case 'signedIn':
+        this.item.text = `$(cloud) svc: ${project}`;
+        md.appendMarkdown(`Signed in to ${cfg.baseUrl} via ${describeSource(this.connection.source)}.`);
+        break;
+    }
+    md.appendMarkdown('\n\nClick to select the project.');
+    this.item.tooltip = md;
+    this.item.backgroundColor =
+      this.connection.state === 'authFailed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+  }
+}
+
+export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+  return vscode.commands.registerCommand('svc.selectProject', async (args?: { projectId?: string }) => {
+    const recent = globalState.get<string[]>(RECENT_KEY, []);
+    let projectId = args?.projectId?.trim();
+    if (projectId === undefined) {
+      const current = connection.config.project;
+      const known = [...new Set([current, ...recent].filter(Boolean))];
+      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
+      if (projectId === undefined) return undefined;
+    }
+    if (!isProjectId(projectId)) {
+      void vscode.window.showErrorMessage(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`);
+      return undefined;
+    }
+    await updateSetting('project', projectId);
+    await globalState.update(RECENT_KEY, [projectId, ...recent.filter((p) => p !== projectId)].slice(0, 20));
+    return projectId;
+  });
+}

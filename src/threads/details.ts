@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { callRef } from '../api';
+import type { ThreadsModel } from './model';
+
+export const THREAD_SCHEME = 'svc-thread';
+
+/** The URI of a thread's read-only details document. */
+export function threadDetailsUri(project: string, threadId: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: THREAD_SCHEME, path: `/${project}/${encodeURIComponent(threadId)}.json` });
+}
+
+/** Serves thread rows as read-only JSON documents under the `svc-thread:` scheme. */
+export class ThreadDetailsProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly model: ThreadsModel) {}
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const match = /^\/([^/]+\/[^/]+)\/(.+)\.json$/.exec(uri.path);
+    if (!match) return JSON.stringify({ error: `Unknown thread document ${uri.toString()}` }, null, 2);
+    const project = match[1]!;
+    const threadId = decodeURIComponent(match[2]!);
+    const row = project === this.model.project ? this.model.findRow(threadId) : undefined;
+    if (!row) {
+      return JSON.stringify({ error: `Thread ${threadId} of ${project} is not loaded; refresh the Threads view.` }, null, 2);
+    }
+    const refs = {
+      first_turn_ref: row.first_turn_id ? callRef(project, row.first_turn_id) : null,
+      last_turn_ref: row.last_turn_id ? callRef(project, row.last_turn_id) : null,
+    };
+    return JSON.stringify({ project_id: project, ...row, ...refs }, null, 2) + '\n';
+  }
+}

@@ -1,0 +1,158 @@
+import * as vscode from 'vscode';
+import type { ThreadRow } from '../api';
+import { Disposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import type { Connection } from '../service/connection';
+import { toQueryFilter, type ThreadFilter } from './filter';
+
+export type ThreadsStatus = 'unconfigured' | 'signedOut' | 'noProject' | 'idle' | 'loading' | 'loaded' | 'error';
+
+/**
+ * The threads of the configured project, loaded page by page (offset paging). State only: no UI.
+ * Every load runs under a generation number; a refresh bumps it and aborts the request in flight,
+ * so a late answer of an old load is dropped instead of mixed in.
+ */
+export class ThreadsModel extends Disposable {
+  private readonly changed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChange = this.changed.event;
+
+  private _rows: ThreadRow[] = [];
+  private ids = new Set<string>();
+  private _hasMore = false;
+  private _error: unknown;
+  private _loading: Promise<void> | undefined;
+  private _loaded = false;
+  private abort: AbortController | undefined;
+  private generation = 0;
+  private _filter: ThreadFilter | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly log: Logger,
+  ) {
+    super();
+    this._register(connection.onDidChange(() => this.reset()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('svc.threads')) this.reset();
+      }),
+    );
+  }
+
+  get rows(): readonly ThreadRow[] {
+    return this._rows;
+  }
+  get hasMore(): boolean {
+    return this._hasMore;
+  }
+  get error(): unknown {
+    return this._error;
+  }
+  get filter(): ThreadFilter | undefined {
+    return this._filter;
+  }
+  get project(): string {
+    return this.connection.config.project;
+  }
+  get sort() {
+    return this.connection.config.threadsSortBy;
+  }
+  get isLoading(): boolean {
+    return this._loading !== undefined;
+  }
+
+  get status(): ThreadsStatus {
+    if (!this.connection.client) return 'unconfigured';
+    if (this.connection.state === 'signedOut') return 'signedOut';
+    if (!this.project) return 'noProject';
+    if (this._loading) return 'loading';
+    if (this._error !== undefined) return 'error';
+    return this._loaded ? 'loaded' : 'idle';
+  }
+
+  findRow(threadId: string): ThreadRow | undefined {
+    return this._rows.find((r) => r.thread_id === threadId);
+  }
+
+  setFilter(filter: ThreadFilter | undefined): void {
+    this._filter = filter;
+    void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!filter);
+    this.reset();
+  }
+
+  /** Drops everything loaded and cancels the load in flight; the view reloads on demand. */
+  reset(): void {
+    this.generation++;
+    this.abort?.abort();
+    this.abort = undefined;
+    this._loading = undefined;
+    this._rows = [];
+    this.ids.clear();
+    this._hasMore = false;
+    this._error = undefined;
+    this._loaded = false;
+    this.changed.fire();
+  }
+
+  /** Loads the first page if nothing is loaded yet. */
+  ensureLoaded(): Promise<void> {
+    if (this._loaded || this._error !== undefined) return this._loading ?? Promise.resolve();
+    return this.loadMore();
+  }
+
+  /**
+   * Loads the next page. A call while a page is loading returns that load, so a double click on
+   * "Load more" cannot load the same page twice.
+   */
+  loadMore(): Promise<void> {
+    if (this._loading) return this._loading;
+    const client = this.connection.client;
+    if (!client || !this.project || this.connection.state === 'signedOut') return Promise.resolve();
+    const generation = this.generation;
+    const abort = new AbortController();
+    this.abort = abort;
+    this._error = undefined;
+    const pageSize = this.connection.config.threadsPageSize;
+    const offset = this._rows.length;
+    const load = (async () => {
+      const page: ThreadRow[] = [];
+      try {
+        // One extra row tells whether another page exists.
+        const rows = client.threads.query(
+          {
+            project_id: this.project,
+            filter: toQueryFilter(this._filter),
+            sort_by: [this.sort],
+            limit: pageSize + 1,
+            offset,
+          },
+          { signal: abort.signal },
+        );
+        for await (const row of rows) page.push(row);
+        if (generation !== this.generation) return;
+        this._hasMore = page.length > pageSize;
+        for (const row of page.slice(0, pageSize)) {
+          // Offset paging can repeat a row when data changed between pages; ids must stay unique.
+          if (this.ids.has(row.thread_id)) continue;
+          this.ids.add(row.thread_id);
+          this._rows.push(row);
+        }
+        this._loaded = true;
+      } catch (e) {
+        if (generation !== this.generation) return;
+        this._error = e;
+        this.log.error(`Loading threads of ${this.project} failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.connection.reportFailure(e);
+      } finally {
+        if (generation === this.generation) {
+          this._loading = undefined;
+          this.abort = undefined;
+          this.changed.fire();
+        }
+      }
+    })();
+    this._loading = load;
+    this.changed.fire();
+    return load;
+  }
+}
