@@ -1,0 +1,103 @@
+import assert from 'node:assert/strict';
+import { PayloadTooLargeError, ValidationError, type CallBatchItem } from '../../../src/api';
+import { harness, PROJECT, type Harness } from './helpers';
+
+function start(id: string, extra: Record<string, unknown> = {}): CallBatchItem {
+  return {
+    mode: 'start',
+    req: { start: { project_id: PROJECT, op_name: 'chat', started_at: '2026-11-20T10:00:00Z', attributes: {}, inputs: { q: 'hi' }, id, trace_id: `tr-${id}`, ...extra } },
+  } as CallBatchItem;
+}
+function end(id: string): CallBatchItem {
+  return { mode: 'end', req: { end: { project_id: PROJECT, id, ended_at: '2026-11-20T10:00:02Z', summary: {} } } };
+}
+
+describe('contract: calls.upsertBatch', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('returns results aligned with the items and stores every field', async () => {
+    h = await harness();
+    const res = await h.client.calls.upsertBatch([
+      start('c1', { thread_id: 't1', turn_id: 'c1', display_name: 'Turn 1', svc_run_id: 'r', svc_run_step: 3, otel_dump: { a: 1 }, parent_id: 'p' }),
+      end('c1'),
+    ]);
+    assert.deepEqual(res[0], { id: 'c1', trace_id: 'tr-c1' });
+    assert.deepEqual(res[1], {});
+    const call = h.server.store.getCall(PROJECT, 'c1')!;
+    assert.equal(call.thread_id, 't1');
+    assert.equal(call.svc_run_step, 3);
+    assert.equal(call.ended_at, '2026-11-20T10:00:02Z');
+  });
+
+  it('fills a missing start id and trace_id with UUIDs', async () => {
+    h = await harness();
+    const item = start('x');
+    delete (item as { req: { start: { id?: string; trace_id?: string } } }).req.start.id;
+    delete (item as { req: { start: { id?: string; trace_id?: string } } }).req.start.trace_id;
+    const [res] = await h.client.calls.upsertBatch([item]);
+    assert.match((res as { id: string }).id, /^[0-9a-f-]{36}$/);
+    assert.match((res as { trace_id: string }).trace_id, /^[0-9a-f-]{36}$/);
+  });
+
+  it('splits a batch over the byte budget into several requests, keeping order', async () => {
+    h = await harness();
+    const items = Array.from({ length: 50 }, (_, i) => start(`c${i}`, { inputs: { text: 'x'.repeat(1000) } }));
+    const res = await h.client.calls.upsertBatch(items, { maxBatchBytes: 8 * 1024 });
+    assert.equal(res.length, 50);
+    res.forEach((r, i) => assert.equal((r as { id: string }).id, `c${i}`));
+    const requests = h.server.stats.count('/call/upsert_batch');
+    assert.ok(requests >= 7, `${requests} requests`);
+    assert.ok(h.server.stats.filter('/call/upsert_batch').every((r) => r.bodyBytes <= 8 * 1024));
+    assert.equal(h.server.store.calls.get(PROJECT)!.size, 50);
+  });
+
+  it('splits in half and retries after a 413, storing each call once', async () => {
+    h = await harness({ maxBodyBytes: 20 * 1024 });
+    const items = Array.from({ length: 40 }, (_, i) => start(`c${i}`, { inputs: { text: 'y'.repeat(1500) } }));
+    const res = await h.client.calls.upsertBatch(items);
+    assert.equal(res.length, 40);
+    res.forEach((r, i) => assert.equal((r as { id: string }).id, `c${i}`));
+    const statuses = h.server.stats.filter('/call/upsert_batch').map((r) => r.status);
+    assert.ok(statuses.includes(413), 'at least one 413 happened');
+    assert.equal(h.server.store.calls.get(PROJECT)!.size, 40);
+  });
+
+  it('reports a single item larger than the server accepts', async () => {
+    h = await harness({ maxBodyBytes: 4 * 1024 });
+    await assert.rejects(h.client.calls.upsertBatch([start('big', { inputs: { text: 'z'.repeat(10_000) } })]), (e: unknown) => {
+      assert.ok(e instanceof PayloadTooLargeError);
+      assert.match(e.message, /item 0/);
+      return true;
+    });
+  });
+
+  it('retries a reset batch without duplicating calls (upserts are idempotent)', async () => {
+    h = await harness();
+    h.server.faults.add({ path: '/call/upsert_batch', kind: 'reset-after-processing' });
+    const res = await h.client.calls.upsertBatch([start('a'), start('b')]);
+    assert.equal(res.length, 2);
+    assert.equal(h.server.stats.count('/call/upsert_batch'), 2);
+    assert.equal(h.server.store.calls.get(PROJECT)!.size, 2);
+  });
+
+  it('refuses an invalid item before sending, naming its index', async () => {
+    h = await harness();
+    await assert.rejects(h.client.calls.upsertBatch([start('a'), { mode: 'finish', req: {} } as never]), (e: unknown) => {
+      assert.ok(e instanceof ValidationError && e.source === 'client');
+      assert.deepEqual(e.issues[0]!.loc.slice(0, 2), ['body', 1]);
+      return true;
+    });
+    assert.equal(h.server.stats.count(), 0);
+  });
+
+  it('surfaces CALLS_COMPLETE_MODE_REQUIRED as it is', async () => {
+    h = await harness({ projectsRequiringCompleteMode: [PROJECT] });
+    await assert.rejects(h.client.calls.upsertBatch([start('a')]), (e: unknown) => {
+      assert.ok(e instanceof ValidationError);
+      assert.equal(e.errorCode, 'CALLS_COMPLETE_MODE_REQUIRED');
+      assert.ok(e.serverMessage);
+      return true;
+    });
+  });
+});
