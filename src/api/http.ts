@@ -124,6 +124,11 @@ export class HttpClient {
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
   }
 
+  /** The retry settings in effect, for operations that resume on their own (streams). */
+  get retryOptions(): RetryOptions {
+    return this.retry;
+  }
+
   /** Sends a request and parses its JSON response body; errors become SvcError subclasses. */
   async json(req: HttpRequest): Promise<{ status: number; value: unknown; info: RequestInfo }> {
     const res = await this.stream(req);

@@ -2,7 +2,7 @@ import { CancelledError, NetworkError, ProtocolError, SvcError } from './errors'
 import type { HttpClient, StreamResponse } from './http';
 import { mapError } from './http';
 import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonl } from './jsonl';
-import { backoffDelay, DEFAULT_RETRY, sleep } from './retry';
+import { backoffDelay, sleep } from './retry';
 import { ThreadRow, ThreadsQueryRequest } from './schemas';
 import { checkRequest, parseResponse } from './validate';
 
@@ -10,7 +10,7 @@ export interface ThreadsQueryOptions {
   signal?: AbortSignal;
   /** Longest line accepted from the stream. Default 1 MiB. */
   maxLineBytes?: number;
-  /** How many times a stream that broke mid-way is resumed. Default 3. */
+  /** How many times a stream that broke mid-way is resumed. Default: the client's maxAttempts - 1. */
   maxResumes?: number;
 }
 
@@ -29,7 +29,8 @@ export class ThreadsApi {
   }
 
   private async *rows(req: ThreadsQueryRequest, options: ThreadsQueryOptions): AsyncGenerator<ThreadRow> {
-    const maxResumes = options.maxResumes ?? DEFAULT_RETRY.maxAttempts - 1;
+    const retry = this.http.retryOptions;
+    const maxResumes = options.maxResumes ?? retry.maxAttempts - 1;
     let delivered = 0;
     for (let resume = 0; ; resume++) {
       const limit = req.limit === undefined || req.limit === null ? req.limit : req.limit - delivered;
@@ -52,6 +53,8 @@ export class ThreadsApi {
       const lineOffset = delivered;
       try {
         for await (const { line, value } of decodeJsonl(res.body, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES })) {
+          // Rows already decoded from a buffered chunk must not outlive a cancel.
+          if (options.signal?.aborted) throw new CancelledError({ request: res.info });
           const row = parseResponse(ThreadRow, value, res.info, res.status, [], line + lineOffset);
           delivered++;
           yield row;
@@ -60,7 +63,7 @@ export class ThreadsApi {
       } catch (e) {
         const error = toStreamError(e, res, lineOffset, options.signal);
         if (!(error instanceof NetworkError) || resume >= maxResumes) throw error;
-        await sleep(backoffDelay(resume + 1, DEFAULT_RETRY), options.signal);
+        await sleep(backoffDelay(resume + 1, retry), options.signal);
       } finally {
         if (!res.body.destroyed) res.body.destroy();
       }

@@ -1,5 +1,5 @@
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server';
-import { createServiceClient, type RequestLogEvent, type ServiceClient, type ServiceClientOptions } from '../../../src/api';
+import { createServiceClient, type Trajectory, type RequestLogEvent, type ServiceClient, type ServiceClientOptions } from '../../../src/api';
 
 export const KEY = 'test-key-0123456789abcdef0123456789abcdef';
 export const USER = 'user-1';
@@ -33,15 +33,17 @@ export async function harness(serverOptions: ReferenceServerOptions = {}, client
     return c;
   };
   const client = make();
+  let closing: Promise<void> | undefined;
   return {
     server,
     client,
     events,
     make,
-    close: async () => {
+    // Idempotent: a test may close early and afterEach closes again.
+    close: () => (closing ??= (async () => {
       await Promise.all(clients.map((c) => c.close()));
       await server.close();
-    },
+    })()),
   };
 }
 
@@ -51,7 +53,7 @@ export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
-export function trajectory(reward = 1) {
+export function trajectory(reward = 1): Trajectory {
   return {
     messages_and_choices: [
       { role: 'user', content: 'What is 2+2?' },
