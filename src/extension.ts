@@ -28,6 +28,10 @@ export interface SvcExtensionApi {
   checkpointsProvider: CheckpointsTreeProvider;
   statusBar: StatusBar;
   activationMs: number;
+  /** Where the host keeps this extension's logs and state, for the security tests. */
+  logUri: vscode.Uri;
+  globalState: vscode.Memento;
+  workspaceState: vscode.Memento;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<SvcExtensionApi> {
@@ -70,7 +74,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   await connection.refreshAuth();
   const activationMs = performance.now() - started;
   log.info(`svc for VS Code ${version} activated in ${activationMs.toFixed(1)} ms (${connection.state})`);
-  return { log, credentials, connection, threads, threadsProvider, checkpoints, checkpointsProvider, statusBar, activationMs };
+  return {
+    log,
+    credentials,
+    connection,
+    threads,
+    threadsProvider,
+    checkpoints,
+    checkpointsProvider,
+    statusBar,
+    activationMs,
+    logUri: context.logUri,
+    globalState: context.globalState,
+    workspaceState: context.workspaceState,
+  };
 }
 
 export function deactivate(): void {}

@@ -23,6 +23,8 @@ export class Connection extends Disposable {
   private _state: AuthState = 'unconfigured';
   private _source: CredentialSource | undefined;
   private promptingSignIn = false;
+  /** The context keys as last set, for the welcome views (and the tests that check them). */
+  readonly contextKeys: Record<string, boolean> = {};
 
   constructor(
     private readonly credentials: CredentialManager,
@@ -133,12 +135,14 @@ export class Connection extends Disposable {
 
   private async setContextKeys(): Promise<void> {
     const cfg = this._config;
-    await Promise.all([
-      vscode.commands.executeCommand('setContext', 'svc.hasBaseUrl', !!this._client),
-      vscode.commands.executeCommand('setContext', 'svc.signedIn', this._state === 'signedIn' || this._state === 'authFailed'),
-      vscode.commands.executeCommand('setContext', 'svc.hasProject', !!cfg.project),
-      vscode.commands.executeCommand('setContext', 'svc.hasModels', cfg.models.length > 0),
-    ]);
+    const keys: Record<string, boolean> = {
+      'svc.hasBaseUrl': !!this._client,
+      'svc.signedIn': this._state === 'signedIn' || this._state === 'authFailed',
+      'svc.hasProject': !!cfg.project,
+      'svc.hasModels': cfg.models.length > 0,
+    };
+    Object.assign(this.contextKeys, keys);
+    await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
   }
 
   override dispose(): void {

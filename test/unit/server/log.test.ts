@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { BEARER, postJson, useServer } from './helpers';
+
+const trajectory = (extra: Record<string, unknown> = {}) => ({
+  messages_and_choices: [
+    { role: 'system', content: 'You are terse.' },
+    { role: 'user', content: 'Weather in Paris?', name: 'alice' },
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+    },
+    { role: 'tool', content: '18C, clear', tool_call_id: 'call_1' },
+    { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'Clear, 18C.' }, logprobs: null },
+  ],
+  reward: 0.75,
+  tools: [{ type: 'function', function: { name: 'weather', description: 'Look up weather', parameters: { type: 'object' }, strict: true } }],
+  additional_histories: [{ messages_and_choices: [{ role: 'user', content: 'again' }], tools: [] }],
+  metrics: { correct: true, latency_s: 1.2 },
+  metadata: { scenario: 'weather', attempt: 2, flaky: false, note: null },
+  logs: ['started', 'done'],
+  start_time: '2026-11-19T08:00:00Z',
+  initial_policy_version: 3,
+  final_policy_version: 4,
+  ...extra,
+});
+
+describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
+  const server = useServer();
+  const log = (body: unknown, modelId = 'my-model') =>
+    postJson(server(), `/v1/preview/models/${encodeURIComponent(modelId)}/log`, body, BEARER);
+
+  it('accepts a full request, answers 200 and records it in the store', async () => {
+    const body = { split: 'train', trajectory_groups: [{ trajectories: [trajectory(), trajectory({ reward: -1 })] }, { trajectories: [trajectory()], metrics: { n: 1 }, metadata: { g: 'a' }, logs: ['x'] }] };
+    const res = await log(body);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ok', trajectories: 3 });
+    const [entry] = server().store.logs;
+    assert.equal(entry!.modelId, 'my-model');
+    assert.equal(entry!.split, 'train');
+    assert.equal(entry!.trajectoryCount, 3);
+    assert.equal(entry!.groupCount, 2);
+    assert.deepEqual(entry!.body, body);
+  });
+
+  it('accepts a minimal trajectory (reward defaults to 0) and decodes the model id from the path', async () => {
+    const res = await log({ split: 'val', trajectory_groups: [{ trajectories: [{ messages_and_choices: [] }] }] }, 'team/model v2');
+    assert.equal(res.status, 200);
+    assert.equal(server().store.logs[0]!.modelId, 'team/model v2');
+  });
+
+  it('lists every problem in detail, with integer indices in loc', async () => {
+    const res = await log({
+      split: 'train',
+      trajectory_groups: [
+        {
+          trajectories: [
+            trajectory(),
+            trajectory(),
+            trajectory({
+              reward: 'high',
+              messages_and_choices: [{ role: 'robot', content: 'x' }, { finish_reason: 'done', index: 0, message: { role: 'user' } }, 42],
+              metrics: { ok: 'yes' },
+              metadata: { nested: {} },
+              logs: [1],
+              start_time: 'tomorrow',
+              tools: [{ type: 'function', function: {} }],
+              surprise: 1,
+            }),
+          ],
+        },
+      ],
+    });
+    assert.equal(res.status, 422);
+    const at = ['body', 'trajectory_groups', 0, 'trajectories', 2];
+    const locs = res.body.detail.map((d: { loc: unknown[] }) => JSON.stringify(d.loc.slice(at.length)));
+    for (const d of res.body.detail) {
+      assert.deepEqual(d.loc.slice(0, at.length), at);
+      assert.equal(typeof d.msg, 'string');
+      assert.equal(typeof d.type, 'string');
+    }
+    assert.deepEqual(locs.sort(), [
+      '["logs",0]',
+      '["messages_and_choices",0,"role"]',
+      '["messages_and_choices",1,"finish_reason"]',
+      '["messages_and_choices",1,"message","role"]',
+      '["messages_and_choices",2]',
+      '["metadata","nested"]',
+      '["metrics","ok"]',
+      '["reward"]',
+      '["start_time"]',
+      '["surprise"]',
+      '["tools",0,"function","name"]',
+    ]);
+    assert.equal(res.body.detail.find((d: { loc: unknown[] }) => d.loc.at(-1) === 'reward').type, 'float_type');
+    assert.equal(server().store.logs.length, 0);
+  });
+
+  const invalid: [string, unknown, unknown[], string][] = [
+    ['a missing split', { trajectory_groups: [] }, ['body', 'split'], 'missing'],
+    ['a missing trajectory_groups', { split: 'train' }, ['body', 'trajectory_groups'], 'missing'],
+    ['an unknown top-level field', { split: 'train', trajectory_groups: [], model: 'x' }, ['body', 'model'], 'extra_forbidden'],
+    ['a group without trajectories', { split: 'train', trajectory_groups: [{}] }, ['body', 'trajectory_groups', 0, 'trajectories'], 'missing'],
+    ['a trajectory without messages_and_choices', { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices'], 'missing'],
+    ['a boolean reward', { split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: true }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'reward'], 'float_type'],
+    ['a fractional policy version', { split: 'train', trajectory_groups: [{ trajectories: [trajectory({ final_policy_version: 1.5 })] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'final_policy_version'], 'int_type'],
+    ['a tool message without tool_call_id', { split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: 'tool', content: 'x' }] }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 0, 'tool_call_id'], 'missing'],
+    ['a user message without content', { split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: 'user' }] }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices', 0, 'content'], 'missing'],
+    ['an additional history without messages', { split: 'train', trajectory_groups: [{ trajectories: [trajectory({ additional_histories: [{}] })] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'additional_histories', 0, 'messages_and_choices'], 'missing'],
+    ['a body that is an array', [], ['body'], 'model_attributes_type'],
+  ];
+  for (const [what, body, loc, type] of invalid) {
+    it(`answers 422 with loc ${JSON.stringify(loc)} for ${what}`, async () => {
+      const res = await log(body);
+      assert.equal(res.status, 422);
+      assert.deepEqual(res.body.detail.map((d: { loc: unknown[]; type: string }) => [d.loc, d.type]), [[loc, type]]);
+    });
+  }
+
+  it('answers 422 when the body is not JSON or not sent as application/json', async () => {
+    const notJson = await postJson(server(), '/v1/preview/models/m/log', '{"split":', BEARER);
+    assert.equal(notJson.status, 422);
+    assert.equal(notJson.body.detail[0].type, 'json_invalid');
+    const wrongType = await postJson(server(), '/v1/preview/models/m/log', '{"split":"train","trajectory_groups":[]}', BEARER, {
+      'content-type': 'text/plain',
+    });
+    assert.equal(wrongType.status, 422);
+  });
+});
