@@ -42,6 +42,8 @@ export class CredentialManager extends Disposable {
   private cache: StoredCredentials | null | undefined;
   private readonly session = new Map<string, StoredCredentials>();
   private lastResolved: ResolvedCredentials | undefined;
+  /** What this window last wrote to (or read from) SecretStorage for the origin; null = nothing. */
+  private lastWritten: string | null | undefined;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -50,11 +52,20 @@ export class CredentialManager extends Disposable {
   ) {
     super();
     this._register(
-      secrets.onDidChange((e) => {
-        if (this.origin && e.key === KEY_PREFIX + this.origin) {
-          this.cache = undefined;
-          this.changed.fire();
+      secrets.onDidChange(async (e) => {
+        if (!this.origin || e.key !== KEY_PREFIX + this.origin) return;
+        // Our own writes come back as change events, late: they must not reset the views again.
+        // Only a change made elsewhere (another window) counts.
+        let raw: string | undefined;
+        try {
+          raw = await secrets.get(e.key);
+        } catch {
+          raw = undefined;
         }
+        if ((raw ?? null) === this.lastWritten) return;
+        this.cache = undefined;
+        this.lastWritten = raw ?? null;
+        this.changed.fire();
       }),
     );
   }
@@ -80,11 +91,16 @@ export class CredentialManager extends Disposable {
     const add = (c?: Partial<StoredCredentials>) => {
       if (c?.password) out.push(c.password);
       if (c?.accessToken) out.push(c.accessToken);
+      // The Authorization header's Basic value, in case anything ever echoes it.
+      if (c?.password) out.push(Buffer.from(`${c.username || DEFAULT_USERNAME}:${c.password}`).toString('base64'));
     };
     add(this.cache ?? undefined);
     for (const c of this.session.values()) add(c);
     add(this.lastResolved);
-    for (const name of ['SVC_API_KEY', 'SVC_PASSWORD', 'SVC_ACCESS_TOKEN']) if (this.env[name]) out.push(this.env[name]!);
+    for (const name of ['SVC_API_KEY', 'SVC_PASSWORD', 'SVC_ACCESS_TOKEN']) {
+      const value = this.env[name];
+      if (value) out.push(value, Buffer.from(`${this.env.SVC_USERNAME || DEFAULT_USERNAME}:${value}`).toString('base64'));
+    }
     return out;
   }
 
@@ -110,7 +126,9 @@ export class CredentialManager extends Disposable {
   async store(creds: StoredCredentials): Promise<'secretStorage' | 'session'> {
     const origin = this.requireOrigin();
     try {
-      await this.secrets.store(KEY_PREFIX + origin, JSON.stringify(creds));
+      const raw = JSON.stringify(creds);
+      this.lastWritten = raw;
+      await this.secrets.store(KEY_PREFIX + origin, raw);
       this.session.delete(origin);
       this.cache = creds;
       this.changed.fire();
@@ -134,6 +152,7 @@ export class CredentialManager extends Disposable {
     if (!origin) return;
     this.session.delete(origin);
     this.cache = null;
+    this.lastWritten = null;
     try {
       await this.secrets.delete(KEY_PREFIX + origin);
     } catch (e) {
@@ -153,6 +172,7 @@ export class CredentialManager extends Disposable {
       return undefined;
     }
     this.cache = raw ? parseStored(raw) : null;
+    this.lastWritten = raw ?? null;
     return this.cache ?? undefined;
   }
 

@@ -21,10 +21,10 @@ export function registerCheckpointCommands(model: CheckpointsModel, globalState:
       updateSetting('checkpoints.order', args?.order ?? (model.order === 'asc' ? 'desc' : 'asc')),
     ),
     vscode.commands.registerCommand('svc.checkpoints.addModel', async (args?: { modelId?: string }) => {
-      const recent = globalState.get<string[]>('svc.recentModels', []).filter((m) => !model.models.includes(m));
+      const recent = globalState.get<string[]>('svc.recentModels', []);
       let id = args?.modelId?.trim();
       if (id === undefined) {
-        id = await pickOrType('svc: Add a model', 'Model id', recent);
+        id = await pickOrType('svc: Add a model', 'Model id', recent.filter((m) => !model.models.includes(m)));
         if (!id) return;
       }
       if (!id) throw new Error('The model id is empty.');

@@ -21,9 +21,11 @@ export class Logger implements vscode.Disposable {
 
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets()) {
-      if (secret && secret.length >= 4) out = out.split(secret).join('***');
-      const b64 = secret ? Buffer.from(secret).toString('base64').replace(/=+$/, '') : '';
+    // Longest first, so a secret that contains another is replaced whole.
+    const secrets = this.secrets().filter((s) => s && s.length >= 4).sort((a, b) => b.length - a.length);
+    for (const secret of secrets) {
+      out = out.split(secret).join('***');
+      const b64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
       if (b64.length >= 6) out = out.split(b64).join('***');
     }
     return out;

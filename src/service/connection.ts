@@ -14,8 +14,11 @@ export type AuthState = 'unconfigured' | 'signedOut' | 'signedIn' | 'authFailed'
  */
 export class Connection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
-  /** Fires when the client was rebuilt or the auth state changed: caches must be dropped. */
+  /** Fires when the client, the credentials or the project changed: caches must be dropped. */
   readonly onDidChange = this.changed.event;
+  private readonly stateChanged = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the auth state changed without invalidating data (e.g. a 401 was seen). */
+  readonly onDidChangeState = this.stateChanged.event;
 
   private _config: SvcConfig = readConfig();
   private _client: ServiceClient | undefined;
@@ -44,6 +47,7 @@ export class Connection extends Disposable {
         } else {
           void this.setContextKeys();
           if (before.project !== this._config.project) this.changed.fire();
+          this.stateChanged.fire();
         }
       }),
     );
@@ -82,6 +86,7 @@ export class Connection extends Disposable {
     }
     await this.setContextKeys();
     if (fire || before !== `${this._state}:${this._source}`) this.changed.fire();
+    this.stateChanged.fire();
   }
 
   /**
@@ -89,10 +94,12 @@ export class Connection extends Disposable {
    * offers to sign in again (one prompt at a time).
    */
   reportFailure(error: unknown): void {
-    if (!(error instanceof AuthenticationError) || this._state === 'signedOut') return;
+    if (!(error instanceof AuthenticationError) || this._state !== 'signedIn') return;
+    // Only the state changes: the views keep their error items instead of reloading (and
+    // failing again) in a loop.
     this._state = 'authFailed';
     void this.setContextKeys();
-    this.changed.fire();
+    this.stateChanged.fire();
     if (this.promptingSignIn) return;
     this.promptingSignIn = true;
     void vscode.window

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// Runs the same in-host suites (out/test/host/index.js) in DESKTOP VS Code via @vscode/test-electron.
+// Needs either internet (test-electron downloads VS Code into .vscode-test/) or a local VS Code:
+//
+//   VSCODE_EXECUTABLE_PATH=/path/to/code node scripts/host/run-desktop.js [--grep <re>] [--env K=V] [--no-build]
+//
+//   VSCODE_TEST_VERSION   version to download when no executable is given (default 1.100.3, the
+//                         engines floor: the oldest VS Code we claim to support, Node 20)
+//
+// On machines without internet (like the dev VMs) use scripts/host/run-tests.js (code-server);
+// this script then fails with an explanation instead of a bare ENOTFOUND.
+// Linux without a display: run it under `xvfb-run -a`.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+const { ROOT } = require('./setup');
+
+const TESTS_ENTRY = path.join(ROOT, 'out', 'test', 'host', 'index.js');
+
+function parseArgs(argv) {
+  const out = { grep: process.env.SVC_HOST_GREP, env: {}, build: true };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--grep' || a === '-g') out.grep = argv[++i];
+    else if (a.startsWith('--grep=')) out.grep = a.slice(7);
+    else if (a === '--env') {
+      const kv = argv[++i] || '';
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new Error(`--env expects KEY=VALUE, got "${kv}"`);
+      out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    } else if (a === '--no-build') out.build = false;
+    else throw new Error(`unknown argument: ${a}`);
+  }
+  return out;
+}
+
+/** Network failures as test-electron surfaces them (its own messages wrap the Node error codes). */
+function looksOffline(e) {
+  const s = `${e && e.code} ${e && e.message} ${e && e.cause && e.cause.code}`;
+  return /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|getaddrinfo|socket hang up|update\.code\.visualstudio\.com/i.test(s);
+}
+
+async function main() {
+  const t0 = Date.now();
+  const args = parseArgs(process.argv.slice(2));
+  const executable = process.env.VSCODE_EXECUTABLE_PATH;
+  if (executable && !fs.existsSync(executable)) {
+    throw new Error(`VSCODE_EXECUTABLE_PATH=${executable} does not exist`);
+  }
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    console.warn('[desktop-tests] warning: no DISPLAY; desktop VS Code needs one (try `xvfb-run -a ...`)');
+  }
+
+  if (args.build) {
+    const r = spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: ROOT, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`'node esbuild.js --tests' failed (exit ${r.status})`);
+  }
+  if (!fs.existsSync(TESTS_ENTRY)) throw new Error(`${TESTS_ENTRY} missing`);
+
+  const { runTests } = require('@vscode/test-electron');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-desktop-'));
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace);
+  // Same quiet, offline-friendly user settings as the code-server runs.
+  const { DEFAULT_SETTINGS } = require('./run-code-server');
+  fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
+  fs.writeFileSync(path.join(tmp, 'user-data', 'User', 'settings.json'), JSON.stringify(DEFAULT_SETTINGS, null, 2));
+  const launchArgs = [
+    workspace,
+    '--disable-extensions', // only the extension under development
+    '--disable-workspace-trust',
+    '--skip-welcome',
+    '--skip-release-notes',
+    `--user-data-dir=${path.join(tmp, 'user-data')}`,
+    `--extensions-dir=${path.join(tmp, 'extensions')}`,
+  ];
+  // Electron refuses to run as root with the sandbox on (containers, CI).
+  if (process.getuid && process.getuid() === 0) launchArgs.push('--no-sandbox');
+
+  try {
+    const code = await runTests({
+      ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_TEST_VERSION || '1.100.3' }),
+      extensionDevelopmentPath: ROOT,
+      extensionTestsPath: TESTS_ENTRY,
+      launchArgs,
+      extensionTestsEnv: {
+        SVC_HOST_TEST: '1',
+        SVC_HOST_KIND: 'desktop',
+        SVC_HOST_WORKSPACE: workspace,
+        ...(args.grep ? { SVC_HOST_GREP: args.grep } : {}),
+        ...args.env,
+      },
+    });
+    console.log(`[desktop-tests] exit ${code} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    return code;
+  } catch (e) {
+    // runTests rejects with TestRunFailedError when VS Code ran and the suite failed.
+    if (e && e.name === 'TestRunFailedError') {
+      console.error(`[desktop-tests] suite failed: ${e.message}`);
+      return typeof e.code === 'number' && e.code !== 0 ? e.code : 1;
+    }
+    if (!executable && looksOffline(e)) {
+      throw new Error(
+        `could not download VS Code (${e.message}).\n` +
+          'This machine has no route to update.code.visualstudio.com. Either point VSCODE_EXECUTABLE_PATH at a\n' +
+          'local VS Code binary, or run the same suites offline in code-server: node scripts/host/run-tests.js',
+      );
+    }
+    throw e;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(`\n[desktop-tests] ERROR: ${e.message || e}`);
+      process.exit(2);
+    },
+  );
+}

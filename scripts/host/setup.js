@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+// Prepares this machine to run the extension inside a real VS Code extension host, offline.
+//
+//   node scripts/host/setup.js            ensure everything (fast no-op when already done)
+//   node scripts/host/setup.js --force    reinstall code-server even if the marker says it is there
+//
+// Why this shape (see /work/shared/notes/vscode-host-offline.md):
+// - No desktop VS Code can be downloaded here, so we use code-server from npm (VS Code 1.100.3,
+//   Node 20 only) and Debian's Chromium driven by playwright-core.
+// - code-server is installed into .vscode-test/code-server (git-ignored), not as a devDependency:
+//   it has native builds tied to one Node ABI. A marker file records version + Node ABI so reruns
+//   are a couple of stat() calls (< 1 s) and a Node upgrade triggers a reinstall.
+//
+// Also usable as a module: `await require('./setup').ensureHost()` resolves to the paths.
+'use strict';
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { spawnSync } = require('child_process');
+
+const CODE_SERVER_VERSION = '4.100.3';
+// code-server 4.100.3's lib/vscode lockfile pins @vscode/ripgrep to this version; its postinstall
+// looks for a cached release tarball in $TMPDIR/vscode-ripgrep-cache-<version>/ before GitHub.
+const RIPGREP_PKG_VERSION = '1.15.11';
+const RIPGREP_RELEASE = 'v13.0.0-10';
+const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev'];
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const HOST_DIR = path.join(ROOT, '.vscode-test');
+const INSTALL_DIR = path.join(HOST_DIR, 'code-server');
+const MARKER = path.join(INSTALL_DIR, '.svc-host-installed.json');
+const CODE_SERVER_PKG = path.join(INSTALL_DIR, 'node_modules', 'code-server');
+// We start code-server as `node <entry>` with our own Node rather than through its bin shim, so
+// the Node that built the native modules is the one that loads them.
+const CODE_SERVER_ENTRY = path.join(CODE_SERVER_PKG, 'out', 'node', 'entry.js');
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+// Files only install scripts produce (paths relative to INSTALL_DIR). If one is missing, the
+// scripts did not run (npm 11's install-script policy, ignore-scripts in a user .npmrc, ...) or
+// failed half-way. The lib/vscode ones come from code-server's postinstall (a nested npm install).
+const POSTINSTALL_PRODUCTS = [
+  'node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg',
+  'node_modules/code-server/lib/vscode/node_modules/node-pty/build/Release/pty.node',
+  'node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node',
+  'node_modules/code-server/lib/vscode/node_modules/kerberos/build/Release/kerberos.node',
+  'node_modules/code-server/lib/vscode/extensions/node_modules',
+  'node_modules/argon2/lib/binding/napi-v3/argon2.node', // code-server's own dep (hoisted)
+];
+
+function log(msg) {
+  console.log(`[host-setup] ${msg}`);
+}
+
+class SetupError extends Error {}
+
+function markerContent() {
+  return {
+    codeServer: CODE_SERVER_VERSION,
+    nodeAbi: process.versions.modules,
+    node: process.version,
+    arch: process.arch,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Debian packages
+
+/** Returns the subset of `pkgs` that dpkg does not report as installed. */
+function missingDebPackages(pkgs) {
+  const r = spawnSync('dpkg-query', ['-W', '-f', '${Package} ${db:Status-Abbrev}\n', ...pkgs], {
+    encoding: 'utf8',
+  });
+  if (r.error) return null; // no dpkg: not Debian
+  const installed = new Set(
+    r.stdout
+      .split('\n')
+      .filter((l) => / ii\s*$/.test(l))
+      .map((l) => l.split(' ')[0]),
+  );
+  return pkgs.filter((p) => !installed.has(p));
+}
+
+function hasCommand(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+function ensureDebPackages() {
+  const missing = missingDebPackages(APT_PACKAGES);
+  if (missing === null) {
+    // Not a Debian-like system: we cannot install, only check what the runner needs.
+    if (!fs.existsSync(CHROMIUM_PATH) || !hasCommand('rg')) {
+      throw new SetupError(
+        `dpkg-query not found, and Chromium (${CHROMIUM_PATH}, override with CHROMIUM_PATH) or ` +
+          `ripgrep (rg) is missing. Install them (plus Kerberos headers for code-server's build) manually.`,
+      );
+    }
+    return;
+  }
+  if (missing.length === 0) return;
+
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  let prefix = [];
+  if (!isRoot) {
+    if (!hasCommand('sudo')) {
+      throw new SetupError(
+        `Missing Debian packages: ${missing.join(' ')}. Not root and no sudo available; run as root:\n` +
+          `  apt-get update && apt-get install -y --no-install-recommends ${missing.join(' ')}`,
+      );
+    }
+    prefix = ['sudo', '-E'];
+  }
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  const run = (args) => {
+    const cmd = [...prefix, ...args];
+    log(`$ ${cmd.join(' ')}`);
+    const r = spawnSync(cmd[0], cmd.slice(1), { stdio: 'inherit', env });
+    if (r.status !== 0) {
+      throw new SetupError(`'${cmd.join(' ')}' failed (exit ${r.status ?? r.signal})`);
+    }
+  };
+  log(`installing Debian packages: ${missing.join(' ')}`);
+  run(['apt-get', 'update']);
+  run(['apt-get', 'install', '-y', '--no-install-recommends', ...missing]);
+  const still = missingDebPackages(APT_PACKAGES);
+  if (still && still.length) throw new SetupError(`apt-get did not install: ${still.join(' ')}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// code-server
+
+function readMarker() {
+  try {
+    return JSON.parse(fs.readFileSync(MARKER, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function codeServerIsInstalled() {
+  const m = readMarker();
+  const want = markerContent();
+  return (
+    !!m &&
+    m.codeServer === want.codeServer &&
+    m.nodeAbi === want.nodeAbi &&
+    m.arch === want.arch &&
+    fs.existsSync(CODE_SERVER_ENTRY)
+  );
+}
+
+/** Maps Node's arch to the ripgrep release target @vscode/ripgrep's postinstall asks for. */
+function ripgrepTarget() {
+  const arch = process.env.npm_config_arch || os.arch();
+  if (arch === 'x64') return 'x86_64-unknown-linux-musl';
+  if (arch === 'arm64') return 'aarch64-unknown-linux-musl';
+  throw new SetupError(`no ripgrep cache mapping for arch ${arch}`);
+}
+
+/**
+ * @vscode/ripgrep's postinstall downloads from GitHub (unreachable here). It first looks for
+ * <tmpdir>/vscode-ripgrep-cache-<pkg version>/ripgrep-<release>-<target>.tar.gz, so we put a
+ * tarball holding Debian's /usr/bin/rg (as `rg`) there.
+ */
+function seedRipgrepCache(tmpDir) {
+  const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
+  if (!rg) throw new SetupError('ripgrep (rg) not found on PATH; it is needed to seed the cache');
+  const cacheDir = path.join(tmpDir, `vscode-ripgrep-cache-${RIPGREP_PKG_VERSION}`);
+  const tarball = path.join(cacheDir, `ripgrep-${RIPGREP_RELEASE}-${ripgrepTarget()}.tar.gz`);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const stage = fs.mkdtempSync(path.join(tmpDir, 'rg-stage-'));
+  fs.copyFileSync(fs.realpathSync(rg), path.join(stage, 'rg'));
+  fs.chmodSync(path.join(stage, 'rg'), 0o755);
+  const r = spawnSync('tar', ['-czf', tarball, '-C', stage, 'rg'], { stdio: 'inherit' });
+  fs.rmSync(stage, { recursive: true, force: true });
+  if (r.status !== 0) throw new SetupError('could not build the ripgrep cache tarball');
+}
+
+/**
+ * node-gyp (argon2, kerberos, node-pty, ...) needs Node's headers and would download them from
+ * nodejs.org, which is unreachable here. Distribution Node packages (Debian, NodeSource) ship them
+ * under <prefix>/include/node: point npm_config_nodedir there when the version matches.
+ */
+function localNodeHeadersDir() {
+  const prefix = path.resolve(path.dirname(process.execPath), '..');
+  const header = path.join(prefix, 'include', 'node', 'node_version.h');
+  try {
+    const h = fs.readFileSync(header, 'utf8');
+    const v = ['MAJOR', 'MINOR', 'PATCH'].map(
+      (k) => (h.match(new RegExp(`#define NODE_${k}_VERSION (\\d+)`)) || [])[1],
+    );
+    if (`v${v.join('.')}` === process.version) return prefix;
+  } catch {
+    /* no headers */
+  }
+  return null;
+}
+
+async function installCodeServer() {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major !== 20) {
+    throw new SetupError(
+      `code-server ${CODE_SERVER_VERSION} requires Node 20 exactly (its install refuses others); ` +
+        `this is Node ${process.version}.`,
+    );
+  }
+  log(`installing code-server@${CODE_SERVER_VERSION} into ${path.relative(ROOT, INSTALL_DIR)} (about a minute)`);
+  // Start from scratch: a half-finished install leaves e.g. an empty @vscode/ripgrep/bin folder,
+  // and that postinstall then exits "bin/ folder already exists" without an rg binary.
+  fs.rmSync(INSTALL_DIR, { recursive: true, force: true });
+  fs.mkdirSync(INSTALL_DIR, { recursive: true });
+  fs.writeFileSync(
+    path.join(INSTALL_DIR, 'package.json'),
+    JSON.stringify(
+      {
+        name: 'svc-vscode-host',
+        private: true,
+        description: 'code-server used by scripts/host/* to run the extension in a real VS Code host',
+      },
+      null,
+      2,
+    ) + '\n',
+  );
+  // A private TMPDIR: holds the ripgrep cache and node-gyp scratch, removed afterwards.
+  const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-setup-'));
+  seedRipgrepCache(tmpDir);
+
+  const env = {
+    ...process.env,
+    TMPDIR: tmpDir,
+    // code-server's postinstall refuses to run as root without this.
+    npm_config_unsafe_perm: 'true',
+    // node-pty's postinstall runs `npx node-gyp`; npx asks "Ok to proceed?" and, with no TTY (or
+    // `yes=false` in a user .npmrc, as on this machine), cancels. Env beats the user .npmrc.
+    npm_config_yes: 'true',
+    // npm 11 has an install-script policy (`allowScripts`). Today unreviewed scripts still run with
+    // an "install-scripts" notice, but a later npm blocks them, and a user/CI .npmrc may set
+    // ignore-scripts or strict-allow-scripts. code-server is useless without its postinstall
+    // (it runs a nested `npm install` in lib/vscode, whose deps have native builds), and those
+    // nested installs have no allowScripts of ours, so allow scripts for this one pinned install
+    // (env vars are inherited by the nested npm processes). Verified below by POSTINSTALL_PRODUCTS.
+    npm_config_ignore_scripts: 'false',
+    npm_config_strict_allow_scripts: 'false',
+    npm_config_dangerously_allow_all_scripts: 'true',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const headers = localNodeHeadersDir();
+  if (headers) env.npm_config_nodedir = headers;
+  else log('warning: no local Node headers found; node-gyp will try to download them from nodejs.org');
+
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const args = ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`];
+  log(`$ npm ${args.join(' ')}   (cwd ${path.relative(ROOT, INSTALL_DIR)})`);
+  const r = spawnSync(npm, args, { cwd: INSTALL_DIR, env, stdio: 'inherit' });
+  fs.rmSync(tmpDir, { recursive: true, force: true });
+  if (r.status !== 0) throw new SetupError(`npm install code-server failed (exit ${r.status ?? r.signal})`);
+
+  const missing = POSTINSTALL_PRODUCTS.filter((p) => !fs.existsSync(path.join(INSTALL_DIR, p)));
+  if (!fs.existsSync(CODE_SERVER_ENTRY) || missing.length) {
+    throw new SetupError(
+      `code-server's postinstall did not complete; missing:\n  ${missing.join('\n  ')}\n` +
+        `Check the npm output above for skipped install scripts ("install-scripts") or build errors.`,
+    );
+  }
+  await verifyCodeServer();
+  fs.writeFileSync(MARKER, JSON.stringify(markerContent(), null, 2) + '\n');
+  log('code-server installed');
+}
+
+/**
+ * `--version` proves the entry loads; then a real start (GET /healthz) proves the server, its
+ * native modules and the extension host's prerequisites are usable. Only runs after an install.
+ */
+async function verifyCodeServer() {
+  // Lazy require: run-code-server.js requires this file for the paths.
+  const { codeServerCli, startCodeServer } = require('./run-code-server');
+  const r = codeServerCli(['--version'], { timeoutMs: 60_000 });
+  if (r.status !== 0 || !r.output.includes(CODE_SERVER_VERSION)) {
+    throw new SetupError(`installed code-server does not run (exit ${r.status}):\n${r.output}`);
+  }
+  log(`code-server --version: ${r.output.trim().split('\n').pop()}`);
+  const t0 = Date.now();
+  const server = await startCodeServer({ startTimeoutMs: 30_000 }).catch((e) => {
+    throw new SetupError(`installed code-server does not start: ${e.message}`);
+  });
+  await server.stop();
+  log(`code-server starts (/healthz answered in ${Date.now() - t0} ms)`);
+}
+
+/**
+ * Ensures Debian packages and code-server are present. Resolves to the paths the runners need.
+ * @param {{ force?: boolean }} [opts]
+ */
+async function ensureHost(opts = {}) {
+  ensureDebPackages();
+  if (opts.force || !codeServerIsInstalled()) await installCodeServer();
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new SetupError(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override)`);
+  }
+  return { codeServerEntry: CODE_SERVER_ENTRY, chromiumPath: CHROMIUM_PATH, root: ROOT };
+}
+
+module.exports = {
+  ensureHost,
+  SetupError,
+  CODE_SERVER_VERSION,
+  CODE_SERVER_ENTRY,
+  CHROMIUM_PATH,
+  ROOT,
+  HOST_DIR,
+};
+
+if (require.main === module) {
+  const t0 = Date.now();
+  ensureHost({ force: process.argv.includes('--force') }).then(
+    () => log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`),
+    (e) => {
+      console.error(`[host-setup] ERROR: ${e instanceof SetupError ? e.message : e.stack || e}`);
+      process.exit(1);
+    },
+  );
+}

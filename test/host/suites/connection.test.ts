@@ -1,0 +1,129 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ReferenceServer } from '../../server';
+import { configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
+
+describe('connection: configuration changes and auth failures', () => {
+  let one: ReferenceServer;
+  let two: ReferenceServer;
+  before(async () => {
+    one = await startServer();
+    two = await startServer();
+    one.seedThreads(PROJECT, 4, { threadIdPrefix: 'one-' });
+    two.seedThreads(PROJECT, 2, { threadIdPrefix: 'two-' });
+  });
+  after(async () => {
+    await signOut();
+    await resetSettings();
+    await one.close();
+    await two.close();
+  });
+
+  it('rebuilds the client and drops caches when svc.baseUrl changes', async () => {
+    const a = await connect(one);
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(a.threads.rows[0]!.thread_id, 'one-3');
+    const before = a.connection.client;
+    await configure({ baseUrl: two.url });
+    await waitFor('new client', () => a.connection.client !== before && a.connection.config.baseUrl === two.url);
+    assert.strictEqual(a.threads.rows.length, 0, 'the old rows are gone');
+    await signIn();
+    await waitFor('signed in', () => a.connection.state === 'signedIn');
+    const nodes = await a.threadsProvider.getChildren();
+    assert.strictEqual(nodes.length, 2);
+    assert.strictEqual(two.stats.count('/threads/stream_query'), 1);
+  });
+
+  it('uses svc.trainingBaseUrl for the model endpoints only', async () => {
+    const a = await connect(one, { models: ['m'] });
+    two.addCheckpoints('m', 3);
+    await configure({ trainingBaseUrl: two.url });
+    await waitFor('training url', () => a.connection.config.trainingBaseUrl === two.url);
+    two.stats.clear();
+    one.stats.clear();
+    await vscode.commands.executeCommand('svc.checkpoints.refresh', { modelId: 'm' });
+    assert.strictEqual(a.checkpointsProvider.childrenOf('m').filter((n) => n.kind === 'checkpoint').length, 3);
+    assert.strictEqual(two.stats.count('/v1/preview/models/m/checkpoints'), 1);
+    assert.strictEqual(one.stats.count(), 0);
+    await configure({ trainingBaseUrl: undefined, models: undefined });
+  });
+
+  it('applies svc.requestTimeoutSeconds', async () => {
+    const a = await connect(one, { requestTimeoutSeconds: 1 });
+    await waitFor('timeout applied', () => a.connection.config.requestTimeoutSeconds === 1);
+    one.faults.add({ path: '/threads/stream_query', kind: 'delay', ms: 10_000, times: 4 });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const node = a.threadsProvider.nodes()[0]!;
+    assert.strictEqual(node.kind, 'error');
+    assert.match((node as { message: string }).message, /timed out/);
+    one.faults.clear();
+    await configure({ requestTimeoutSeconds: undefined });
+  });
+
+  it('turns a 401 into the auth-failed state with a sign-in offer, and recovers after signing in', async () => {
+    const a = await connect(one);
+    await signIn('a-key-the-server-does-not-know');
+    await waitFor('signed in (with a bad key)', () => a.connection.state === 'signedIn');
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(a.connection.state, 'authFailed');
+    assert.match(a.statusBar.item.text, /\$\(warning\)/);
+    const node = a.threadsProvider.nodes()[0]!;
+    assert.strictEqual(node.kind, 'error');
+    assert.match((node as { message: string }).message, /401/);
+    await signIn();
+    await waitFor('signed in', () => a.connection.state === 'signedIn');
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(a.threads.rows.length, 4);
+  });
+
+  it('refuses plain http to a non-loopback host unless svc.allowInsecureHttp is set', async () => {
+    const a = await connect(one);
+    await configure({ baseUrl: 'http://svc.example.invalid' });
+    await waitFor('client', () => a.connection.config.baseUrl === 'http://svc.example.invalid');
+    await signIn();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const node = a.threadsProvider.nodes()[0]!;
+    assert.strictEqual(node.kind, 'error');
+    assert.match((node as { message: string }).message, /Refusing to send credentials over plain http/);
+    await configure({ allowInsecureHttp: true });
+    await waitFor('insecure allowed', () => a.connection.config.allowInsecureHttp);
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const after = a.threadsProvider.nodes()[0]! as { message: string };
+    assert.doesNotMatch(after.message, /Refusing/, 'with the setting the request is attempted');
+    await configure({ allowInsecureHttp: undefined, baseUrl: one.url });
+  });
+
+  it('honours http.proxy for requests to the service', async () => {
+    const http = await import('http');
+    const net = await import('net');
+    let tunnels = 0;
+    const proxy = http.createServer();
+    proxy.on('connect', (req: import('http').IncomingMessage, socket: import('net').Socket, head: Buffer) => {
+      tunnels++;
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = net.connect(Number(port), host!, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    const proxyUrl = `http://127.0.0.1:${(proxy.address() as import('net').AddressInfo).port}`;
+    const a = await connect(one);
+    const http_ = vscode.workspace.getConfiguration('http');
+    await http_.update('proxy', proxyUrl, vscode.ConfigurationTarget.Global);
+    try {
+      await waitFor('proxy applied', () => vscode.workspace.getConfiguration('http').get('proxy') === proxyUrl);
+      await new Promise((r) => setTimeout(r, 200));
+      await vscode.commands.executeCommand('svc.threads.refresh');
+      assert.strictEqual(a.threads.rows.length, 4);
+      assert.ok(tunnels >= 1, 'the request went through the CONNECT proxy');
+    } finally {
+      await http_.update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      proxy.close();
+      proxy.closeAllConnections();
+    }
+  });
+});

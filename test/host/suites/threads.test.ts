@@ -1,0 +1,212 @@
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { ThreadNode } from '../../../src/threads/provider';
+import { threadTooltip } from '../../../src/threads/provider';
+import type { ReferenceServer } from '../../server';
+import { api, configure, connect, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+
+const threadIds = (nodes: ThreadNode[]) => nodes.filter((n) => n.kind === 'thread').map((n) => (n as { row: { thread_id: string } }).row.thread_id);
+
+describe('threads view', () => {
+  let server: ReferenceServer;
+  before(async () => {
+    server = await startServer();
+    // 120 threads, thread-000 oldest; default order (last_updated desc) starts at thread-119.
+    server.seedThreads(PROJECT, 120, { start: '2026-11-01T00:00:00Z', spacingMs: 60_000 });
+    server.seedThreads('acme/other', 3, { threadIdPrefix: 'other-' });
+    await connect(server, { 'threads.pageSize': 50 });
+  });
+  beforeEach(() => server.faults.clear());
+  after(async () => {
+    await signOut();
+    await resetSettings();
+    await server.close();
+  });
+
+  it('loads the first page from the view and offers "Load more"', async () => {
+    const a = await api();
+    a.threads.reset();
+    server.stats.clear();
+    const nodes = await a.threadsProvider.getChildren();
+    assert.strictEqual(threadIds(nodes).length, 50);
+    assert.strictEqual(threadIds(nodes)[0], 'thread-119');
+    assert.strictEqual(nodes.at(-1)!.kind, 'more');
+    const body = server.stats.last('/threads/stream_query')!;
+    assert.strictEqual(body.status, 200);
+    const item = a.threadsProvider.getTreeItem(nodes[0]!);
+    assert.strictEqual(item.label, 'thread-119');
+    assert.match(String(item.description), /^1 turn · p50 500 ms · /);
+    assert.strictEqual(item.id, `thread:${PROJECT}:thread-119`);
+    assert.strictEqual(item.contextValue, 'svc.thread');
+  });
+
+  it('loads more pages by offset, and a double click loads a page once', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    server.stats.clear();
+    await Promise.all([vscode.commands.executeCommand('svc.threads.loadMore'), vscode.commands.executeCommand('svc.threads.loadMore')]);
+    assert.strictEqual(server.stats.count('/threads/stream_query'), 1);
+    assert.strictEqual(a.threads.rows.length, 100);
+    await vscode.commands.executeCommand('svc.threads.loadMore');
+    assert.strictEqual(a.threads.rows.length, 120);
+    assert.strictEqual(a.threads.hasMore, false);
+    const ids = threadIds(a.threadsProvider.nodes());
+    assert.strictEqual(new Set(ids).size, 120);
+    assert.strictEqual(a.threadsProvider.nodes().at(-1)!.kind, 'thread', 'no "Load more" after the last page');
+  });
+
+  it('sorts by any of the six fields in both directions', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'thread_id', direction: 'asc' });
+    await waitFor('sort applied', () => a.threads.sort.field === 'thread_id');
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.deepStrictEqual(threadIds(a.threadsProvider.nodes()).slice(0, 3), ['thread-000', 'thread-001', 'thread-002']);
+    assert.match(a.threadsProvider['view']!.description ?? '', /thread id ↑/);
+    await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'start_time', direction: 'desc' });
+    await waitFor('sort applied', () => a.threads.sort.field === 'start_time');
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(threadIds(a.threadsProvider.nodes())[0], 'thread-119');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.threads.sortBy', { field: 'cost' })), /Unknown sort field/);
+    await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'last_updated', direction: 'desc' });
+  });
+
+  it('filters by relative time, range and thread ids, and clears the filter', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.filter', { threadIds: ['thread-007', 'thread-042'] });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.deepStrictEqual(threadIds(a.threadsProvider.nodes()).sort(), ['thread-007', 'thread-042']);
+    assert.match(a.threadsProvider['view']!.description ?? '', /filter: 2 thread ids/);
+
+    await vscode.commands.executeCommand('svc.threads.filter', { after: '2026-11-01T01:55:00Z' });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.deepStrictEqual(threadIds(a.threadsProvider.nodes()).sort(), ['thread-116', 'thread-117', 'thread-118', 'thread-119']);
+
+    // The seeded data is older than a day: the relative preset leaves nothing, and says why.
+    await vscode.commands.executeCommand('svc.threads.filter', { preset: 'day' });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const empty = a.threadsProvider.nodes();
+    assert.strictEqual(empty.length, 1);
+    assert.strictEqual(empty[0]!.kind, 'empty');
+    assert.match((empty[0] as { message: string }).message, /No threads match the filter \(last 24 hours\)/);
+    const sent = server.stats.last('/threads/stream_query')!;
+    assert.strictEqual(sent.status, 200);
+
+    await vscode.commands.executeCommand('svc.threads.clearFilter');
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(threadIds(a.threadsProvider.nodes()).length, 50);
+    assert.doesNotMatch(a.threadsProvider['view']!.description ?? '', /filter/);
+  });
+
+  it('shows an error item with a retry that works', async () => {
+    const a = await api();
+    server.faults.add({ path: '/threads/stream_query', kind: 'status', status: 500 });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const nodes = a.threadsProvider.nodes();
+    assert.strictEqual(nodes.length, 1);
+    assert.strictEqual(nodes[0]!.kind, 'error');
+    const item = a.threadsProvider.getTreeItem(nodes[0]!);
+    assert.strictEqual(item.command!.command, 'svc.threads.refresh');
+    assert.match(String(item.description), /500/);
+    await vscode.commands.executeCommand(item.command!.command);
+    assert.strictEqual(threadIds(a.threadsProvider.nodes()).length, 50);
+  });
+
+  it('retries transient failures on its own', async () => {
+    const a = await api();
+    server.faults.add({ path: '/threads/stream_query', kind: 'status', status: 503, retryAfter: '0', times: 2 });
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(threadIds(a.threadsProvider.nodes()).length, 50);
+  });
+
+  it('refresh cancels the request in flight and keeps only the new answer', async () => {
+    const a = await api();
+    server.stats.clear();
+    server.faults.add({ path: '/threads/stream_query', kind: 'delay', ms: 3000 });
+    const slow = vscode.commands.executeCommand('svc.threads.refresh');
+    await waitFor('the slow request', () => server.stats.count('/threads/stream_query') === 1);
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    await slow;
+    assert.strictEqual(threadIds(a.threadsProvider.nodes()).length, 50);
+    await waitFor('the first request to be dropped', () => server.stats.requests[0]!.completed === false && server.stats.requests[0]!.status === 0, 5000);
+  });
+
+  it('switching project clears the cache: no duplicate ids, the other project shows', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    await vscode.commands.executeCommand('svc.selectProject', { projectId: 'acme/other' });
+    await waitFor('project switched', () => a.threads.project === 'acme/other');
+    const nodes = await a.threadsProvider.getChildren();
+    assert.deepStrictEqual(threadIds(nodes), ['other-2', 'other-1', 'other-0']);
+    assert.strictEqual(a.threadsProvider.getTreeItem(nodes[0]!).id, 'thread:acme/other:other-2');
+    await vscode.commands.executeCommand('svc.selectProject', { projectId: PROJECT });
+    await waitFor('project back', () => a.threads.project === PROJECT);
+    const back = await a.threadsProvider.getChildren();
+    assert.strictEqual(threadIds(back)[0], 'thread-119');
+    const recent = a.globalState.get<string[]>('svc.recentProjects')!;
+    assert.deepStrictEqual(recent.slice(0, 2), [PROJECT, 'acme/other']);
+  });
+
+  it('refuses a malformed project id', async () => {
+    const a = await api();
+    const res = await vscode.commands.executeCommand('svc.selectProject', { projectId: 'no-slash' });
+    assert.strictEqual(res, undefined);
+    assert.strictEqual(a.threads.project, PROJECT);
+  });
+
+  it('copies the thread id and the first and last turn call refs', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const node = a.threadsProvider.nodes()[0]!;
+    await vscode.commands.executeCommand('svc.threads.copyId', node);
+    assert.strictEqual(await vscode.env.clipboard.readText(), 'thread-119');
+    await vscode.commands.executeCommand('svc.threads.copyFirstTurnRef', node);
+    assert.strictEqual(await vscode.env.clipboard.readText(), `svc:///${PROJECT}/call/thread-119-turn-0`);
+    await vscode.commands.executeCommand('svc.threads.copyLastTurnRef', { threadId: 'thread-118' });
+    assert.strictEqual(await vscode.env.clipboard.readText(), `svc:///${PROJECT}/call/thread-118-turn-0`);
+  });
+
+  it('opens read-only JSON details under the svc-thread scheme', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const uri = await vscode.commands.executeCommand<string>('svc.threads.openDetails', a.threadsProvider.nodes()[0]);
+    assert.match(uri, /^svc-thread:/);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
+    assert.strictEqual(doc.languageId, 'json');
+    const json = JSON.parse(doc.getText());
+    assert.strictEqual(json.thread_id, 'thread-119');
+    assert.strictEqual(json.turn_count, 1);
+    assert.strictEqual(json.first_turn_ref, `svc:///${PROJECT}/call/thread-119-turn-0`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('builds an untrusted tooltip with every field, n/a for null and -1', () => {
+    const md = threadTooltip({
+      thread_id: 't[1](command:x)',
+      turn_count: 3,
+      start_time: '2026-11-20T10:00:00Z',
+      last_updated: '2026-11-20T11:00:00Z',
+      first_turn_id: null,
+      last_turn_id: 'b',
+      p50_turn_duration_ms: -1,
+      p99_turn_duration_ms: null,
+      cost_usd: 0.5,
+    });
+    assert.strictEqual(md.isTrusted, false);
+    assert.ok(!md.supportHtml);
+    assert.match(md.value, /p50 turn duration \| n\/a/);
+    assert.match(md.value, /p99 turn duration \| n\/a/);
+    assert.match(md.value, /First turn \| n\/a/);
+    assert.match(md.value, /cost\\_usd \| 0\\.5/);
+    assert.ok(!md.value.includes('[1](command:x)'), 'server text cannot become a link');
+  });
+
+  it('tells why it is empty when the project has no threads', async () => {
+    const a = await api();
+    await configure({ project: 'acme/empty' });
+    await waitFor('project', () => a.threads.project === 'acme/empty');
+    const nodes = await a.threadsProvider.getChildren();
+    assert.strictEqual(nodes[0]!.kind, 'empty');
+    assert.match((nodes[0] as { message: string }).message, /No threads in acme\/empty yet/);
+    await configure({ project: PROJECT });
+  });
+});

@@ -1,0 +1,44 @@
+// Types for workbench.js (plain CommonJS so the Node scripts need no build step).
+import type { BrowserContext, Page } from 'playwright-core';
+
+export interface CodeServer {
+  url: string;
+  port: number;
+  host: string;
+  pid: number;
+  workspace: string;
+  extensionsDir: string;
+  userDataDir: string;
+  output(): string;
+  remoteUri(absPath: string): string;
+  workbenchUrl(opts?: { folder?: string; payload?: [string, string][] }): string;
+  stop(): Promise<void>;
+}
+
+export interface Workbench {
+  page: Page;
+  context: BrowserContext;
+  server: CodeServer;
+  waitForReady(timeoutMs?: number): Promise<void>;
+  /** Runs the command-palette entry whose label is exactly `title` ("Category: Title"). */
+  runCommand(title: string, timeoutMs?: number): Promise<void>;
+  /** Shows the activity-bar view container titled `title` (no-op if already shown). */
+  clickActivity(title: string, timeoutMs?: number): Promise<void>;
+  /** Saves a PNG of the workbench; relative paths are resolved against the repo root. */
+  screenshot(file: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface OpenWorkbenchOptions {
+  /** 'vsix' (default): package + install; 'dev': repo as extensionDevelopmentPath. */
+  extension?: 'vsix' | 'dev';
+  vsix?: string;
+  workspace?: string;
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+  viewport?: { width: number; height: number };
+}
+
+export function openWorkbench(opts?: OpenWorkbenchOptions): Promise<Workbench>;
+export function packageVsix(out?: string): string;
+export const EXTENSION_ID: string;
