@@ -1,6 +1,7 @@
 // One esbuild context for the extension bundle (see vscode-extension-samples/esbuild-sample).
 // --production: minified, no sourcesContent. --watch: rebuild on change. --tests: also bundle the
-// in-host test entry (test/host/index.ts) to out/test/host/index.js.
+// in-host test entry (test/host/index.ts) to out/test/host/index.js. Always: src/api alone as a
+// Node library at out/api/index.js (not shipped in the VSIX).
 const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
@@ -23,6 +24,8 @@ const problemMatcherPlugin = {
 };
 
 async function main() {
+  // A production build starts from an empty dist/, so no stale source map reaches the VSIX.
+  if (production) require('node:fs').rmSync('dist', { recursive: true, force: true });
   const entryPoints = { extension: 'src/extension.ts' };
   const ctx = await esbuild.context({
     entryPoints,
@@ -39,6 +42,21 @@ async function main() {
     plugins: [problemMatcherPlugin],
   });
   const contexts = [ctx];
+  // src/api as a plain Node library (no vscode): out/api/index.js, used by scripts/api-example.js.
+  contexts.push(
+    await esbuild.context({
+      entryPoints: { 'api/index': 'src/api/index.ts' },
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      outdir: 'out',
+      external: ['vscode'],
+      sourcemap: true,
+      logLevel: 'silent',
+      plugins: [problemMatcherPlugin],
+    }),
+  );
   if (tests) {
     contexts.push(
       await esbuild.context({

@@ -31,6 +31,7 @@ if (!onlyHost) {
   step('typecheck', bin('tsc'), ['-p', '.', '--noEmit']);
   step('lint', node, ['scripts/lint.js']);
   step('unit and contract tests (plain Node)', bin('mocha'), ['--config', 'test/.mocharc.json']);
+  step('package (VSIX content check)', node, ['scripts/check-package.js']);
 }
 if (!onlyUnit) {
   step('host prerequisites (code-server, Chromium)', node, ['scripts/host/setup.js']);
