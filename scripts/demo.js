@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// `npm run demo`: the extension against a local reference service with demo data, in a real
+// VS Code (code-server) in your browser.
+//   1. installs code-server and its Debian prerequisites on first use (scripts/host/setup.js);
+//   2. packages the extension (production VSIX) and installs it into a fresh extensions folder;
+//   3. starts the reference service with test/fixtures/demo.json;
+//   4. starts code-server with settings pointing at the service and the demo key in SVC_API_KEY;
+//   5. prints the URL and runs until Ctrl-C, then stops everything.
+//
+//   node scripts/demo.js [--port 8080] [--service-port 8787] [--check]
+//   --check   start everything, verify the workbench and the service answer, then stop (for CI).
+'use strict';
+const { spawn, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const http = require('node:http');
+
+const root = path.resolve(__dirname, '..');
+const argv = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : fallback;
+};
+const port = Number(opt('port', 8080));
+const servicePort = Number(opt('service-port', 8787));
+const check = argv.includes('--check');
+const DEMO_KEY = 'demo-key';
+
+function get(url) {
+  return new Promise((resolve) => {
+    const req = http.get(url, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('error', () => resolve(0));
+    req.setTimeout(2000, () => req.destroy());
+  });
+}
+
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})`);
+}
+
+async function main() {
+  console.log('demo: checking code-server and Chromium prerequisites…');
+  run(process.execPath, ['scripts/host/setup.js']);
+  console.log('demo: packaging the extension…');
+  run(process.execPath, ['scripts/check-package.js']);
+  const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+
+  const { startCodeServer, installExtension } = require('./host/run-code-server');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
+  const extensionsDir = path.join(tmp, 'extensions');
+  installExtension({ vsix, extensionsDir });
+
+  const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const serviceUrl = await new Promise((resolve, reject) => {
+    let out = '';
+    service.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]);
+    });
+    service.on('exit', (code) => reject(new Error(`the reference service exited (${code}); is port ${servicePort} free?`)));
+  });
+
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace, { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, 'README.md'),
+    '# svc demo workspace\n\nOpen the svc view in the activity bar. The reference service runs at ' + serviceUrl + '.\n',
+  );
+  const server = await startCodeServer({
+    port,
+    workspace,
+    extensionsDir,
+    settings: {
+      'svc.baseUrl': serviceUrl,
+      'svc.project': 'demo-entity/chatbot',
+      'svc.models': ['demo-model-7b', 'demo-model-70b'],
+    },
+    env: { SVC_API_KEY: DEMO_KEY },
+  });
+
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    service.kill('SIGTERM');
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  process.on('SIGINT', () => stop().then(() => process.exit(0)));
+  process.on('SIGTERM', () => stop().then(() => process.exit(0)));
+
+  const url = server.workbenchUrl({ folder: workspace });
+  console.log('');
+  console.log(`demo: reference service  ${serviceUrl}   (API key: ${DEMO_KEY})`);
+  console.log(`demo: VS Code            ${url}`);
+  console.log('demo: open the URL above, then the svc icon in the activity bar. Ctrl-C stops everything.');
+  if (check) {
+    const [workbench, health] = await Promise.all([get(url), get(`${serviceUrl}/v1/preview/models/demo-model-7b/checkpoints`)]);
+    await stop();
+    if (workbench !== 200 || health !== 401) {
+      console.error(`demo --check: workbench answered ${workbench}, service answered ${health} (expected 200 and 401 without a key)`);
+      process.exit(1);
+    }
+    console.log('demo --check: ok');
+    process.exit(0);
+  }
+}
+
+main().catch((e) => {
+  console.error(`demo: ${e.message}`);
+  process.exit(1);
+});
