@@ -36,5 +36,9 @@ if (!onlyHost) {
 if (!onlyUnit) {
   step('host prerequisites (code-server, Chromium)', node, ['scripts/host/setup.js']);
   step('in-host suites (code-server)', node, ['scripts/host/run-tests.js']);
+  // The UI test installs the VSIX the package step built; the in-host step rebuilt dist/ for
+  // development, so package again first.
+  step('package (for the UI test)', node, ['scripts/check-package.js']);
+  step('UI test (Playwright drives the workbench)', bin('mocha'), ['--config', 'test/.mocharc.ui.json']);
 }
 console.log(`\nall tests passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

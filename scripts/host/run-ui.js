@@ -46,6 +46,10 @@ async function main() {
     console.log(`[ui] workbench ready at ${wb.server.url} after ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     await wb.clickActivity(args.activity || 'Explorer');
     if (args.command) await wb.runCommand(args.command);
+    await wb.waitForActivation();
+    // Park the mouse over the empty editor area: a hover tooltip on the clicked item would show.
+    const vp = wb.page.viewportSize();
+    if (vp) await wb.page.mouse.move(vp.width - 20, vp.height / 2);
     await wb.page.waitForTimeout(500); // let animations settle
     console.log(`[ui] saved ${await wb.screenshot(path.join(args.out, 'workbench.png'))}`);
 

@@ -20,9 +20,11 @@ export interface Workbench {
   context: BrowserContext;
   server: CodeServer;
   waitForReady(timeoutMs?: number): Promise<void>;
+  /** Waits until the status bar no longer shows "Activating Extensions...". */
+  waitForActivation(timeoutMs?: number): Promise<void>;
   /** Runs the command-palette entry whose label is exactly `title` ("Category: Title"). */
   runCommand(title: string, timeoutMs?: number): Promise<void>;
-  /** Shows the activity-bar view container titled `title` (no-op if already shown). */
+  /** Shows the activity-bar view container titled `title` (waits for it to appear; no-op if already shown). */
   clickActivity(title: string, timeoutMs?: number): Promise<void>;
   /** Saves a PNG of the workbench; relative paths are resolved against the repo root. */
   screenshot(file: string): Promise<string>;

@@ -111,6 +111,15 @@ function makeWorkbench({ page, context, server, tmp }) {
       await page.locator('#status\\.host').waitFor({ state: 'visible', timeout }).catch(() => {});
     },
 
+    /** Waits until the status bar no longer shows "Activating Extensions..." (after a click that activates ours). */
+    async waitForActivation(timeout = 30_000) {
+      await page.waitForTimeout(200); // the progress item shows up shortly after the triggering action
+      await page
+        .locator('.part.statusbar .statusbar-item', { hasText: 'Activating Extensions' })
+        .first()
+        .waitFor({ state: 'hidden', timeout });
+    },
+
     /**
      * Opens the command palette (F1) and runs the command whose label is exactly `title`
      * (as shown in the palette, e.g. "View: Toggle Minimap" / "Extensions: Show Enabled Extensions").
@@ -140,12 +149,20 @@ function makeWorkbench({ page, context, server, tmp }) {
      * Shows the activity-bar view container titled `title` ("Explorer", or ours once contributed).
      * Clicking an already-active container would hide the side bar, so that case is left alone.
      */
-    async clickActivity(title, timeout = 15_000) {
+    async clickActivity(title, timeout = 30_000) {
       const items = page.locator('.part.activitybar .action-item [role="tab"], .part.activitybar .action-item a.action-label');
-      await items.first().waitFor({ state: 'visible', timeout });
-      const labels = await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
-      // aria-label is "Title" or "Title (Ctrl+Shift+E)" when there is a keybinding.
-      const i = labels.findIndex((l) => l === title || l.startsWith(`${title} (`));
+      // Extension containers appear only once the extension host has registered them, after the
+      // workbench itself has rendered: poll for the title instead of failing on the first look.
+      const deadline = Date.now() + timeout;
+      let labels = [];
+      let i = -1;
+      for (;;) {
+        labels = await items.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') || ''));
+        // aria-label is "Title" or "Title (Ctrl+Shift+E)" when there is a keybinding.
+        i = labels.findIndex((l) => l === title || l.startsWith(`${title} (`));
+        if (i >= 0 || Date.now() > deadline) break;
+        await page.waitForTimeout(250);
+      }
       if (i < 0) throw new Error(`no activity-bar item "${title}"; present: ${JSON.stringify(labels)}`);
       const item = items.nth(i);
       const active = await item.evaluate(

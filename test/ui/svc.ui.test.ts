@@ -1,0 +1,114 @@
+// Drives the real workbench from outside, like a user: the VSIX installed into code-server, the
+// reference service with the demo data, Chromium clicking through the svc views. Saves screenshots
+// to test-results/ui/ (the README's come from here).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { startReferenceServer, type ReferenceServer } from '../server';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { openWorkbench } = require('../host/ui/workbench.js');
+
+const root = path.resolve(__dirname, '..', '..');
+const out = (name: string) => path.join('test-results', 'ui', name);
+// Runs in the browser page.
+const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
+
+describe('UI: the svc views in a real workbench (VSIX installed)', function () {
+  this.timeout(180_000);
+  let server: ReferenceServer;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  let wb: any;
+
+  before(async () => {
+    server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
+    const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+    assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
+    wb = await openWorkbench({
+      extension: 'vsix',
+      vsix,
+      settings: {
+        'svc.baseUrl': server.url,
+        'svc.project': 'demo-entity/chatbot',
+        'svc.models': ['demo-model-7b', 'demo-model-70b'],
+        'workbench.colorTheme': 'Default Dark Modern',
+      },
+      env: { SVC_API_KEY: 'demo-key' },
+      viewport: { width: 1280, height: 800 },
+    });
+  });
+  after(async () => {
+    await wb?.close();
+    await server?.close();
+  });
+
+  it('opens the svc container and shows thread rows from the service', async () => {
+    // Extensions load after the workbench renders: wait for our container before clicking it.
+    await wb.page.locator('.part.activitybar a.action-label[aria-label="svc"]').waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.clickActivity('svc');
+    const sidebar = wb.page.locator('.part.sidebar');
+    const rows = sidebar.locator('.pane:has(.title:text-is("Threads")) .monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 30_000 });
+    const labels: string[] = await sidebar.locator('.monaco-list-row[aria-label^="Thread "]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    assert.ok(labels.length >= 10, `${labels.length} thread rows`);
+    assert.match(labels[0]!, /^Thread [\w-]+, \d+ turns? · p50 /);
+    assert.ok(server.stats.count('/threads/stream_query') >= 1);
+    const status = await wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' }).count();
+    assert.equal(status, 1, 'the status bar shows the project');
+    await wb.screenshot(out('threads.png'));
+  });
+
+  it('expands a model and shows checkpoint rows', async () => {
+    const model = wb.page.locator('.part.sidebar .monaco-list-row', { hasText: 'demo-model-7b' }).first();
+    await model.click();
+    await wb.page.locator('.part.sidebar .monaco-list-row', { hasText: /^step \d+/ }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    const steps: string[] = await wb.page.locator('.part.sidebar .monaco-list-row .label-name').allInnerTexts();
+    const stepRows = steps.filter((s) => /^step \d+$/.test(s));
+    assert.ok(stepRows.length >= 10, `${stepRows.length} checkpoint rows`);
+    const numbers = stepRows.map((s) => Number(s.slice(5)));
+    assert.ok(numbers[0]! > numbers[1]!, 'newest first by default');
+    assert.ok(server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints').every((r) => r.authScheme === 'bearer'));
+    await wb.screenshot(out('checkpoints.png'));
+  });
+
+  it('runs "svc: Sort Threads…" from the command palette and re-sorts the view', async () => {
+    const before = server.stats.count('/threads/stream_query');
+    await wb.runCommand('svc: Sort Threads…');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('turns ↓');
+    await wb.page.keyboard.press('Enter');
+    await wb.page.waitForFunction(`/by turns ↓/.test(document.querySelector('.part.sidebar')?.textContent ?? '')`, undefined, { timeout: 20_000 });
+    const t0 = Date.now();
+    while (server.stats.count('/threads/stream_query') <= before) {
+      assert.ok(Date.now() - t0 < 20_000, 'the view did not reload');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // The first row of the new order has the most turns of the demo data (12).
+    await wb.page.waitForFunction(
+      `(document.querySelector('.part.sidebar .monaco-list-row[aria-label^="Thread "]')?.getAttribute('aria-label') ?? '').includes(', 12 turns')`,
+      undefined,
+      { timeout: 20_000 },
+    );
+    await wb.page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 20_000 });
+    const labels: string[] = await wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    const turns = labels.map((l) => Number(/, (\d+) turns?/.exec(l)?.[1]));
+    assert.deepEqual(turns, [...turns].sort((a, b) => b - a), 'sorted by turns, descending');
+    await wb.screenshot(out('sorted.png'));
+  });
+
+  it('opens the details of a thread as read-only JSON when its row is clicked', async () => {
+    const row = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
+    const label: string = (await row.getAttribute('aria-label')) ?? '';
+    const threadId = /^Thread ([\w-]+),/.exec(label)![1]!;
+    await row.click();
+    const tab = wb.page.locator('.tab', { hasText: `${threadId}.json` });
+    await tab.waitFor({ state: 'visible', timeout: 20_000 });
+    const editor = wb.page.locator('.editor-instance .view-lines');
+    await wb.page.waitForFunction(`(document.querySelector('.editor-instance .view-lines')?.textContent ?? '').includes('first_turn_ref')`, undefined, { timeout: 20_000 });
+    const text = (await editor.innerText()).replace(/\u00a0/g, " ");
+    assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
+    await wb.screenshot(out('details.png'));
+  });
+});
