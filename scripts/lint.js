@@ -7,7 +7,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const root = path.resolve(__dirname, '..');
+// --root DIR lints another tree (the lint's own test uses it).
+const rootArg = process.argv.indexOf('--root');
+const root = rootArg > 0 ? path.resolve(process.argv[rootArg + 1]) : path.resolve(__dirname, '..');
 const findings = [];
 
 function walk(dir, out = []) {
