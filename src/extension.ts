@@ -9,6 +9,7 @@ import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorReporter } from './common/errors';
+import { registerFeedback } from './feedback';
 import { Logger } from './common/logger';
 import { Connection } from './service/connection';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
@@ -68,6 +69,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     ...registerCheckpointCommands(checkpoints, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
+    ...registerFeedback({ connection, errors, log, context }),
   );
 
   // Reads SecretStorage/env/netrc only: no network.
