@@ -77,13 +77,37 @@ async function main() {
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
-  let failed = false;
+  let failed = !(await writeTrajectorySchema());
   for (const c of contexts) {
     const result = await c.rebuild().catch(() => ({ errors: [1] }));
     if (result.errors.length) failed = true;
     await c.dispose();
   }
   if (failed) process.exit(1);
+}
+
+/**
+ * Generates dist/trajectories.schema.json from the zod schemas (src/trajectories/schema.ts): the
+ * generator is bundled to a temporary file, loaded, and its output written next to the bundle.
+ */
+async function writeTrajectorySchema() {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-schema-'));
+  try {
+    const outfile = path.join(tmp, 'schema.js');
+    await esbuild.build({ entryPoints: ['src/trajectories/schema.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' });
+    const schema = require(outfile).trajectoryFileJsonSchema();
+    fs.mkdirSync('dist', { recursive: true });
+    fs.writeFileSync(path.join('dist', 'trajectories.schema.json'), JSON.stringify(schema, null, production ? 0 : 2));
+    return true;
+  } catch (e) {
+    console.error(`✘ [ERROR] trajectory JSON schema: ${e.message}`);
+    return false;
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 }
 
 main().catch((e) => {

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import type { TrajectoryGroup } from '../../../src/api';
+import { describeLines, uploadGroups, type UploadGroup } from '../../../src/trajectories/upload';
+import { harness, trajectory, type Harness } from '../contract/helpers';
+
+function groups(n: number, from = 0): UploadGroup[] {
+  return Array.from({ length: n - from }, (_, k) => {
+    const i = from + k;
+    const group: TrajectoryGroup = { trajectories: [{ ...trajectory(i), metadata: { group: i } }] };
+    return { index: i, line: i + 1, endLine: i + 1, bytes: Buffer.byteLength(JSON.stringify(group)), trajectories: 1, group };
+  });
+}
+async function* iter<T>(items: T[]): AsyncGenerator<T> {
+  for (const x of items) yield x;
+}
+/** Group indexes the server logged, in order, across all requests. */
+function loggedGroups(h: Harness): number[] {
+  return h.server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));
+}
+
+describe('trajectories/upload uploadGroups', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('sends every group once, in order, in requests under the byte budget', async () => {
+    h = await harness();
+    const all = groups(100);
+    const budget = 4 * all[0]!.bytes;
+    const progress: number[] = [];
+    const res = await uploadGroups(h.client, iter(all), { modelId: 'm', split: 'train', maxRequestBytes: budget, onProgress: (p) => progress.push(p.groupsSent) });
+    assert.equal(res.outcome.status, 'done');
+    assert.deepEqual(loggedGroups(h), all.map((g) => g.index));
+    assert.ok(h.server.stats.filter('/v1/preview/models/m/log').every((r) => r.bodyBytes <= budget), 'every request under the budget');
+    assert.ok(res.totals.requests >= 25, `${res.totals.requests} requests`);
+    assert.equal(res.totals.groupsSent, 100);
+    assert.equal(res.nextGroup, 100);
+    assert.equal(progress.at(-1), 100);
+    assert.equal(describeLines(res.logged), 'lines 1–100');
+  });
+
+  it('stops after the request in flight when cancelled, and says where to resume', async () => {
+    h = await harness();
+    const ac = new AbortController();
+    const all = groups(30);
+    const res = await uploadGroups(h.client, iter(all), {
+      modelId: 'm',
+      split: 'train',
+      maxRequestBytes: 3 * all[0]!.bytes,
+      cancel: ac.signal,
+      onProgress: (p) => p.requests === 2 && ac.abort(),
+    });
+    assert.equal(res.outcome.status, 'cancelled');
+    assert.equal(res.totals.requests, 2);
+    assert.deepEqual(loggedGroups(h), all.slice(0, res.nextGroup).map((g) => g.index));
+    const resumed = await uploadGroups(h.client, iter(all.slice(res.nextGroup)), { modelId: 'm', split: 'train' });
+    assert.equal(resumed.outcome.status, 'done');
+    assert.deepEqual(loggedGroups(h), all.map((g) => g.index), 'nothing lost, nothing twice');
+  });
+
+  it('does not retry a failed request; "retry remaining" from nextGroup logs each group once', async () => {
+    h = await harness();
+    const all = groups(20);
+    // The 503 hits the second request: the fault is queued once the first request has gone out.
+    let calls = 0;
+    const budget = 5 * all[0]!.bytes;
+    const first = await uploadGroups(
+      h.client,
+      (async function* () {
+        for (const g of all) {
+          if (g.index === 5 && calls++ === 0) h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 503 });
+          yield g;
+        }
+      })(),
+      { modelId: 'm', split: 'train', maxRequestBytes: budget },
+    );
+    assert.equal(first.outcome.status, 'failed');
+    assert.ok(first.outcome.status === 'failed' && !first.outcome.uncertain, 'a 503 answer means not logged');
+    assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 2, 'the failed request was not retried');
+    const retry = await uploadGroups(h.client, iter(all.slice(first.nextGroup)), { modelId: 'm', split: 'train', maxRequestBytes: budget });
+    assert.equal(retry.outcome.status, 'done');
+    assert.deepEqual(loggedGroups(h), all.map((g) => g.index));
+  });
+
+  it('reports a request that may have been logged (reset after sending) as uncertain, and resumes after it', async () => {
+    h = await harness();
+    const all = groups(10);
+    h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'reset-after-processing' });
+    const res = await uploadGroups(h.client, iter(all), { modelId: 'm', split: 'train', maxRequestBytes: 5 * all[0]!.bytes });
+    assert.equal(res.outcome.status, 'failed');
+    if (res.outcome.status !== 'failed') return;
+    assert.equal(res.outcome.uncertain, true);
+    assert.equal(res.outcome.chunk.firstGroup, 0);
+    assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 1, 'never resent automatically');
+    assert.equal(res.nextGroup, res.outcome.chunk.lastGroup + 1);
+    const retry = await uploadGroups(h.client, iter(all.slice(res.nextGroup)), { modelId: 'm', split: 'train' });
+    assert.equal(retry.outcome.status, 'done');
+    assert.deepEqual(loggedGroups(h), all.map((g) => g.index), 'the server had logged the uncertain request once; nothing is twice');
+  });
+
+  it('maps a 422 back to the group and line it points at', async () => {
+    h = await harness();
+    const all = groups(6);
+    h.server.faults.add({
+      path: '/v1/preview/models/m/log',
+      kind: 'status',
+      status: 422,
+      body: { detail: [{ loc: ['body', 'trajectory_groups', 2, 'trajectories', 0, 'reward'], msg: 'bad reward', type: 'value_error' }] },
+    });
+    const res = await uploadGroups(h.client, iter(all), { modelId: 'm', split: 'train' });
+    assert.equal(res.outcome.status, 'failed');
+    if (res.outcome.status !== 'failed') return;
+    assert.equal(res.outcome.uncertain, false);
+    assert.deepEqual(res.outcome.issues, [{ group: 2, line: 3, loc: ['trajectories', 0, 'reward'], msg: 'bad reward' }]);
+    assert.equal(res.nextGroup, 0);
+  });
+
+  it('describes logged lines as merged ranges', () => {
+    const c = (a: number, b: number) => ({ firstGroup: 0, lastGroup: 0, firstLine: a, lastLine: b, groups: 1, trajectories: 1, bytes: 1 });
+    assert.equal(describeLines([c(1, 10), c(11, 20), c(30, 30)]), 'lines 1–20, line 30');
+  });
+});
