@@ -30,6 +30,9 @@ async function main() {
   const ctx = await esbuild.context({
     entryPoints,
     bundle: true,
+    // jsonc-parser's default (UMD) build loads its parts with runtime require() calls esbuild
+    // cannot follow; its ESM build bundles cleanly.
+    mainFields: ['module', 'main'],
     format: 'cjs',
     platform: 'node',
     target: 'node20',
@@ -62,6 +65,7 @@ async function main() {
       await esbuild.context({
         entryPoints: { 'test/host/index': 'test/host/index.ts' },
         bundle: true,
+        mainFields: ['module', 'main'],
         format: 'cjs',
         platform: 'node',
         target: 'node20',

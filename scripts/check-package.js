@@ -10,7 +10,7 @@ const root = path.resolve(__dirname, '..');
 const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
 const out = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
 
-const allowed = [/^dist\/extension\.js$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/extension\.js$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });

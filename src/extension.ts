@@ -10,6 +10,8 @@ import { CheckpointsTreeProvider } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorReporter } from './common/errors';
 import { registerFeedback } from './feedback';
+import { CallImports } from './calls/commands';
+import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
 import { Connection } from './service/connection';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
@@ -70,6 +72,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
+    ...new TrajectoryUploads(connection, errors, log, context).register(),
+    // After an import the new threads should show: reload the view.
+    ...new CallImports(connection, errors, log, () => void vscode.commands.executeCommand('svc.threads.refresh')).register(),
   );
 
   // Reads SecretStorage/env/netrc only: no network.

@@ -1,7 +1,11 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
+import { AttachFeedbackCommand } from './commands';
+import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './providers';
+
+export { ATTACH_COMMAND } from './commands';
 
 /** Dependencies of the feedback feature, passed by the composition root. */
 export interface FeedbackDeps {
@@ -12,6 +16,16 @@ export interface FeedbackDeps {
 }
 
 /** Registers svc.attachFeedback, the ref link provider and the ref hover. */
-export function registerFeedback(_deps: FeedbackDeps): vscode.Disposable[] {
-  return [];
+export function registerFeedback(deps: FeedbackDeps): vscode.Disposable[] {
+  const command = new AttachFeedbackCommand({
+    connection: deps.connection,
+    errors: deps.errors,
+    log: deps.log,
+    globalState: deps.context.globalState,
+  });
+  return [
+    command.register(),
+    vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
+    vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(deps.connection)),
+  ];
 }

@@ -35,6 +35,9 @@ function loadSuites(): void {
   require('./suites/threads.test');
   require('./suites/checkpoints.test');
   require('./suites/connection.test');
+  require('./suites/upload.test');
+  require('./suites/import.test');
+  require('./suites/feedback.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }

@@ -1,0 +1,147 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CallBatchItem } from '../api';
+import { filesFromArgs, formatBytes, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import type { ErrorReporter } from '../common/errors';
+import type { Logger } from '../common/logger';
+import type { Connection } from '../service/connection';
+import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
+
+export interface ImportArgs {
+  files?: (string | vscode.Uri)[];
+  /** Items handed to one upsertBatch call (it splits further by bytes). Default 1000. */
+  itemsPerBatch?: number;
+  /** Byte budget of one request. Default 10 MiB. */
+  maxBatchBytes?: number;
+}
+
+export interface ImportReport {
+  status: 'invalid' | 'cancelled' | 'done' | 'failed' | 'aborted';
+  files: { file: string; items: number; starts: number; ends: number; problems?: number }[];
+  error?: string;
+}
+
+/**
+ * svc.importCalls: JSONL files of call batch items, validated with line-accurate diagnostics, then
+ * sent through calls.upsertBatch. Upserts are idempotent by call id, so a failed or cancelled
+ * import can simply be run again.
+ */
+export class CallImports implements vscode.Disposable {
+  readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-calls');
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly errors: ErrorReporter,
+    private readonly log: Logger,
+    private readonly afterImport: () => void,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [this, vscode.commands.registerCommand('svc.importCalls', (a?: unknown, b?: unknown, c?: unknown) => this.import(a, b, c))];
+  }
+
+  dispose(): void {
+    this.diagnostics.dispose();
+  }
+
+  async import(a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
+    const args = optionsFromArgs<ImportArgs>(a, b, c);
+    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    if (files.length === 0) {
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
+      if (!picked?.length) return { status: 'aborted', files: [] };
+      files = picked;
+    }
+    const client = this.connection.client;
+    if (!client || this.connection.state === 'signedOut') {
+      await this.errors.show(new Error('Sign in to the svc service before importing calls.'));
+      return { status: 'aborted', files: [] };
+    }
+
+    const summaries: CallsValidationSummary[] = [];
+    for (const uri of files) {
+      const s = await validateCallsFile(uri.fsPath);
+      this.diagnostics.set(uri, s.problems.map(toDiagnostic));
+      summaries.push(s);
+    }
+    const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
+    if (invalid.length) {
+      void vscode.window
+        .showErrorMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, 'Show Problems')
+        .then((ch) => ch && vscode.commands.executeCommand('workbench.actions.view.problems'));
+      return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
+    }
+
+    const totalItems = summaries.reduce((n, s) => n + s.items, 0);
+    const perBatch = args.itemsPerBatch ?? 1000;
+    const started = performance.now();
+    const report: ImportReport = { status: 'done', files: [] };
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls', cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        let done = 0;
+        let bytes = 0;
+        for (const uri of files) {
+          const name = path.basename(uri.fsPath);
+          const counts = { file: uri.fsPath, items: 0, starts: 0, ends: 0 };
+          report.files.push(counts);
+          let batch: CallBatchItem[] = [];
+          const flush = async () => {
+            if (!batch.length) return;
+            const items = batch;
+            batch = [];
+            await client.calls.upsertBatch(items, {
+              signal: abort.signal,
+              maxBatchBytes: args.maxBatchBytes,
+              onChunk: (_first, results, sent) => {
+                bytes += sent;
+                done += results.length;
+                progress.report({ message: `${name}: ${done}/${totalItems} calls, ${formatBytes(bytes)}`, increment: (results.length / totalItems) * 100 });
+              },
+            });
+            for (const it of items) {
+              counts.items++;
+              if (it.mode === 'start') counts.starts++;
+              else counts.ends++;
+            }
+          };
+          try {
+            for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal })) {
+              batch.push(rec.item);
+              if (batch.length >= perBatch) await flush();
+            }
+            await flush();
+          } catch (e) {
+            report.status = abort.signal.aborted ? 'cancelled' : 'failed';
+            report.error = this.errors.describe(e);
+            if (report.status === 'failed') this.connection.reportFailure(e);
+            this.log.error(`Import of ${name} ${report.status} after ${counts.items} calls: ${report.error}`);
+            return;
+          }
+        }
+      },
+    );
+    const starts = report.files.reduce((n, f) => n + f.starts, 0);
+    const ends = report.files.reduce((n, f) => n + f.ends, 0);
+    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    if (starts + ends > 0) this.afterImport();
+    if (report.status === 'done') {
+      const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
+      void vscode.window.showInformationMessage(
+        `svc: imported ${starts + ends} call records (${starts} started, ${ends} ended) from ${files.length} file(s) in ${secs} s.` +
+          (warnings ? ` ${warnings} warning(s) in the Problems panel.` : ''),
+      );
+    } else {
+      const done = `${starts} started and ${ends} ended calls were imported`;
+      void vscode.window
+        .showErrorMessage(
+          `svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`,
+          'Import Again',
+        )
+        .then((ch) => ch && vscode.commands.executeCommand('svc.importCalls', { files: files.map((f) => f.fsPath) }));
+    }
+    return report;
+  }
+}

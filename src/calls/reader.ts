@@ -1,0 +1,170 @@
+/**
+ * Reading and validating JSONL files of call records to import. No `vscode` import.
+ *
+ * Each non-blank line holds one batch item of POST /call/upsert_batch, `{"mode", "req"}`, or the
+ * bare record `{"start": {...}}` / `{"end": {...}}`, which is read as `{"mode": "start", "req":
+ * {"start": {...}}}` (and likewise for end). Problem paths are relative to the line's value.
+ */
+import { stat } from 'node:fs/promises';
+import { z } from 'zod';
+import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
+import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
+import { byPosition, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, type JsonPath, type Problem } from '../common/problems';
+
+export { ProblemError, type Problem } from '../common/problems';
+
+export interface CallItemRecord {
+  /** 0-based item index (non-blank lines). */
+  index: number;
+  /** 1-based file line. */
+  line: number;
+  /** Normalized to `{mode, req}`. */
+  item: CallBatchItem;
+  /** UTF-8 bytes of JSON.stringify(item). */
+  bytes: number;
+}
+
+export interface CallsValidationSummary {
+  file: string;
+  /** Non-blank lines, valid or not. */
+  items: number;
+  starts: number;
+  ends: number;
+  /** Sorted by position; errors block an import, warnings do not. */
+  problems: Problem[];
+  truncated: boolean;
+  fileBytes: number;
+}
+
+export interface CallsValidateOptions {
+  signal?: AbortSignal;
+  /** Default 1000. */
+  maxProblems?: number;
+  /** Longest line, bytes. Default 64 MiB. */
+  maxLineBytes?: number;
+}
+
+export interface CallsReadOptions {
+  signal?: AbortSignal;
+  /** Skip the items before this index, without parsing them. */
+  startItem?: number;
+  maxLineBytes?: number;
+}
+
+const BareStart = z.strictObject({ start: CallStart });
+const BareEnd = z.strictObject({ end: CallEnd });
+
+const SHAPES = '{"mode": "start" or "end", "req": {...}}, {"start": {...}} or {"end": {...}}';
+
+/** Validates every line and reports every problem (up to maxProblems). Throws only on I/O errors or abort. */
+export async function validateCallsFile(path: string, opts: CallsValidateOptions = {}): Promise<CallsValidationSummary> {
+  const problems = new ProblemList(opts.maxProblems);
+  const summary: CallsValidationSummary = { file: path, items: 0, starts: 0, ends: 0, problems: [], truncated: false, fileBytes: 0 };
+  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, skipOverlong: true })) {
+    if (line.overlong) {
+      summary.items++;
+      const limit = describeBytes(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      problems.add(lineProblem(path, line.line, `line ${line.line} is longer than ${limit}: a call record must fit on one line within the limit`));
+      continue;
+    }
+    if (isBlank(line.text)) continue;
+    summary.items++;
+    const doc = new JsonText(path, line.text, line.line, false);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      const p = doc.syntaxProblem();
+      if (p) problems.add(p);
+      continue;
+    }
+    const kind = kindOfItem(value);
+    if (kind === 'start') summary.starts++;
+    else if (kind === 'end') summary.ends++;
+    if (problems.truncated) continue;
+    const found = checkItem(doc, value, line).problems;
+    problems.addAll(found.sort(byPosition));
+  }
+  if (summary.items === 0) problems.add(lineProblem(path, 1, 'The file is empty'));
+  summary.fileBytes = (await stat(path)).size;
+  summary.problems = problems.items;
+  summary.truncated = problems.truncated;
+  return summary;
+}
+
+/** The items of a file, normalized, in order. Meant for a file that validated: the first error met is thrown as a ProblemError. */
+export async function* readCallItems(path: string, opts: CallsReadOptions = {}): AsyncGenerator<CallItemRecord> {
+  const startItem = opts.startItem ?? 0;
+  let index = -1;
+  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
+    if (isBlank(line.text)) continue;
+    index++;
+    if (index < startItem) continue;
+    const doc = new JsonText(path, line.text, line.line, false);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
+    }
+    const { item, problems } = checkItem(doc, value, line);
+    if (!item) throw new ProblemError(problems.filter((p) => p.severity === 'error').sort(byPosition)[0] ?? lineProblem(path, line.line, 'Not a call record'));
+    yield { index, line: line.line, item, bytes: Buffer.byteLength(JSON.stringify(item), 'utf8') };
+  }
+}
+
+/** Which record a line holds, judged by its keys only (for the counts). */
+function kindOfItem(value: unknown): 'start' | 'end' | undefined {
+  if (!isObject(value)) return undefined;
+  if ('mode' in value) return value.mode === 'start' || value.mode === 'end' ? value.mode : undefined;
+  if ('start' in value && !('end' in value)) return 'start';
+  if ('end' in value && !('start' in value)) return 'end';
+  return undefined;
+}
+
+function checkItem(doc: JsonText, value: unknown, line: Line): { item?: CallBatchItem; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const at = (path: JsonPath, message: string, severity: Problem['severity'] = 'error') => {
+    const { offset, length } = doc.locate(path);
+    problems.push(doc.problem(offset, length, message, severity, path));
+  };
+  if (line.invalidUtf8) problems.push(doc.problem(Math.max(0, line.text.indexOf('\uFFFD')), 1, `line ${line.line} ${INVALID_UTF8}`, 'warning'));
+  if (!isObject(value)) {
+    at([], `expected a call record (${SHAPES}), received ${kindOf(value)}`);
+    return { problems };
+  }
+
+  let item: CallBatchItem | undefined;
+  let startPath: JsonPath | undefined;
+  if ('mode' in value || 'req' in value) {
+    const r = CallBatchItem.safeParse(value);
+    if (r.success) item = r.data;
+    else problems.push(...doc.issueProblems(r.error.issues, value));
+    if (value.mode === 'start') startPath = ['req', 'start'];
+  } else if ('start' in value && 'end' in value) {
+    at([], `line ${line.line} holds both a start and an end: put each on its own line, start first`);
+  } else if ('start' in value) {
+    const r = BareStart.safeParse(value);
+    if (r.success) item = { mode: 'start', req: { start: r.data.start } };
+    else problems.push(...doc.issueProblems(r.error.issues, value));
+    startPath = ['start'];
+  } else if ('end' in value) {
+    const r = BareEnd.safeParse(value);
+    if (r.success) item = { mode: 'end', req: { end: r.data.end } };
+    else problems.push(...doc.issueProblems(r.error.issues, value));
+  } else {
+    at([], `expected a call record (${SHAPES})`);
+  }
+
+  // The client fills a missing id with a fresh UUID, so each import would create another call.
+  const start = startPath && valueAt(value, startPath);
+  if (startPath && isObject(start) && !('id' in start)) {
+    at(startPath, 'start without an id: importing this file twice creates the call twice (give each call an "id")', 'warning');
+  }
+  return { item: problems.some((p) => p.severity === 'error') ? undefined : item, problems };
+}
+
+function valueAt(v: unknown, path: JsonPath): unknown {
+  for (const p of path) v = isObject(v) ? v[p as string] : undefined;
+  return v;
+}

@@ -1,0 +1,49 @@
+import * as vscode from 'vscode';
+
+/** A problem found in a file, 1-based (as the readers report them). */
+export interface FileProblem {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  severity: 'error' | 'warning';
+}
+
+/** Converts a reader problem to a Diagnostic in the Problems panel. */
+export function toDiagnostic(p: FileProblem): vscode.Diagnostic {
+  const start = new vscode.Position(Math.max(0, p.line - 1), Math.max(0, p.column - 1));
+  let end = new vscode.Position(Math.max(0, p.endLine - 1), Math.max(0, p.endColumn - 1));
+  if (end.isBefore(start) || end.isEqual(start)) end = start.translate(0, 1);
+  const d = new vscode.Diagnostic(
+    new vscode.Range(start, end),
+    p.message,
+    p.severity === 'warning' ? vscode.DiagnosticSeverity.Warning : vscode.DiagnosticSeverity.Error,
+  );
+  d.source = 'svc';
+  return d;
+}
+
+/** Files a command may receive: explorer (uri, uris[]), editor title (uri), or scripted lists. */
+export function filesFromArgs(first: unknown, second: unknown): vscode.Uri[] {
+  const list = Array.isArray(second) && second.every((u) => u instanceof vscode.Uri) && second.length ? second : first;
+  const items = Array.isArray(list) ? list : list ? [list] : [];
+  return items
+    .map((x) => (x instanceof vscode.Uri ? x : typeof x === 'string' ? vscode.Uri.file(x) : undefined))
+    .filter((u): u is vscode.Uri => !!u);
+}
+
+/** The options object of a scripted call: the last argument that is a plain object. */
+export function optionsFromArgs<T extends object>(...args: unknown[]): Partial<T> {
+  for (let i = args.length - 1; i >= 0; i--) {
+    const a = args[i];
+    if (a && typeof a === 'object' && !Array.isArray(a) && !(a instanceof vscode.Uri)) return a as Partial<T>;
+  }
+  return {};
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,182 @@
+/**
+ * Streaming line reader over a file: memory is bounded by the longest line, not by the file.
+ * No `vscode` import: it runs in plain Node tests.
+ *
+ * Conventions:
+ * - Lines end at `\n`; a `\r` right before it (or before the end of the file) is not part of the line.
+ * - A file that ends with a newline has no extra empty last line; an empty file has no lines.
+ * - `byteStart`/`byteEnd` are offsets in the file, so `byteEnd - byteStart` bytes read at `byteStart`
+ *   are exactly the line's text. A UTF-8 byte order mark at the very start of the file belongs to no
+ *   line: line 1 then starts at byte 3 and its text does not contain U+FEFF.
+ */
+import { createReadStream } from 'node:fs';
+
+export interface Line {
+  /** 1-based. */
+  line: number;
+  /** The line decoded as UTF-8 (invalid sequences become U+FFFD), without `\r\n` / `\n`. */
+  text: string;
+  byteStart: number;
+  /** Exclusive; excludes the line break. */
+  byteEnd: number;
+  /** Set when the bytes are not valid UTF-8 (the text then holds U+FFFD replacements). */
+  invalidUtf8?: boolean;
+  /** Set, with an empty `text`, for a line over `maxLineBytes` when `skipOverlong` is on. */
+  overlong?: boolean;
+}
+
+export interface ReadLinesOptions {
+  signal?: AbortSignal;
+  /** The longest line accepted, in bytes (without the line break). Default 64 MiB. */
+  maxLineBytes?: number;
+  /**
+   * Yield an overlong line as `{ overlong: true, text: '' }` (its bytes are dropped as they are read)
+   * instead of throwing LineTooLongError, so a validator can report it and go on.
+   */
+  skipOverlong?: boolean;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** A line longer than the limit; reading stops there. */
+export class LineTooLongError extends Error {
+  constructor(
+    readonly file: string,
+    readonly line: number,
+    readonly limit: number,
+  ) {
+    super(`${file}: line ${line} is longer than ${describeBytes(limit)}`);
+    this.name = 'LineTooLongError';
+  }
+}
+
+export function describeBytes(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/** Reads `path` line by line. On abort, throws the signal's reason. */
+export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
+  const { signal, skipOverlong = false } = options;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  signal?.throwIfAborted();
+
+  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES, signal });
+  let lineNo = 1;
+  let fileOffset = 0; // offset in the file of chunk[0]
+  let lineStart = 0; // file offset where the current line starts
+  let first = true;
+  // The unfinished line carried over from previous chunks.
+  let carry: Buffer[] = [];
+  let carryBytes = 0;
+  let overlong = false;
+
+  const make = (bytes: Buffer, start: number, end: number): Line => {
+    // `end` excludes the `\n`; drop a `\r` before it.
+    let e = end;
+    if (e > start && bytes[e - 1] === CR) e--;
+    const text = bytes.toString('utf8', start, e);
+    const line: Line = { line: lineNo, text, byteStart: lineStart, byteEnd: lineStart + (e - start) };
+    if (text.includes('\uFFFD') && !isValidUtf8(bytes.subarray(start, e))) line.invalidUtf8 = true;
+    return line;
+  };
+  const overlongLine = (lineEndOffset: number): Line => {
+    if (!skipOverlong) throw new LineTooLongError(path, lineNo, maxLineBytes);
+    return { line: lineNo, text: '', byteStart: lineStart, byteEnd: lineEndOffset, overlong: true };
+  };
+
+  /** Whether a line of `bytes` bytes whose last byte is `last` is over the limit (a final `\r` is free). */
+  const tooLong = (bytes: number, last: number | undefined) => bytes > maxLineBytes && !(bytes === maxLineBytes + 1 && last === CR);
+
+  try {
+    for await (const raw of stream) {
+      let chunk = raw as Buffer;
+      if (first) {
+        first = false;
+        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
+          chunk = chunk.subarray(3);
+          fileOffset = 3;
+          lineStart = 3;
+        }
+      }
+      let pos = 0;
+      for (;;) {
+        signal?.throwIfAborted();
+        const nl = chunk.indexOf(LF, pos);
+        if (nl < 0) break;
+        const endOffset = fileOffset + nl;
+        if (overlong) {
+          yield overlongLine(endOffset);
+          overlong = false;
+        } else if (carryBytes === 0) {
+          yield tooLong(nl - pos, chunk[nl - 1]) ? overlongLine(endOffset) : make(chunk, pos, nl);
+        } else {
+          const total = carryBytes + (nl - pos);
+          const last = nl > pos ? chunk[nl - 1] : lastByte(carry);
+          if (tooLong(total, last)) {
+            carry = [];
+            yield overlongLine(endOffset);
+          } else {
+            carry.push(chunk.subarray(pos, nl));
+            const whole = Buffer.concat(carry, total);
+            carry = [];
+            yield make(whole, 0, total);
+          }
+          carryBytes = 0;
+        }
+        lineNo++;
+        pos = nl + 1;
+        lineStart = fileOffset + pos;
+      }
+      // The rest of the chunk starts (or continues) an unfinished line.
+      if (pos < chunk.length && !overlong) {
+        // Copied: a small slice must not pin a whole 64 KiB chunk in memory.
+        const rest = Buffer.from(chunk.subarray(pos));
+        carryBytes += rest.length;
+        // +1: a final `\r` that the next chunk's `\n` turns into part of the line break.
+        if (carryBytes > maxLineBytes + 1) {
+          if (!skipOverlong) throw new LineTooLongError(path, lineNo, maxLineBytes);
+          overlong = true;
+          carry = [];
+          carryBytes = 0;
+        } else {
+          carry.push(rest);
+        }
+      }
+      fileOffset += chunk.length;
+    }
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason;
+    throw e;
+  } finally {
+    stream.destroy();
+  }
+
+  if (overlong) {
+    yield overlongLine(fileOffset);
+  } else if (carryBytes > 0) {
+    const whole = Buffer.concat(carry, carryBytes);
+    yield tooLong(carryBytes, whole[carryBytes - 1]) ? overlongLine(fileOffset) : make(whole, 0, carryBytes);
+  }
+}
+
+function lastByte(buffers: Buffer[]): number | undefined {
+  const b = buffers[buffers.length - 1];
+  return b?.[b.length - 1];
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Whether bytes are valid UTF-8; only worth asking when the decoded text holds U+FFFD. */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}

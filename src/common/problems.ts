@@ -1,0 +1,376 @@
+/**
+ * Problems found in a JSON or JSONL file, each with the exact place it points at, and the
+ * machinery that turns JSON syntax errors and zod issues into them. No `vscode` import: the
+ * extension maps problems to Diagnostics.
+ *
+ * Positions are 1-based; columns count UTF-16 code units (as VS Code positions do) from the start
+ * of the line, after a byte order mark on line 1. `endLine`/`endColumn` are exclusive.
+ */
+import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
+import type { z } from 'zod';
+
+export interface Problem {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  message: string;
+  /** Where in the document (for JSONL: in the line's value) the problem is. */
+  path?: (string | number)[];
+  severity: 'error' | 'warning';
+}
+
+export type JsonPath = (string | number)[];
+type Issue = z.core.$ZodIssue;
+
+export const DEFAULT_MAX_PROBLEMS = 1000;
+
+/** Keeps at most `max` problems; `truncated` once one more was offered. */
+export class ProblemList {
+  readonly items: Problem[] = [];
+  truncated = false;
+  constructor(readonly max: number = DEFAULT_MAX_PROBLEMS) {}
+
+  /** False once the list is full (the problem was dropped). */
+  add(p: Problem): boolean {
+    if (this.items.length >= this.max) {
+      this.truncated = true;
+      return false;
+    }
+    this.items.push(p);
+    return true;
+  }
+
+  addAll(ps: readonly Problem[]): void {
+    for (const p of ps) if (!this.add(p)) return;
+  }
+}
+
+/** `trajectory_groups[0].trajectories[2].reward`; '' for the root. */
+export function formatPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? part : `.${part}`;
+  }
+  return out;
+}
+
+/** A problem that points at the start of a line. */
+export function lineProblem(file: string, line: number, message: string, severity: Problem['severity'] = 'error'): Problem {
+  return { file, line, column: 1, endLine: line, endColumn: 2, message, severity };
+}
+
+export function byPosition(a: Problem, b: Problem): number {
+  return a.line - b.line || a.column - b.column;
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+const STRICT_JSON: ParseOptions = { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false };
+
+/**
+ * One JSON text (a whole `.json` document, or one JSONL line) and how its offsets map to file
+ * positions. The syntax tree is only built when a problem needs a position.
+ */
+export class JsonText {
+  private lineStarts: number[] | undefined;
+  private tree: Node | undefined | null = null;
+
+  /**
+   * @param firstLine file line of the text's first character.
+   * @param multiline false for a JSONL line: the text is one file line whatever it contains.
+   */
+  constructor(
+    readonly file: string,
+    readonly text: string,
+    readonly firstLine = 1,
+    readonly multiline = true,
+  ) {}
+
+  position(offset: number): { line: number; column: number } {
+    if (!this.multiline) return { line: this.firstLine, column: offset + 1 };
+    const starts = (this.lineStarts ??= lineStarts(this.text));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: this.firstLine + lo, column: offset - starts[lo]! + 1 };
+  }
+
+  problem(offset: number, length: number, message: string, severity: Problem['severity'] = 'error', path?: JsonPath): Problem {
+    const start = this.position(offset);
+    const end = this.position(offset + Math.max(1, length));
+    const p: Problem = { file: this.file, line: start.line, column: start.column, endLine: end.line, endColumn: end.column, message, severity };
+    if (path) p.path = path;
+    return p;
+  }
+
+  /** The syntax tree (jsonc-parser), for positions of values and keys. */
+  get root(): Node | undefined {
+    if (this.tree === null) this.tree = parseTree(this.text, [], STRICT_JSON);
+    return this.tree;
+  }
+
+  /**
+   * The first syntax error, or undefined when the text is valid JSON. Later errors are mostly
+   * consequences of the first, so they are not reported.
+   */
+  syntaxProblem(hint?: (code: string) => string | undefined): Problem | undefined {
+    const errors: ParseError[] = [];
+    parse(this.text, errors, STRICT_JSON);
+    const e = errors[0];
+    if (e) {
+      const code = printParseErrorCode(e.error);
+      const comma = trailingComma(code, this.text, e.offset);
+      if (comma !== undefined) return this.problem(comma, 1, 'Invalid JSON: trailing comma');
+      return this.problem(e.offset, e.length, `Invalid JSON: ${describeSyntaxError(code, this.text, e.offset, e.length)}${hint?.(code) ?? ''}`);
+    }
+    try {
+      JSON.parse(this.text);
+      return undefined;
+    } catch (err) {
+      // jsonc-parser is more lenient than JSON.parse in corner cases; JSON.parse is what counts.
+      const message = err instanceof Error ? err.message : String(err);
+      const at = /position (\d+)/.exec(message);
+      return this.problem(at ? Number(at[1]) : 0, 1, `Invalid JSON: ${message}`);
+    }
+  }
+
+  /** Problems of zod `issues` found validating `value`, which sits at `base` in this text. */
+  issueProblems(issues: readonly Issue[], value: unknown, base: JsonPath = []): Problem[] {
+    return findings(issues, value, []).map((f) => {
+      const full = [...base, ...f.path];
+      const { offset, length } = this.locate(full, f.at);
+      const where = formatPath(full);
+      return this.problem(offset, length, where ? `${where}: ${f.message}` : f.message, f.severity ?? 'error', full);
+    });
+  }
+
+  /** Offset and length of what a problem at `path` points at; the nearest existing ancestor otherwise. */
+  locate(path: JsonPath, at: Finding['at'] = 'value'): { offset: number; length: number } {
+    const root = this.root;
+    if (!root) return { offset: 0, length: 1 };
+    let target = at === 'object' ? path.slice(0, -1) : path;
+    let kind = at;
+    for (;;) {
+      const node = findNodeAtLocation(root, target);
+      if (node) {
+        if (kind === 'key' && node.parent?.type === 'property' && node.parent.children?.[0]) {
+          const key = node.parent.children[0];
+          return { offset: key.offset, length: key.length };
+        }
+        // An object or array is marked by its opening bracket, not its whole extent.
+        const scalar = node.type !== 'object' && node.type !== 'array';
+        return { offset: node.offset, length: scalar ? node.length : 1 };
+      }
+      if (target.length === 0) return { offset: root.offset, length: 1 };
+      target = target.slice(0, -1);
+      kind = 'value';
+    }
+  }
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/** The offset of a comma right before a closing bracket at `offset`, if that is the error. */
+function trailingComma(code: string, text: string, offset: number): number | undefined {
+  if (code !== 'PropertyNameExpected' && code !== 'ValueExpected') return undefined;
+  if (text[offset] !== '}' && text[offset] !== ']') return undefined;
+  let i = offset - 1;
+  while (i >= 0 && /\s/.test(text[i]!)) i--;
+  return text[i] === ',' ? i : undefined;
+}
+
+function describeSyntaxError(code: string, text: string, offset: number, length: number): string {
+  switch (code) {
+    case 'InvalidSymbol':
+      return `unexpected ${JSON.stringify(text.slice(offset, offset + Math.min(length, 20)))}${text[offset] === "'" ? ' (strings and names need double quotes)' : ''}`;
+    case 'PropertyNameExpected':
+      return 'property name in double quotes expected';
+    case 'InvalidCommentToken':
+      return 'comments are not allowed';
+    case 'UnexpectedEndOfString':
+      return 'unterminated string (a line break inside a string must be written \\n)';
+    case 'EndOfFileExpected':
+      return 'more content after the end of the JSON value';
+    case 'InvalidCharacter':
+      return 'control character in a string (write it escaped, e.g. \\n or \\t)';
+    default:
+      // "CloseBraceExpected" -> "close brace expected"
+      return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  }
+}
+
+// --- zod issues -> findings --------------------------------------------------------------
+
+interface Finding {
+  path: JsonPath;
+  /** What to point at: the value, the key of the property, or the object that lacks the field. */
+  at: 'value' | 'key' | 'object';
+  message: string;
+  severity?: Problem['severity'];
+}
+
+function findings(issues: readonly Issue[], root: unknown, prefix: JsonPath): Finding[] {
+  const out: Finding[] = [];
+  for (const issue of issues) {
+    const path = [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
+    const value = valueAt(root, path);
+    const parent = valueAt(root, path.slice(0, -1));
+    const last = path[path.length - 1];
+    const missing = last !== undefined && isObject(parent) && !(String(last) in parent);
+    switch (issue.code) {
+      case 'unrecognized_keys':
+        for (const key of issue.keys) out.push({ path: [...path, key], at: 'key', message: unknownKey(key, value) });
+        break;
+      case 'invalid_union':
+        out.push(...unionFindings(issue, root, path, value, missing));
+        break;
+      case 'invalid_type':
+        if (missing) out.push({ path, at: 'object', message: missingField(String(last), parent) });
+        else {
+          // "expected integer, received 1.5" says more than "received number".
+          const received = issue.expected === 'int' && typeof value === 'number' ? String(value) : kindOf(value);
+          out.push({ path, at: 'value', message: `expected ${typeName(issue.expected)}, received ${received}` });
+        }
+        break;
+      case 'invalid_value':
+        out.push(
+          missing
+            ? { path, at: 'object', message: 'required field is missing' }
+            : { path, at: 'value', message: `expected ${oneOf(issue.values)}, received ${show(value)}` },
+        );
+        break;
+      case 'invalid_format':
+        out.push({
+          path,
+          at: 'value',
+          message:
+            issue.format === 'datetime'
+              ? `expected an ISO 8601 date-time with seconds and a time zone, e.g. 2026-01-31T12:00:00Z; received ${show(value)}`
+              : `expected a ${issue.format}, received ${show(value)}`,
+        });
+        break;
+      case 'too_small':
+        out.push({
+          path,
+          at: 'value',
+          message: issue.origin === 'string' && Number(issue.minimum) === 1 ? 'must not be empty' : issue.message,
+        });
+        break;
+      default:
+        out.push({ path, at: 'value', message: issue.message });
+    }
+  }
+  return out;
+}
+
+function unionFindings(issue: Extract<Issue, { code: 'invalid_union' }>, root: unknown, path: JsonPath, value: unknown, missing: boolean): Finding[] {
+  // A discriminated union whose key matched no option: `path` ends with the discriminator.
+  if (issue.discriminator !== undefined && 'options' in issue && issue.errors.length === 0) {
+    if (missing) return [{ path, at: 'object', message: 'required field is missing' }];
+    return [{ path, at: 'value', message: `expected ${oneOf(issue.options ?? [])}, received ${show(value)}` }];
+  }
+  if (issue.errors.length === 0) return [{ path, at: 'value', message: issue.message }];
+  // Items of messages_and_choices: a message when it has `role`, a choice otherwise (as the server decides).
+  const field = [...path].reverse().find((p) => typeof p === 'string');
+  if (field === 'messages_and_choices' && issue.errors.length === 2) {
+    if (!isObject(value)) return [{ path, at: 'value', message: `expected object, received ${kindOf(value)}` }];
+    if ('role' in value) return findings(issue.errors[0]!, root, path);
+    if ('finish_reason' in value || 'message' in value) return findings(issue.errors[1]!, root, path);
+    return [{ path, at: 'value', message: 'expected a chat message (with "role") or a choice (with "finish_reason" and "message")' }];
+  }
+  // Options that each only want another type: "expected number or boolean, received string".
+  const types = issue.errors.map((e) => (e.length === 1 && e[0]!.code === 'invalid_type' && e[0]!.path.length === 0 ? e[0]!.expected : undefined));
+  if (types.every((t) => t !== undefined)) {
+    if (missing) return [{ path, at: 'object', message: 'required field is missing' }];
+    const names = [...new Set(types.map((t) => typeName(t!)))];
+    return [{ path, at: 'value', message: `expected ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, received ${kindOf(value)}` }];
+  }
+  // Elsewhere: the option that came closest.
+  const best = issue.errors.reduce((a, b) => (b.length < a.length ? b : a));
+  return findings(best, root, path);
+}
+
+function missingField(field: string, parent: Record<string, unknown>): string {
+  if (field === 'content' && typeof parent.role === 'string') return 'required field is missing: only assistant messages may leave out content (null is allowed)';
+  if (field === 'tool_call_id' && parent.role === 'tool') return 'required field is missing: a tool message names the tool call it answers';
+  return 'required field is missing';
+}
+
+function unknownKey(key: string, obj: unknown): string {
+  const role = isObject(obj) && typeof obj.role === 'string' ? obj.role : undefined;
+  if (role !== undefined && key === 'tool_calls' && role !== 'assistant') return `unknown field: only assistant messages have tool_calls, this is a ${role} message`;
+  if (role !== undefined && key === 'tool_call_id' && role !== 'tool') return `unknown field: only tool messages have tool_call_id, this is a ${role} message`;
+  return 'unknown field';
+}
+
+function valueAt(root: unknown, path: JsonPath): unknown {
+  let v = root;
+  for (const p of path) {
+    if (Array.isArray(v) && typeof p === 'number') v = v[p];
+    else if (isObject(v) && typeof p === 'string' && Object.prototype.hasOwnProperty.call(v, p)) v = v[p];
+    else return undefined;
+  }
+  return v;
+}
+
+function typeName(expected: string): string {
+  if (expected === 'record') return 'object';
+  if (expected === 'int') return 'integer';
+  return expected;
+}
+
+/** The JSON kind of a value, as named in messages. */
+export function kindOf(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'number' && !Number.isFinite(v)) return 'a number out of range';
+  return typeof v;
+}
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
+  if (isObject(v) || Array.isArray(v)) return kindOf(v);
+  return String(v);
+}
+
+function oneOf(values: readonly unknown[]): string {
+  const shown = values.map((v) => JSON.stringify(v));
+  if (shown.length <= 1) return shown[0] ?? 'nothing';
+  return `one of ${shown.join(', ')}`;
+}
+
+/** A file that does not hold what a reader expected; `problem` says where. */
+export class ProblemError extends Error {
+  constructor(readonly problem: Problem) {
+    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`);
+    this.name = 'ProblemError';
+  }
+}
+
+/** Whether a line holds nothing but whitespace (stops at the first other character). */
+export function isBlank(text: string): boolean {
+  return !/\S/.test(text);
+}
+
+export const INVALID_UTF8 = 'is not valid UTF-8: the invalid bytes would be uploaded as U+FFFD (�); save the file as UTF-8';

@@ -1,0 +1,66 @@
+import * as vscode from 'vscode';
+import { escapeMarkdown } from '../common/format';
+import type { Connection } from '../service/connection';
+import { THREAD_SCHEME } from '../threads/details';
+import { ATTACH_COMMAND } from './commands';
+import { commandArgs, findRefs, projectMismatch, refAt, refParts } from './refText';
+
+/** Where refs become links and get hovers: files, untitled documents and thread details. */
+export const REF_DOCUMENTS: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: THREAD_SCHEME }];
+
+/** At most this many links per document. */
+export const MAX_LINKS = 2000;
+
+/** `command:svc.attachFeedback?[{"ref":…}]`, the target of ref links. */
+export function attachFeedbackUri(ref: string): vscode.Uri {
+  return vscode.Uri.parse(`command:${ATTACH_COMMAND}?${commandArgs([{ ref }])}`);
+}
+
+/** Makes every well-formed `svc:///` ref a link that attaches feedback to it. */
+export class RefLinkProvider implements vscode.DocumentLinkProvider {
+  provideDocumentLinks(document: vscode.TextDocument, token: vscode.CancellationToken): vscode.DocumentLink[] {
+    const links: vscode.DocumentLink[] = [];
+    if (!document.getText().includes('svc:///')) return links;
+    for (let line = 0; line < document.lineCount && links.length < MAX_LINKS; line++) {
+      if (token.isCancellationRequested) break;
+      for (const match of findRefs(document.lineAt(line).text, MAX_LINKS - links.length)) {
+        const link = new vscode.DocumentLink(new vscode.Range(line, match.start, line, match.end), attachFeedbackUri(match.ref));
+        link.tooltip = `Attach feedback to this ${match.parsed.kind}`;
+        links.push(link);
+      }
+    }
+    return links;
+  }
+}
+
+/**
+ * Shows a ref's parts in an untrusted markdown block, and below it, in a second block trusted
+ * for the one command only, a link that attaches feedback.
+ */
+export class RefHoverProvider implements vscode.HoverProvider {
+  constructor(private readonly connection: Connection) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const line = document.lineAt(position.line).text;
+    const match = refAt(line, position.character);
+    if (!match || position.character >= match.end) return undefined;
+
+    const parts = new vscode.MarkdownString(undefined, false);
+    parts.isTrusted = false;
+    parts.supportHtml = false;
+    parts.appendMarkdown(`**svc ref** (${escapeMarkdown(match.parsed.kind)})\n\n| | |\n|---|---|\n`);
+    for (const [label, value] of refParts(match.parsed)) {
+      parts.appendMarkdown(`| ${escapeMarkdown(label)} | ${escapeMarkdown(value)} |\n`);
+    }
+    const project = this.connection.config.project;
+    const mismatch = project ? projectMismatch(match.parsed, project) : undefined;
+    if (mismatch) parts.appendMarkdown(`\n${escapeMarkdown(`Not in the selected project ${project}.`)}\n`);
+
+    const action = new vscode.MarkdownString(undefined, true);
+    action.isTrusted = { enabledCommands: [ATTACH_COMMAND] };
+    action.supportHtml = false;
+    action.appendMarkdown(`[$(feedback) Attach feedback…](${attachFeedbackUri(match.ref).toString()} "Attach feedback to this ${match.parsed.kind}")`);
+
+    return new vscode.Hover([parts, action], new vscode.Range(position.line, match.start, position.line, match.end));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Finding `svc:///` refs in text (editor lines, selections) and describing them. Pure: no vscode
+ * import, unit-tested in plain Node.
+ */
+import { parseRef, REF_PATTERN, type ParsedRef } from '../api/refs';
+
+/** A ref found in a line: `start` and `end` are 0-based columns, `end` exclusive. */
+export interface RefMatch {
+  ref: string;
+  parsed: ParsedRef;
+  start: number;
+  end: number;
+}
+
+/** Sentence punctuation that can follow a ref in prose but is never its last character. */
+const TRAILING = /[.,;:!?]+$/;
+
+/**
+ * Every well-formed ref in a line of text, in order. A ref followed by sentence punctuation
+ * ("see svc:///a/b/call/1.") is taken without it; malformed candidates are skipped.
+ */
+export function findRefs(line: string, limit = Number.POSITIVE_INFINITY): RefMatch[] {
+  const out: RefMatch[] = [];
+  if (!line.includes('svc:///')) return out;
+  const re = new RegExp(REF_PATTERN.source, 'g');
+  for (let m = re.exec(line); m && out.length < limit; m = re.exec(line)) {
+    const candidate = m[0];
+    let ref = candidate;
+    let parsed = parseRef(ref);
+    const trimmed = candidate.replace(TRAILING, '');
+    if (trimmed !== candidate) {
+      // Prefer the ref without the punctuation when that parses too.
+      const alt = parseRef(trimmed);
+      if (alt.ok) {
+        ref = trimmed;
+        parsed = alt;
+      }
+    }
+    if (parsed.ok) out.push({ ref, parsed: parsed.ref, start: m.index, end: m.index + ref.length });
+  }
+  return out;
+}
+
+/**
+ * The ref under a cursor at `column` (0-based) of `line`: a cursor anywhere inside the ref, or just
+ * after its last character, selects it.
+ */
+export function refAt(line: string, column: number): RefMatch | undefined {
+  return findRefs(line).find((m) => column >= m.start && column <= m.end);
+}
+
+/** The distinct refs in a selected text (which may span lines), in order of appearance. */
+export function refsInText(text: string): string[] {
+  const seen = new Set<string>();
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    for (const m of findRefs(line)) seen.add(m.ref);
+  }
+  return [...seen];
+}
+
+/**
+ * Why a ref cannot receive feedback in the configured project: malformed, or in another project.
+ * Messages name both projects.
+ */
+export function refProblem(ref: string, project: string): string | undefined {
+  const parsed = parseRef(ref.trim());
+  if (!parsed.ok) return `"${ref}" is not a ref: it ${parsed.reason}.`;
+  return projectMismatch(parsed.ref, project);
+}
+
+/** The message for a ref whose project differs from svc.project, or undefined when they match. */
+export function projectMismatch(ref: ParsedRef, project: string): string | undefined {
+  if (ref.projectId === project) return undefined;
+  return `The ref is in project "${ref.projectId}", but svc.project is "${project}". Feedback can only be attached to refs of the selected project.`;
+}
+
+/** The parts of a ref as label/value pairs, for hovers. */
+export function refParts(ref: ParsedRef): [string, string][] {
+  const parts: [string, string][] = [
+    ['Kind', ref.kind],
+    ['Entity', ref.entity],
+    ['Project', ref.project],
+  ];
+  if (ref.kind === 'call') parts.push(['Call id', ref.callId ?? '']);
+  else {
+    parts.push(['Name', ref.name ?? '']);
+    parts.push(['Digest', ref.digest ?? '']);
+  }
+  return parts;
+}
+
+/** A ref shortened for titles: `…/call/0193abcd…` keeps the kind and the start of the id. */
+export function shortRef(ref: string, max = 48): string {
+  if (ref.length <= max) return ref;
+  return `${ref.slice(0, max - 1)}…`;
+}
+
+/**
+ * The argument part of a `command:` URI: JSON of the argument list, percent-encoded including the
+ * characters encodeURIComponent leaves alone, so the URI cannot break out of a markdown link.
+ */
+export function commandArgs(args: unknown[]): string {
+  return encodeURIComponent(JSON.stringify(args)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}

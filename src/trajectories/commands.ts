@@ -1,0 +1,297 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { pickOrType } from '../checkpoints/commands';
+import { filesFromArgs, formatBytes, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import type { ErrorReporter } from '../common/errors';
+import type { Logger } from '../common/logger';
+import type { Connection } from '../service/connection';
+import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
+import { describeLines, uploadGroups, type UploadResult } from './upload';
+
+export interface UploadArgs {
+  modelId?: string;
+  split?: string;
+  /** Files, when scripted without explorer arguments. */
+  files?: (string | vscode.Uri)[];
+  /** Largest request body, bytes (tests use small values to get many requests). */
+  maxRequestBytes?: number;
+}
+
+export interface FileUploadReport {
+  file: string;
+  result?: UploadResult;
+  /** Set when validation failed and nothing was sent. */
+  problems?: number;
+}
+
+export interface UploadReport {
+  status: 'invalid' | 'cancelled' | 'done' | 'failed' | 'aborted';
+  files: FileUploadReport[];
+}
+
+interface Remaining {
+  modelId: string;
+  split: string;
+  maxRequestBytes?: number;
+  /** Per file: the group to resume from; files not started yet resume from 0. */
+  files: { uri: vscode.Uri; startGroup: number }[];
+}
+
+const RECENT_MODELS = 'svc.recentModels';
+
+/** svc.uploadTrajectories and its "Retry remaining" companion. */
+export class TrajectoryUploads implements vscode.Disposable {
+  readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-trajectories');
+  /** What "Retry remaining" would send; undefined when nothing is left. */
+  remaining: Remaining | undefined;
+  /** Cancels the upload in progress (the notification's Cancel button does the same). */
+  private running: AbortController | undefined;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly errors: ErrorReporter,
+    private readonly log: Logger,
+    private readonly context: vscode.ExtensionContext,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      this,
+      vscode.commands.registerCommand('svc.uploadTrajectories', (a?: unknown, b?: unknown, c?: unknown) => this.upload(a, b, c)),
+      vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', () => this.retryRemaining()),
+      vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
+    ];
+  }
+
+  dispose(): void {
+    this.diagnostics.dispose();
+  }
+
+  async upload(a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
+    const args = optionsFromArgs<UploadArgs>(a, b, c);
+    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    if (files.length === 0) {
+      const picked = await vscode.window.showOpenDialog({
+        canSelectMany: true,
+        openLabel: 'Upload',
+        title: 'svc: Upload trajectories',
+        filters: { Trajectories: ['json', 'jsonl'] },
+      });
+      if (!picked?.length) return { status: 'aborted', files: [] };
+      files = picked;
+    }
+    const client = this.connection.client;
+    if (!client || this.connection.state === 'signedOut') {
+      await this.errors.show(new Error('Sign in to the svc service before uploading.'));
+      return { status: 'aborted', files: [] };
+    }
+
+    // 1. Validate everything before sending anything.
+    const summaries = await this.validate(files);
+    if (!summaries) return { status: 'cancelled', files: [] };
+    const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
+    if (invalid.length) {
+      const count = invalid.reduce((n, s) => n + s.problems.filter((p) => p.severity === 'error').length, 0);
+      const names = invalid.map((s) => path.basename(s.file)).join(', ');
+      void vscode.window
+        .showErrorMessage(`svc: ${count}${invalid.some((s) => s.truncated) ? '+' : ''} problem(s) in ${names}; nothing was sent.`, 'Show Problems')
+        .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
+      return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, problems: s.problems.length })) };
+    }
+
+    // 2. Where to: model and split.
+    const modelId = args.modelId ?? (await this.pickModel());
+    if (!modelId) return { status: 'aborted', files: [] };
+    const split = args.split ?? (await this.pickSplit(files[0]!, summaries[0]!));
+    if (!split) return { status: 'aborted', files: [] };
+    await this.remember(modelId, split, files);
+
+    const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: files.map((uri) => ({ uri, startGroup: 0 })) };
+    return this.send(plan, summaries);
+  }
+
+  async retryRemaining(): Promise<UploadReport> {
+    const plan = this.remaining;
+    if (!plan) {
+      void vscode.window.showInformationMessage('svc: nothing left to upload.');
+      return { status: 'done', files: [] };
+    }
+    const summaries = await this.validate(plan.files.map((f) => f.uri));
+    if (!summaries) return { status: 'cancelled', files: [] };
+    if (summaries.some((s) => s.problems.some((p) => p.severity === 'error'))) {
+      void vscode.window.showErrorMessage('svc: the files changed and now have problems; nothing was sent.');
+      return { status: 'invalid', files: [] };
+    }
+    return this.send(plan, summaries);
+  }
+
+  private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories', cancellable: true },
+      async (progress, token) => {
+        const abort = new AbortController();
+        token.onCancellationRequested(() => abort.abort());
+        const out: ValidationSummary[] = [];
+        for (const uri of files) {
+          progress.report({ message: path.basename(uri.fsPath) });
+          try {
+            const summary = await validateTrajectoryFile(uri.fsPath, { signal: abort.signal });
+            this.diagnostics.set(uri, summary.problems.map(toDiagnostic));
+            out.push(summary);
+          } catch (e) {
+            if (abort.signal.aborted) return undefined;
+            throw e;
+          }
+        }
+        return out;
+      },
+    );
+  }
+
+  private async send(plan: Remaining, summaries: ValidationSummary[]): Promise<UploadReport> {
+    const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
+    const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
+    const started = performance.now();
+    const reports: FileUploadReport[] = [];
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})`, cancellable: true },
+      async (progress, token): Promise<UploadReport> => {
+        const cancel = new AbortController();
+        token.onCancellationRequested(() => cancel.abort());
+        this.running = cancel;
+        void vscode.commands.executeCommand('setContext', 'svc.uploading', true);
+        try {
+          return await this.sendFiles(plan, summaries, cancel, progress, reports, totalGroups, totalBytes);
+        } finally {
+          this.running = undefined;
+          void vscode.commands.executeCommand('setContext', 'svc.uploading', false);
+        }
+      },
+    );
+    void this.announce(report, plan, performance.now() - started);
+    return report;
+  }
+
+  private async sendFiles(
+    plan: Remaining,
+    _summaries: ValidationSummary[],
+    cancel: AbortController,
+    progress: vscode.Progress<{ message?: string; increment?: number }>,
+    reports: FileUploadReport[],
+    totalGroups: number,
+    totalBytes: number,
+  ): Promise<UploadReport> {
+    const client = this.connection.client!;
+    let doneGroups = 0;
+    let doneBytes = 0;
+    for (let i = 0; i < plan.files.length; i++) {
+      const { uri, startGroup } = plan.files[i]!;
+      const name = path.basename(uri.fsPath);
+      let last = 0;
+      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup }), {
+        modelId: plan.modelId,
+        split: plan.split,
+        maxRequestBytes: plan.maxRequestBytes,
+        cancel: cancel.signal,
+        onProgress: (p) => {
+          const bytes = doneBytes + p.bytesSent;
+          progress.report({
+            message: `${name}: ${doneGroups + p.groupsSent}/${totalGroups} groups, ${formatBytes(bytes)} of ${formatBytes(totalBytes)}`,
+            increment: totalBytes ? ((p.bytesSent - last) / totalBytes) * 100 : 0,
+          });
+          last = p.bytesSent;
+        },
+      });
+      doneGroups += result.totals.groupsSent;
+      doneBytes += result.totals.bytesSent;
+      reports.push({ file: uri.fsPath, result });
+      this.log.info(
+        `Upload ${name} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${result.totals.groupsSent} groups, ${formatBytes(result.totals.bytesSent)}) in ${result.durationMs.toFixed(0)} ms`,
+      );
+      if (result.outcome.status !== 'done') {
+        this.remaining = {
+          ...plan,
+          files: [{ uri, startGroup: result.nextGroup }, ...plan.files.slice(i + 1).map((f) => ({ uri: f.uri, startGroup: 0 }))],
+        };
+        if (result.outcome.status === 'failed') this.showServerIssues(uri, result);
+        return { status: result.outcome.status, files: reports };
+      }
+    }
+    this.remaining = undefined;
+    return { status: 'done', files: reports };
+  }
+
+  private showServerIssues(uri: vscode.Uri, result: UploadResult): void {
+    if (result.outcome.status !== 'failed' || result.outcome.issues.length === 0) return;
+    const diags = result.outcome.issues.map((i) =>
+      toDiagnostic({
+        line: i.line ?? 1,
+        column: 1,
+        endLine: i.line ?? 1,
+        endColumn: 1000,
+        message: `The service refused this group (422): ${i.loc.join('.')}: ${i.msg}`,
+        severity: 'error',
+      }),
+    );
+    this.diagnostics.set(uri, diags);
+  }
+
+  private async announce(report: UploadReport, plan: Remaining, ms: number): Promise<void> {
+    const groups = report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0);
+    const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
+    const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
+    const totals = `${groups} groups, ${trajectories} trajectories, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s`;
+    if (report.status === 'done') {
+      void vscode.window.showInformationMessage(`svc: uploaded ${report.files.length} file(s) to ${plan.modelId} (${plan.split}): ${totals}.`);
+      return;
+    }
+    const last = report.files.at(-1)!;
+    const name = path.basename(last.file);
+    const logged = last.result ? describeLines(last.result.logged) : '';
+    const sent = logged ? `${name}: ${logged} were logged.` : `${name}: nothing was logged.`;
+    let text: string;
+    if (report.status === 'cancelled') {
+      text = `svc: upload cancelled after ${totals}. ${sent}`;
+    } else {
+      const outcome = last.result!.outcome as Extract<UploadResult['outcome'], { status: 'failed' }>;
+      const lines = outcome.chunk.firstLine === outcome.chunk.lastLine ? `line ${outcome.chunk.firstLine}` : `lines ${outcome.chunk.firstLine}–${outcome.chunk.lastLine}`;
+      const doubt = outcome.uncertain
+        ? ` The service did not answer for ${lines}: they may or may not have been logged, so "Retry remaining" starts after them.`
+        : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} were not logged.`;
+      text = `svc: upload to ${plan.modelId} failed: ${this.errors.describe(outcome.error)}. ${sent}${doubt}`;
+      this.connection.reportFailure(outcome.error);
+      this.log.error(text);
+    }
+    const choice = await (report.status === 'cancelled' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage)(
+      text,
+      'Retry Remaining',
+      'Show Log',
+    );
+    if (choice === 'Retry Remaining') await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
+    if (choice === 'Show Log') this.log.channel.show(true);
+  }
+
+  private async pickModel(): Promise<string | undefined> {
+    const recent = this.context.globalState.get<string[]>(RECENT_MODELS, []);
+    const known = [...new Set([...this.connection.config.models, ...recent])];
+    return pickOrType('svc: Upload to which model?', 'Model id', known);
+  }
+
+  private async pickSplit(file: vscode.Uri, summary: ValidationSummary): Promise<string | undefined> {
+    const remembered = this.context.workspaceState.get<string>(`svc.split:${file.fsPath}`) ?? summary.split;
+    const items = ['train', 'val'].map((label) => ({ label, description: label === remembered ? 'last used' : undefined }));
+    if (remembered && !['train', 'val'].includes(remembered)) items.unshift({ label: remembered, description: 'last used' });
+    items.push({ label: 'Custom…', description: 'type a split name' });
+    const pick = await vscode.window.showQuickPick(items, { title: `svc: Split for ${path.basename(file.fsPath)}` });
+    if (!pick) return undefined;
+    if (pick.label !== 'Custom…') return pick.label;
+    const typed = await vscode.window.showInputBox({ title: 'svc: Split name', validateInput: (v) => (v.trim() ? undefined : 'Enter a split name') });
+    return typed?.trim() || undefined;
+  }
+
+  private async remember(modelId: string, split: string, files: vscode.Uri[]): Promise<void> {
+    const recent = this.context.globalState.get<string[]>(RECENT_MODELS, []);
+    await this.context.globalState.update(RECENT_MODELS, [modelId, ...recent.filter((m) => m !== modelId)].slice(0, 20));
+    for (const f of files) await this.context.workspaceState.update(`svc.split:${f.fsPath}`, split);
+  }
+}

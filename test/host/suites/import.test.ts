@@ -1,0 +1,72 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ImportReport } from '../../../src/calls/commands';
+import type { ReferenceServer } from '../../server';
+import { api, connect, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-'));
+
+function callLines(thread: string, turns: number): string[] {
+  const lines: string[] = [];
+  for (let t = 0; t < turns; t++) {
+    const id = `${thread}-t${t}`;
+    const start = new Date(Date.UTC(2026, 10, 20, 10, t)).toISOString();
+    const end = new Date(Date.UTC(2026, 10, 20, 10, t, 2)).toISOString();
+    lines.push(JSON.stringify({ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'chat', started_at: start, attributes: {}, inputs: { t }, id, trace_id: id, thread_id: thread, turn_id: id } } }));
+    lines.push(JSON.stringify({ end: { project_id: PROJECT, id, ended_at: end, summary: {} } }));
+  }
+  return lines;
+}
+
+describe('import calls', () => {
+  let server: ReferenceServer;
+  before(async () => {
+    server = await startServer();
+    await connect(server);
+  });
+  after(async () => {
+    await signOut();
+    await resetSettings();
+    await server.close();
+  });
+
+  it('imports batch items and bare start/end lines; the new threads appear in the view', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    assert.strictEqual(a.threads.rows.length, 0);
+    const file = path.join(dir, 'calls.jsonl');
+    fs.writeFileSync(file, [...callLines('imported-1', 3), '', ...callLines('imported-2', 2)].join('\r\n'));
+    const uri = vscode.Uri.file(file);
+    const report = await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri], { itemsPerBatch: 4 });
+    assert.strictEqual(report.status, 'done');
+    assert.deepStrictEqual([report.files[0]!.starts, report.files[0]!.ends], [5, 5]);
+    assert.ok(server.stats.count('/call/upsert_batch') >= 3, 'sent in several batches');
+    assert.strictEqual(server.store.calls.get(PROJECT)!.size, 5);
+    await waitFor('the threads view to show the imported threads', () => a.threads.rows.length === 2);
+    assert.deepStrictEqual(a.threads.rows.map((r) => r.thread_id).sort(), ['imported-1', 'imported-2']);
+    assert.strictEqual(a.threads.rows.find((r) => r.thread_id === 'imported-1')!.turn_count, 3);
+  });
+
+  it('is safe to run twice: upserts by id create nothing new', async () => {
+    const file = path.join(dir, 'calls.jsonl');
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri]);
+    assert.strictEqual(server.store.calls.get(PROJECT)!.size, 5);
+  });
+
+  it('reports bad lines at their line with nothing imported', async () => {
+    const file = path.join(dir, 'bad-calls.jsonl');
+    const good = callLines('x', 1);
+    fs.writeFileSync(file, [good[0], '{"mode":"finish","req":{}}', '{not json', good[1]].join('\n'));
+    const uri = vscode.Uri.file(file);
+    server.stats.clear();
+    const report = await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri]);
+    assert.strictEqual(report.status, 'invalid');
+    assert.strictEqual(server.stats.count('/call/upsert_batch'), 0);
+    const lines = vscode.languages.getDiagnostics(uri).map((d) => d.range.start.line + 1);
+    assert.deepStrictEqual([...new Set(lines)].sort(), [2, 3]);
+  });
+});

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { isThreadNodeLike, parseAttachArgs, turnChoices } from '../../../src/feedback/args';
+
+const REF = 'svc:///acme/chatbot/call/c1';
+const ok = (raw: unknown) => {
+  const r = parseAttachArgs(raw);
+  assert.ok(r.ok, r.ok ? '' : r.reason);
+  return r.args;
+};
+const bad = (raw: unknown, why: RegExp) => {
+  const r = parseAttachArgs(raw);
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? '' : r.reason, why);
+};
+
+describe('feedback/args', () => {
+  it('takes nothing, a link argument, or a full scripted call', () => {
+    assert.deepEqual(ok(undefined), {});
+    assert.deepEqual(ok({ ref: REF }), { ref: REF });
+    assert.deepEqual(ok({ ref: REF, kind: 'note', note: 'hi', creator: 'ann', id: '0193e6c4-5c2a-7b1e-9a00-000000000001' }), {
+      ref: REF,
+      kind: 'note',
+      note: 'hi',
+      creator: 'ann',
+      id: '0193e6c4-5c2a-7b1e-9a00-000000000001',
+    });
+  });
+  it('infers the kind from the content', () => {
+    assert.equal(ok({ note: 'x' }).kind, 'note');
+    assert.equal(ok({ emoji: '👍' }).kind, 'reaction');
+    assert.equal(ok({ feedbackType: 'score', payload: { v: 1 } }).kind, 'custom');
+  });
+  it('parses a payload given as JSON text', () => {
+    assert.deepEqual(ok({ kind: 'custom', feedbackType: 'score', payload: '{"v": 1}' }).payload, { v: 1 });
+  });
+  it('normalises the creator: empty means none', () => {
+    assert.equal(ok({ creator: '  ' }).creator, null);
+    assert.equal(ok({ creator: null }).creator, null);
+    assert.equal(ok({ creator: ' bo ' }).creator, 'bo');
+  });
+  it('names the argument of each problem', () => {
+    bad('svc:///x', /object argument/);
+    bad({ ref: REF, nots: 'x' }, /Unknown argument "nots"/);
+    bad({ ref: 'svc:///acme/call/1' }, /ref "svc:\/\/\/acme\/call\/1" must have the form/);
+    bad({ kind: 'comment' }, /kind must be one of note, reaction, custom/);
+    bad({ note: '' }, /note: The note must not be empty/);
+    bad({ note: 'x'.repeat(1025) }, /note: .*1025/);
+    bad({ emoji: '👍👍' }, /emoji: .*exactly one emoji/);
+    bad({ payload: [1] }, /payload: .*not an array/);
+    bad({ payload: '{bad' }, /payload: The payload is not valid JSON/);
+    bad({ feedbackType: 'svc.runnable.1' }, /feedbackType: .*reserved/);
+    bad({ kind: 'custom', feedbackType: 'svc.note.1', payload: { text: 'x' } }, /payload: .*exactly \{"note"/);
+    bad({ turn: 'middle' }, /turn must be "first" or "last"/);
+    bad({ id: 'not-a-uuid' }, /id must be a UUID/);
+    bad({ creator: 3 }, /creator must be a string or null/);
+  });
+  it('refuses content of another kind', () => {
+    bad({ kind: 'note', emoji: '👍' }, /emoji cannot be used with kind "note"/);
+    bad({ note: 'x', emoji: '👍' }, /one kind of feedback/);
+  });
+  it('recognises thread nodes and their turns', () => {
+    const node = { kind: 'thread', project: 'acme/chatbot', row: { thread_id: 't', first_turn_id: 'a', last_turn_id: 'b' } };
+    assert.equal(isThreadNodeLike(node), true);
+    assert.equal(isThreadNodeLike({ kind: 'more', project: 'p', loaded: 1 }), false);
+    assert.equal(isThreadNodeLike({ ref: REF }), false);
+    assert.deepEqual(turnChoices(node.row), [
+      { turn: 'first', id: 'a' },
+      { turn: 'last', id: 'b' },
+    ]);
+    assert.deepEqual(turnChoices({ first_turn_id: 'a', last_turn_id: 'a' }), [{ turn: 'first', id: 'a' }]);
+    assert.deepEqual(turnChoices({ first_turn_id: null, last_turn_id: 'b' }), [{ turn: 'last', id: 'b' }]);
+    assert.deepEqual(turnChoices({}), []);
+  });
+});
