@@ -75,7 +75,7 @@ function removeDir(dir) {
 }
 
 function parseArgs(argv) {
-  const out = { grep: undefined, env: {}, build: true };
+  const out = { grep: undefined, env: {}, build: true, entry: TESTS_ENTRY };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--grep' || a === '-g') out.grep = argv[++i];
@@ -86,6 +86,8 @@ function parseArgs(argv) {
       if (eq <= 0) throw new HarnessError(`--env expects KEY=VALUE, got "${kv}"`);
       out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
     } else if (a === '--no-build') out.build = false;
+    // Another test-electron-shaped entry (e.g. out/test/host/bench.js for `npm run bench`).
+    else if (a === '--entry') out.entry = path.resolve(argv[++i] || '');
     else throw new HarnessError(`unknown argument: ${a}`);
   }
   if (out.grep === undefined && process.env.SVC_HOST_GREP) out.grep = process.env.SVC_HOST_GREP;
@@ -104,7 +106,7 @@ function build() {
  * Opens the workbench with the test payload and resolves to the suite's exit code.
  * @returns {Promise<number>}
  */
-async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources }) {
+async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources, entry }) {
   // Lazily required so a missing devDependency is reported as such, not as a stack trace at load.
   const { chromium } = require('playwright-core');
   // Removed by main()'s cleanup, after the browser has fully closed.
@@ -153,7 +155,7 @@ async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbos
 
     const payload = [
       ['extensionDevelopmentPath', server.remoteUri(ROOT)],
-      ['extensionTestsPath', server.remoteUri(TESTS_ENTRY)],
+      ['extensionTestsPath', server.remoteUri(entry)],
       ['skipWelcome', 'true'],
     ];
     const url = server.workbenchUrl({ folder: workspace, payload });
@@ -194,6 +196,7 @@ async function main() {
   const { chromiumPath } = await ensureHost();
   if (args.build) build();
   else if (!fs.existsSync(TESTS_ENTRY)) throw new HarnessError(`${TESTS_ENTRY} missing; run without --no-build`);
+  if (!fs.existsSync(args.entry)) throw new HarnessError(`${args.entry} missing`);
 
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-workspace-'));
   const env = {
@@ -231,7 +234,7 @@ async function main() {
     const tStart = Date.now();
     server = await startCodeServer({ workspace, env });
     console.log(`[host-tests] code-server ${server.url} ready in ${Date.now() - tStart} ms`);
-    code = await runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources });
+    code = await runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources, entry: args.entry });
   } catch (e) {
     if (interrupted) return new Promise(() => {}); // the signal handler exits once cleaned up
     if (server && !verbose) console.error('[host-tests] last code-server output:\n' + server.output().split('\n').slice(-40).join('\n'));

@@ -1,0 +1,74 @@
+// Benchmark data, generated once into a cache folder (os.tmpdir()/svc-bench) and reused.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const CACHE = path.join(os.tmpdir(), 'svc-bench');
+
+/** One trajectory group of about 2 KB, valid for the service's schema. */
+export function groupLine(i: number): string {
+  const filler = 'The quick brown fox jumps over the lazy dog. '.repeat(8);
+  return JSON.stringify({
+    trajectories: [
+      {
+        messages_and_choices: [
+          { role: 'system', content: 'You are a careful assistant.' },
+          { role: 'user', content: `Question ${i}: ${filler}` },
+          { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `Answer ${i}: ${filler}` } },
+          { role: 'user', content: `Follow-up ${i}: ${filler.slice(0, 200)}` },
+          { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `Done ${i}.` } },
+        ],
+        reward: (i % 7) / 7,
+        metrics: { correct: i % 2 === 0, tokens: 300 + (i % 50) },
+        metadata: { sample: i, source: 'bench' },
+      },
+    ],
+  });
+}
+
+/** A JSONL trajectory file of at least `mb` megabytes (cached). */
+export function trajectoryFile(mb: number): string {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const file = path.join(CACHE, `trajectories-${mb}mb.jsonl`);
+  if (fs.existsSync(file) && fs.statSync(file).size >= mb * 1024 * 1024) return file;
+  const fd = fs.openSync(file, 'w');
+  let written = 0;
+  let i = 0;
+  const target = mb * 1024 * 1024;
+  while (written < target) {
+    const lines: string[] = [];
+    for (let k = 0; k < 1000; k++) lines.push(groupLine(i++));
+    const buf = Buffer.from(lines.join('\n') + '\n');
+    fs.writeSync(fd, buf);
+    written += buf.length;
+  }
+  fs.closeSync(fd);
+  return file;
+}
+
+/** `n` call batch items: n/2 starts and n/2 ends of calls in 1-turn threads. */
+export function callItems(n: number) {
+  const items = [];
+  const t0 = Date.UTC(2026, 10, 1);
+  for (let i = 0; i < n / 2; i++) {
+    const id = `bench-call-${i}`;
+    items.push({
+      mode: 'start' as const,
+      req: {
+        start: {
+          project_id: 'bench/calls',
+          op_name: 'bench.turn',
+          started_at: new Date(t0 + i * 1000).toISOString(),
+          attributes: { env: 'bench' },
+          inputs: { prompt: `prompt ${i} with some text to make it realistic` },
+          id,
+          trace_id: id,
+          thread_id: `bench-thread-${i % 5000}`,
+          turn_id: id,
+        },
+      },
+    });
+    items.push({ mode: 'end' as const, req: { end: { project_id: 'bench/calls', id, ended_at: new Date(t0 + i * 1000 + 750).toISOString(), summary: {}, output: { text: `output ${i}` } } } });
+  }
+  return items;
+}

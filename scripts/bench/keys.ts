@@ -1,0 +1,1 @@
+export const BENCH_KEY = 'bench-key-0123456789';

@@ -1,0 +1,227 @@
+// `npm run bench`: every figure next to a baseline measured in the same run, and their ratio.
+// The service side is scripts/bench/sink.ts in its own process: precomputed answers, so the
+// figures measure the client. Its CPU time is printed per section to show it was not the limit.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { request } from 'undici';
+import { createServiceClient, type CallBatchItem } from '../../src/api';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
+import { uploadGroups } from '../../src/trajectories/upload';
+import { callItems, trajectoryFile } from './data';
+import { BENCH_KEY } from './keys';
+
+const root = path.resolve(__dirname, '..', '..');
+const quick = process.argv.includes('--quick');
+const UPLOAD_MB = quick ? 20 : 200;
+const RSS_MB = quick ? 50 : 1024;
+const CALLS = quick ? 20_000 : 200_000;
+const basic = `Basic ${Buffer.from(`api:${BENCH_KEY}`).toString('base64')}`;
+const bearer = `Bearer ${BENCH_KEY}`;
+const rows: string[][] = [];
+
+function row(what: string, value: string, baselineName: string, baseline: string, ratio: number, note = '') {
+  rows.push([what, value, baselineName, baseline, `${ratio.toFixed(2)}×`, note]);
+  console.log(`  ${what}: ${value} | baseline (${baselineName}): ${baseline} | ratio ${ratio.toFixed(2)} ${note}`);
+}
+const mb = (b: number) => b / (1024 * 1024);
+const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+
+async function startSink(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/sink.ts', '--threads', '100000', '--checkpoints', '10000'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (d) => {
+      out += d;
+      const m = /listening on (\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    child.on('exit', (c) => reject(new Error(`sink exited ${c}`)));
+  });
+  return { url, child };
+}
+
+async function sinkCpu(url: string): Promise<number> {
+  const r = await request(`${url}/__bench/cpu`);
+  const v = (await r.body.json()) as { user: number; system: number };
+  return (v.user + v.system) / 1000;
+}
+
+/** Runs fn and reports wall ms and the sink's CPU ms over the same span. */
+async function measure(url: string, fn: () => Promise<void>): Promise<{ ms: number; sinkMs: number }> {
+  const c0 = await sinkCpu(url);
+  const t0 = performance.now();
+  await fn();
+  const ms = performance.now() - t0;
+  return { ms, sinkMs: (await sinkCpu(url)) - c0 };
+}
+
+async function median(n: number, fn: () => Promise<{ ms: number; sinkMs: number }>) {
+  const runs = [];
+  for (let i = 0; i < n; i++) runs.push(await fn());
+  runs.sort((a, b) => a.ms - b.ms);
+  return runs[Math.floor(n / 2)]!;
+}
+
+async function main() {
+  console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`);
+  const { url, child } = await startSink();
+  const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
+  try {
+    // 1. Threads stream.
+    console.log('\nthreads stream (100 000 rows)');
+    const raw = await request(`${url}/threads/stream_query`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: '{"project_id":"bench/threads"}' });
+    const body = Buffer.from(await raw.body.arrayBuffer());
+    const lines = body.toString('utf8').split('\n').filter(Boolean);
+    let count = 0;
+    const client3 = await median(3, () =>
+      measure(url, async () => {
+        count = 0;
+        for await (const _ of client.threads.query({ project_id: 'bench/threads' })) count++;
+      }),
+    );
+    const parse3 = await median(3, async () => {
+      const t0 = performance.now();
+      let n = 0;
+      for (const l of lines) if (JSON.parse(l)) n++;
+      return { ms: performance.now() - t0, sinkMs: 0 };
+    });
+    const transfer3 = await median(3, () =>
+      measure(url, async () => {
+        const r = await request(`${url}/threads/stream_query`, { method: 'POST', headers: { authorization: basic }, body: '{"project_id":"bench/threads"}' });
+        for await (const _ of r.body);
+      }),
+    );
+    if (count !== lines.length) throw new Error(`threads: ${count} rows, expected ${lines.length}`);
+    const rps = (ms: number) => `${fmt(lines.length / (ms / 1000), 0)} rows/s, ${fmt(mb(body.length) / (ms / 1000))} MB/s`;
+    row('threads.query, 100k rows', rps(client3.ms), 'JSON.parse of the lines in memory', rps(parse3.ms), client3.ms / parse3.ms, `(raw transfer alone: ${fmt(transfer3.ms, 0)} ms; sink CPU ${fmt(client3.sinkMs, 0)} of ${fmt(client3.ms, 0)} ms)`);
+
+    // 2. Trajectory upload.
+    console.log(`\ntrajectory upload (${UPLOAD_MB} MB JSONL)`);
+    const file = trajectoryFile(UPLOAD_MB);
+    const fileBytes = fs.statSync(file).size;
+    const up = await measure(url, async () => {
+      const s = await validateTrajectoryFile(file);
+      if (s.problems.length) throw new Error(`bench file invalid: ${s.problems[0]!.message}`);
+      const r = await uploadGroups(client, readTrajectoryGroups(file), { modelId: 'bench', split: 'train' });
+      if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
+    });
+    const rawUp = await measure(url, async () => {
+      // The same bytes as whole lines in bodies of up to 8 MiB, POSTed sequentially.
+      const text = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+      let batch: string[] = [];
+      let size = 0;
+      const post = async () => {
+        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body: `{"split":"train","trajectory_groups":[${batch.join(',')}]}` });
+        await r.body.dump();
+        batch = [];
+        size = 0;
+      };
+      for (const l of text) {
+        if (size + l.length > 8 * 1024 * 1024 - 64) await post();
+        batch.push(l);
+        size += l.length + 1;
+      }
+      if (batch.length) await post();
+    });
+    const rate = (ms: number) => `${fmt(mb(fileBytes) / (ms / 1000))} MB/s`;
+    row(`upload ${UPLOAD_MB} MB (validate + send)`, rate(up.ms), 'raw undici POSTs of the same bytes', rate(rawUp.ms), up.ms / rawUp.ms, `(sink CPU ${fmt(up.sinkMs, 0)} of ${fmt(up.ms, 0)} ms)`);
+
+    console.log(`\npeak RSS while uploading ${RSS_MB} MB`);
+    const big = trajectoryFile(RSS_MB);
+    const r = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/rss-upload.ts', url, big], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+    const rss = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { bytes: number; startRss: number; peakRss: number; totalMs: number; status: string };
+    row(`peak RSS, ${fmt(mb(rss.bytes), 0)} MB file`, `${fmt(mb(rss.peakRss), 0)} MB`, 'RSS before the upload', `${fmt(mb(rss.startRss), 0)} MB`, rss.peakRss / rss.startRss, `(${rss.status} in ${fmt(rss.totalMs / 1000)} s: ${fmt(mb(rss.bytes) / (rss.totalMs / 1000))} MB/s)`);
+
+    // 3. Call import.
+    console.log(`\ncall import (${CALLS.toLocaleString('en-US')} calls)`);
+    const items = callItems(CALLS) as CallBatchItem[];
+    const imp = await measure(url, async () => {
+      const res = await client.calls.upsertBatch(items);
+      if (res.length !== items.length) throw new Error('misaligned');
+    });
+    // Baseline: the same batches, serialized before the clock starts.
+    const bodies: string[] = [];
+    {
+      let cur: string[] = [];
+      let size = 12;
+      for (const it of items) {
+        const s = JSON.stringify(it);
+        if (cur.length && size + s.length + 1 > 10 * 1024 * 1024) {
+          bodies.push(`{"batch":[${cur.join(',')}]}`);
+          cur = [];
+          size = 12;
+        }
+        cur.push(s);
+        size += s.length + 1;
+      }
+      if (cur.length) bodies.push(`{"batch":[${cur.join(',')}]}`);
+    }
+    const rawImp = await measure(url, async () => {
+      for (const b of bodies) {
+        const r2 = await request(`${url}/call/upsert_batch`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: b });
+        await r2.body.dump();
+      }
+    });
+    const cps = (ms: number) => `${fmt(CALLS / (ms / 1000), 0)} calls/s`;
+    row(`import ${CALLS.toLocaleString('en-US')} calls`, cps(imp.ms), `raw POSTs of ${bodies.length} pre-serialized batches`, cps(rawImp.ms), imp.ms / rawImp.ms, `(sink CPU ${fmt(imp.sinkMs, 0)} of ${fmt(imp.ms, 0)} ms)`);
+
+    // 4. Checkpoints.
+    console.log('\ncheckpoints (10 000 in 100 pages)');
+    const ck = await median(3, () =>
+      measure(url, async () => {
+        let n = 0;
+        for await (const _ of client.models.checkpoints('bench', { pageSize: 100 })) n++;
+        if (n !== 10_000) throw new Error(`${n} checkpoints`);
+      }),
+    );
+    const rawCk = await median(3, () =>
+      measure(url, async () => {
+        let after = '';
+        let n = 0;
+        for (;;) {
+          const r3 = await request(`${url}/v1/preview/models/bench/checkpoints?limit=100${after ? `&after=${after}` : ''}`, { headers: { authorization: bearer } });
+          const page = (await r3.body.json()) as { data: unknown[]; has_more: boolean; last_id: string };
+          n += page.data.length;
+          if (!page.has_more) break;
+          after = page.last_id;
+        }
+        if (n !== 10_000) throw new Error(`${n} raw checkpoints`);
+      }),
+    );
+    row('iterate 10 000 checkpoints', `${fmt(ck.ms, 0)} ms`, 'raw sequential GETs', `${fmt(rawCk.ms, 0)} ms`, ck.ms / rawCk.ms);
+  } finally {
+    await client.close();
+    child.kill('SIGTERM');
+  }
+
+  // 5. The extension: bundle size, activation time in the host.
+  console.log('\nthe extension');
+  spawnSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'ignore' });
+  const bundle = fs.readFileSync(path.join(root, 'dist', 'extension.js'));
+  const gz = zlib.gzipSync(bundle, { level: 9 }).length;
+  row('bundle dist/extension.js', `${fmt(bundle.length / 1024, 0)} KiB (${fmt(gz / 1024, 0)} KiB gzip)`, 'undici alone, bundled', `${fmt(undiciSize() / 1024, 0)} KiB`, bundle.length / undiciSize());
+  if (!process.argv.includes('--no-host')) {
+    const host = spawnSync(process.execPath, ['scripts/host/run-tests.js', '--grep', 'activates without'], { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 });
+    const m = /activation took ([\d.]+) ms/.exec(host.stdout);
+    const base = /vscode\.git activated in ([\d.]+)/.exec(host.stdout);
+    if (m) row('activation in the host (inside activate())', `${m[1]} ms`, 'n/a', '-', 1, '(code-server 1.100.3)');
+    else console.log(`  activation: not measured (host run exit ${host.status})`);
+    void base;
+  }
+  console.log('\n| measure | value | baseline | baseline value | ratio | notes |\n|---|---|---|---|---|---|');
+  for (const r of rows) console.log(`| ${r.join(' | ')} |`);
+}
+
+function undiciSize(): number {
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const out = esbuild.buildSync({ stdin: { contents: "module.exports = require('undici')", resolveDir: root }, bundle: true, platform: 'node', target: 'node20', minify: true, write: false, format: 'cjs', mainFields: ['module', 'main'] });
+  return out.outputFiles[0]!.contents.length;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
