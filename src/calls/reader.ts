@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
-import { byPosition, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, type JsonPath, type Problem } from '../common/problems';
 
 export { ProblemError, type Problem } from '../common/problems';
 
@@ -160,6 +160,10 @@ function checkItem(doc: JsonText, value: unknown, line: Line): { item?: CallBatc
   const start = startPath && valueAt(value, startPath);
   if (startPath && isObject(start) && !('id' in start)) {
     at(startPath, 'start without an id: importing this file twice creates the call twice (give each call an "id")', 'warning');
+  }
+  if (startPath && isObject(start) && 'svc_user_id' in start) {
+    const path = [...startPath, 'svc_user_id'];
+    at(path, `${formatPath(path)}: set by the service from your credentials, so this value is not kept`, 'warning');
   }
   return { item: problems.some((p) => p.severity === 'error') ? undefined : item, problems };
 }

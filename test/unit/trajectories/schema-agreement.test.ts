@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { TrajectoryLogRequest } from '../../../src/api/schemas/models';
+import { HttpError } from '../../server/errors';
+import { Store } from '../../server/store';
+import { logTrajectories } from '../../server/trajectories';
+
+// The client's zod schemas must refuse, before sending, whatever the strictest server refuses with
+// a 422, and accept what it accepts. The reference server's validator was written separately, so
+// agreeing with it case by case is worth something.
+
+const call = { id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{}' } };
+const choice = { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'x' } };
+const tool = { type: 'function', function: { name: 'weather', description: 'd', parameters: { type: 'object' }, strict: true } };
+
+const items: [string, unknown][] = [
+  ['a user message', { role: 'user', content: 'x' }],
+  ['a user message with null content', { role: 'user', content: null }],
+  ['a user message without content', { role: 'user' }],
+  ['a system message with a name', { role: 'system', content: 'x', name: 'n' }],
+  ['a null name', { role: 'user', content: 'x', name: null }],
+  ['an unknown message field', { role: 'user', content: 'x', extra: 1 }],
+  ['tool_calls on a user message', { role: 'user', content: 'x', tool_calls: [] }],
+  ['tool_call_id on a user message', { role: 'user', content: 'x', tool_call_id: 'a' }],
+  ['an assistant message without content', { role: 'assistant' }],
+  ['an assistant message with tool calls', { role: 'assistant', content: null, tool_calls: [call] }],
+  ['a tool call with an unknown field', { role: 'assistant', tool_calls: [{ ...call, extra: 1 }] }],
+  ['a tool call of another type', { role: 'assistant', tool_calls: [{ ...call, type: 'custom' }] }],
+  ['a tool call without id', { role: 'assistant', tool_calls: [{ type: 'function', function: call.function }] }],
+  ['tool call arguments as an object', { role: 'assistant', tool_calls: [{ ...call, function: { name: 'f', arguments: {} } }] }],
+  ['an unknown tool call function field', { role: 'assistant', tool_calls: [{ ...call, function: { ...call.function, x: 1 } }] }],
+  ['null tool_calls', { role: 'assistant', tool_calls: null }],
+  ['tool_call_id on an assistant message', { role: 'assistant', content: 'x', tool_call_id: 'a' }],
+  ['a tool message', { role: 'tool', content: 'x', tool_call_id: 'a' }],
+  ['a tool message without tool_call_id', { role: 'tool', content: 'x' }],
+  ['a numeric tool_call_id', { role: 'tool', content: 'x', tool_call_id: 1 }],
+  ['a tool message without content', { role: 'tool', tool_call_id: 'a' }],
+  ['a function message', { role: 'function', content: 'x', name: 'f' }],
+  ['a developer message', { role: 'developer', content: 'x' }],
+  ['an unknown role', { role: 'robot', content: 'x' }],
+  ['a null role', { role: null, content: 'x' }],
+  ['content without role', { content: 'x' }],
+  ['an empty object', {}],
+  ['a string', 'hi'],
+  ['a choice', choice],
+  ['a choice with null logprobs', { ...choice, logprobs: null }],
+  ['a choice with object logprobs', { ...choice, logprobs: { content: [] } }],
+  ['a choice with array logprobs', { ...choice, logprobs: [] }],
+  ['a choice without index', { finish_reason: 'stop', message: choice.message }],
+  ['a choice with a fractional index', { ...choice, index: 1.5 }],
+  ['an unknown finish_reason', { ...choice, finish_reason: 'done' }],
+  ['a choice without finish_reason', { index: 0, message: choice.message }],
+  ['a choice without message', { finish_reason: 'stop', index: 0 }],
+  ['a choice message with role user', { ...choice, message: { role: 'user', content: 'x' } }],
+  ['a choice message without role', { ...choice, message: { content: 'x' } }],
+  ['a choice message with null content', { ...choice, message: { role: 'assistant', content: null } }],
+  ['a choice message with tool calls', { ...choice, finish_reason: 'tool_calls', message: { role: 'assistant', tool_calls: [call] } }],
+  ['a choice message with tool_call_id', { ...choice, message: { role: 'assistant', content: 'x', tool_call_id: 'a' } }],
+  ['a choice with an unknown field', { ...choice, extra: 1 }],
+  ['a choice that also has a role', { ...choice, role: 'assistant' }],
+];
+
+const trajectories: [string, Record<string, unknown>][] = [
+  ['tools', { tools: [tool] }],
+  ['null tools', { tools: null }],
+  ['a tool with an unknown field', { tools: [{ ...tool, extra: 1 }] }],
+  ['a tool function with an unknown field', { tools: [{ ...tool, function: { ...tool.function, extra: 1 } }] }],
+  ['a null strict', { tools: [{ ...tool, function: { ...tool.function, strict: null } }] }],
+  ['an empty tool name', { tools: [{ ...tool, function: { ...tool.function, name: '' } }] }],
+  ['array parameters', { tools: [{ ...tool, function: { ...tool.function, parameters: [] } }] }],
+  ['a history with tools', { additional_histories: [{ messages_and_choices: [], tools: [] }] }],
+  ['a history with null tools', { additional_histories: [{ messages_and_choices: [], tools: null }] }],
+  ['a history with an unknown field', { additional_histories: [{ messages_and_choices: [], reward: 1 }] }],
+  ['an infinite reward', { reward: Infinity }],
+  ['a null reward', { reward: null }],
+];
+
+function serverRefuses(body: unknown): boolean {
+  try {
+    logTrajectories('m', body, new Store());
+    return false;
+  } catch (e) {
+    if (e instanceof HttpError && e.status === 422) return true;
+    throw e;
+  }
+}
+
+function check(body: unknown): void {
+  const server = serverRefuses(body);
+  const client = !TrajectoryLogRequest.safeParse(body).success;
+  assert.equal(client, server, `the server ${server ? 'refuses' : 'accepts'} it, the client ${client ? 'refuses' : 'accepts'} it`);
+}
+
+describe('trajectory schemas agree with the reference server', () => {
+  for (const [what, item] of items) {
+    it(`${what} in messages_and_choices`, () => {
+      check({ split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [item] }] }] });
+      check({ split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [], additional_histories: [{ messages_and_choices: [item] }] }] }] });
+    });
+  }
+  for (const [what, fields] of trajectories) {
+    it(`a trajectory with ${what}`, () => {
+      check({ split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [], ...fields }] }] });
+    });
+  }
+});
