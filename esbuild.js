@@ -63,7 +63,7 @@ async function main() {
   if (tests) {
     contexts.push(
       await esbuild.context({
-        entryPoints: { 'test/host/index': 'test/host/index.ts' },
+        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts' },
         bundle: true,
         mainFields: ['module', 'main'],
         format: 'cjs',

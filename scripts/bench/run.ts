@@ -105,7 +105,7 @@ async function main() {
     const up = await measure(url, async () => {
       const s = await validateTrajectoryFile(file);
       if (s.problems.length) throw new Error(`bench file invalid: ${s.problems[0]!.message}`);
-      const r = await uploadGroups(client, readTrajectoryGroups(file), { modelId: 'bench', split: 'train' });
+      const r = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true }), { modelId: 'bench', split: 'train' });
       if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
     });
     const rawUp = await measure(url, async () => {
@@ -133,6 +133,18 @@ async function main() {
     const big = trajectoryFile(RSS_MB);
     const r = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/rss-upload.ts', url, big], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
     const rss = JSON.parse(r.stdout.trim().split('\n').at(-1)!) as { bytes: number; startRss: number; peakRss: number; totalMs: number; status: string };
+    if (!process.argv.includes('--no-host')) {
+      console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MB file`);
+      const host = spawnSync(
+        process.execPath,
+        ['scripts/host/run-tests.js', '--entry', 'out/test/host/bench.js', '--env', `SVC_BENCH_URL=${url}`, '--env', `SVC_BENCH_FILE=${file}`, '--env', `SVC_BENCH_KEY=${BENCH_KEY}`],
+        { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 },
+      );
+      const line = /BENCH (\{.*\})/.exec(host.stdout)?.[1];
+      if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
+      const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
+      row(`host: upload ${UPLOAD_MB} MB via the command`, `${fmt(mb(hb.bytes) / (hb.ms / 1000))} MB/s, peak RSS ${fmt(mb(hb.peakRss), 0)} MB`, 'host RSS before the upload', `${fmt(mb(hb.startRss), 0)} MB`, hb.peakRss / hb.startRss, `(${fmt(hb.ms / 1000)} s)`);
+    }
     row(`peak RSS, ${fmt(mb(rss.bytes), 0)} MB file`, `${fmt(mb(rss.peakRss), 0)} MB`, 'RSS before the upload', `${fmt(mb(rss.startRss), 0)} MB`, rss.peakRss / rss.startRss, `(${rss.status} in ${fmt(rss.totalMs / 1000)} s: ${fmt(mb(rss.bytes) / (rss.totalMs / 1000))} MB/s)`);
 
     // 3. Call import.

@@ -129,18 +129,36 @@ export class HttpClient {
     return this.retry;
   }
 
-  /** Sends a request and parses its JSON response body; errors become SvcError subclasses. */
+  /**
+   * Sends a request and parses its JSON response body; errors become SvcError subclasses. A
+   * connection lost while the body is read is retried like one lost before the headers (for
+   * idempotent requests only: for others the server has processed the request).
+   */
   async json(req: HttpRequest): Promise<{ status: number; value: unknown; info: RequestInfo }> {
-    const res = await this.stream(req);
-    const text = await readCapped(res.body, this.maxResponseBytes, res.info);
-    if (text.trim() === '') return { status: res.status, value: undefined, info: res.info };
-    try {
-      return { status: res.status, value: JSON.parse(text), info: res.info };
-    } catch {
-      throw new ProtocolError(`The service answered ${res.info.method} ${res.info.path} with a body that is not JSON.`, {
-        request: res.info,
-        status: res.status,
-      });
+    for (let attempt = 1; ; attempt++) {
+      const res = await this.stream(req);
+      let text: string;
+      try {
+        text = await readCapped(res.body, this.maxResponseBytes, res.info);
+      } catch (e) {
+        const error = mapError(e, res.info, req.signal);
+        const retryInMs = req.retry === 'idempotent' ? this.retryDelay(error, req.retry, attempt) : undefined;
+        this.log({ ...res.info, status: res.status, durationMs: 0, attempt, error: `reading the response: ${error.message}`, retryInMs });
+        if (retryInMs === undefined) throw error;
+        await sleep(retryInMs, req.signal).catch(() => {
+          throw new CancelledError({ request: res.info });
+        });
+        continue;
+      }
+      if (text.trim() === '') return { status: res.status, value: undefined, info: res.info };
+      try {
+        return { status: res.status, value: JSON.parse(text), info: res.info };
+      } catch {
+        throw new ProtocolError(`The service answered ${res.info.method} ${res.info.path} with a body that is not JSON.`, {
+          request: res.info,
+          status: res.status,
+        });
+      }
     }
   }
 

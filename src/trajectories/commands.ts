@@ -188,7 +188,8 @@ export class TrajectoryUploads implements vscode.Disposable {
       const { uri, startGroup } = plan.files[i]!;
       const name = path.basename(uri.fsPath);
       let last = 0;
-      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup }), {
+      // Validated just before: the client checks each request again, so the reader need not.
+      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true }), {
         modelId: plan.modelId,
         split: plan.split,
         maxRequestBytes: plan.maxRequestBytes,

@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { isProjectId } from '../refs';
 
-/** ISO 8601 date-time with a zone (`Z` or an offset), as requests must carry. */
-export const DateTimeInput = z.iso.datetime({ offset: true });
-/** Date-times in responses are taken as strings; the UI parses them when it shows them. */
+/**
+ * ISO 8601 date-time with a zone (`Z` or an offset), as requests must carry; a time without a
+ * zone is refused (the service would read it as UTC, rarely what a local timestamp meant). The
+ * service also needs seconds and at most 9 fractional digits.
+ */
+export const DateTimeInput = z.iso.datetime({ offset: true }).refine((v) => !/T\d{2}:\d{2}(?![:\d])/.test(v) && !/\.\d{10,}/.test(v), {
+  message: 'must have seconds and at most 9 fractional-second digits, e.g. 2026-11-20T09:00:00.123Z',
+});
 export const DateTimeOutput = z.string();
 
 /** `<entity>/<project>`. */

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { PayloadTooLargeError, ValidationError, type CallBatchItem } from '../../../src/api';
+import { createServiceClient, NetworkError, PayloadTooLargeError, ValidationError, type CallBatchItem } from '../../../src/api';
 import { harness, PROJECT, type Harness } from './helpers';
 
 function start(id: string, extra: Record<string, unknown> = {}): CallBatchItem {
@@ -99,5 +99,42 @@ describe('contract: calls.upsertBatch', () => {
       assert.ok(e.serverMessage);
       return true;
     });
+  });
+});
+
+describe('contract: a connection lost while the response body is read', () => {
+  it('is retried for an idempotent request and surfaces as NetworkError otherwise', async () => {
+    const http = await import('node:http');
+    let hits = 0;
+    // Sends the headers and half a body, then drops the connection, twice; then answers.
+    const srv = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        hits++;
+        if (hits <= 2) {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+          res.write('{"res":[');
+          setTimeout(() => res.socket?.destroy(), 20);
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(req.url?.startsWith('/v1/') ? '{"ok":true}' : '{"res":[{"id":"a","trace_id":"t"}]}');
+      });
+    });
+    await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(srv.address() as import('node:net').AddressInfo).port}`;
+    const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: 'k', accessToken: 'k' }), retry: { baseDelayMs: 1, maxDelayMs: 5 }, env: {} });
+    try {
+      const res = await client.calls.upsertBatch([start('a')]);
+      assert.deepEqual(res, [{ id: 'a', trace_id: 't' }]);
+      assert.equal(hits, 3);
+      hits = 0;
+      await assert.rejects(client.models.logTrajectories('m', { split: 'train', trajectory_groups: [] }), NetworkError);
+      assert.equal(hits, 1, 'the log request is not sent again');
+    } finally {
+      await client.close();
+      srv.close();
+      srv.closeAllConnections();
+    }
   });
 });
