@@ -1,7 +1,7 @@
 import { CancelledError, NetworkError, ProtocolError, SvcError } from './errors';
 import type { HttpClient, StreamResponse } from './http';
 import { mapError } from './http';
-import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonl } from './jsonl';
+import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonlBatches } from './jsonl';
 import { backoffDelay, sleep } from './retry';
 import { ThreadRow, ThreadsQueryRequest } from './schemas';
 import { checkRequest, parseResponse } from './validate';
@@ -52,12 +52,14 @@ export class ThreadsApi {
       });
       const lineOffset = delivered;
       try {
-        for await (const { line, value } of decodeJsonl(res.body, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES })) {
-          // Rows already decoded from a buffered chunk must not outlive a cancel.
-          if (options.signal?.aborted) throw new CancelledError({ request: res.info });
-          const row = parseResponse(ThreadRow, value, res.info, res.status, [], line + lineOffset);
-          delivered++;
-          yield row;
+        for await (const batch of decodeJsonlBatches(res.body, { maxLineBytes: options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES })) {
+          for (const { line, value } of batch) {
+            // Rows already decoded from a buffered chunk must not outlive a cancel.
+            if (options.signal?.aborted) throw new CancelledError({ request: res.info });
+            const row = parseResponse(ThreadRow, value, res.info, res.status, [], line + lineOffset);
+            delivered++;
+            yield row;
+          }
         }
         return;
       } catch (e) {
