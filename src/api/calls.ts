@@ -32,9 +32,10 @@ export class CallsApi {
    */
   async upsertBatch(items: CallBatchItem[], options: UpsertBatchOptions = {}): Promise<CallResult[]> {
     const filled = items.map(fillIds);
-    const checked = checkRequest(BatchInput, filled, 'call batch');
+    checkRequest(BatchInput, filled, 'call batch');
     const budget = options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
-    const encoded = checked.map((item) => Buffer.from(JSON.stringify(item)));
+    // The validated items as given, not zod's output copy (which drops "__proto__" record keys).
+    const encoded = filled.map((item) => Buffer.from(JSON.stringify(item)));
     const results: CallResult[] = [];
     let index = 0;
     while (index < encoded.length) {

@@ -16,7 +16,9 @@ export class FeedbackApi {
    * create a second row; the returned row's `id` is the one to show.
    */
   async create(input: FeedbackCreateRequest, options: CallOptions = {}): Promise<FeedbackCreateResponse> {
-    const req = checkRequest(FeedbackCreateRequest, { ...input, id: input.id ?? randomUUID() }, 'feedback');
+    // Validated, then sent as given: zod's output copy would drop a "__proto__" payload key.
+    const req = { ...input, id: input.id ?? randomUUID() };
+    checkRequest(FeedbackCreateRequest, req, 'feedback');
     const { value, info, status } = await this.http.json({
       method: 'POST',
       base: 'trace',

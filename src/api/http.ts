@@ -135,15 +135,17 @@ export class HttpClient {
    * idempotent requests only: for others the server has processed the request).
    */
   async json(req: HttpRequest): Promise<{ status: number; value: unknown; info: RequestInfo }> {
-    for (let attempt = 1; ; attempt++) {
-      const res = await this.stream(req);
+    // One budget of attempts for failures before and after the response head.
+    const attempts = { n: 0 };
+    for (;;) {
+      const res = await this.stream(req, attempts);
       let text: string;
       try {
         text = await readCapped(res.body, this.maxResponseBytes, res.info);
       } catch (e) {
         const error = mapError(e, res.info, req.signal);
-        const retryInMs = req.retry === 'idempotent' ? this.retryDelay(error, req.retry, attempt) : undefined;
-        this.log({ ...res.info, status: res.status, durationMs: 0, attempt, error: `reading the response: ${error.message}`, retryInMs });
+        const retryInMs = req.retry === 'idempotent' ? this.retryDelay(error, req.retry, attempts.n) : undefined;
+        this.log({ ...res.info, status: res.status, durationMs: 0, attempt: attempts.n, error: `reading the response: ${error.message}`, retryInMs });
         if (retryInMs === undefined) throw error;
         await sleep(retryInMs, req.signal).catch(() => {
           throw new CancelledError({ request: res.info });
@@ -166,13 +168,14 @@ export class HttpClient {
    * Sends a request and returns the successful response with its body unread, so the caller can
    * stream it. Retries (per `req.retry`) cover everything up to the response headers.
    */
-  async stream(req: HttpRequest): Promise<StreamResponse> {
+  async stream(req: HttpRequest, attempts: { n: number } = { n: 0 }): Promise<StreamResponse> {
     const url = this.urlFor(req);
     const info: RequestInfo = { method: req.method, path: url.pathname + url.search };
     this.checkTransport(url, info);
     const body = req.body ?? (req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined);
 
-    for (let attempt = 1; ; attempt++) {
+    for (;;) {
+      const attempt = ++attempts.n;
       if (req.signal?.aborted) throw new CancelledError({ request: info });
       const started = performance.now();
       let error: SvcError;
@@ -286,6 +289,11 @@ export class HttpClient {
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
+  }
+
+  /** Logs an event on behalf of an operation that retries on its own (a resumed stream). */
+  logEvent(event: RequestLogEvent): void {
+    this.log(event);
   }
 
   private log(event: RequestLogEvent): void {

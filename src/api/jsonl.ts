@@ -55,7 +55,9 @@ export async function* decodeJsonlBatches(
       const piece = chunk.subarray(start, nl);
       let value: unknown;
       try {
-        if (pendingBytes + piece.length > cap) throw tooLong(line, cap);
+        // A CRLF's \r is part of the line break, not of the line.
+        const lastByte = piece.length ? piece[piece.length - 1] : pending.at(-1)?.at(-1);
+        if (pendingBytes + piece.length - (lastByte === 0x0d ? 1 : 0) > cap) throw tooLong(line, cap);
         const bytes = pending.length ? Buffer.concat([...pending, piece]) : piece;
         pending = [];
         pendingBytes = 0;
@@ -72,15 +74,18 @@ export async function* decodeJsonlBatches(
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
       pendingBytes += rest.length;
-      // (The complete lines of this chunk were yielded just above.)
-      if (pendingBytes > cap) throw tooLong(line + 1, cap);
+      // (The complete lines of this chunk were yielded just above.) One byte of slack: it may be
+      // the \r of a CRLF whose \n is in the next chunk.
+      if (pendingBytes > cap + 1) throw tooLong(line + 1, cap);
       // Copy: the producer may reuse its buffer.
       pending.push(Buffer.from(rest));
     }
   }
   if (pendingBytes > 0) {
     line++;
-    const value = parseLine(Buffer.concat(pending), line);
+    const rest = Buffer.concat(pending);
+    if (rest.length - (rest[rest.length - 1] === 0x0d ? 1 : 0) > cap) throw tooLong(line, cap);
+    const value = parseLine(rest, line);
     if (value !== SKIP) yield [{ line, value }];
   }
 }
@@ -88,6 +93,8 @@ export async function* decodeJsonlBatches(
 const SKIP = Symbol('skip');
 
 function parseLine(bytes: Buffer, line: number): unknown {
+  // A byte order mark at the start of the stream is not part of line 1.
+  if (line === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === 0x0d) end--;
   const text = bytes.toString('utf8', 0, end);

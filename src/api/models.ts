@@ -1,5 +1,5 @@
 import { ProtocolError } from './errors';
-import type { HttpClient } from './http';
+import { readCapped, type HttpClient } from './http';
 import {
   CheckpointList,
   ListCheckpointsQuery,
@@ -35,17 +35,25 @@ export class ModelsApi {
     options: CallOptions = {},
   ): Promise<unknown> {
     const path = modelPath(modelId, 'log');
-    const req = checkRequest(TrajectoryLogRequest, input, 'trajectory log request');
-    const { value } = await this.http.json({
+    // Validated, then sent as given: zod's output copy would drop "__proto__" record keys.
+    checkRequest(TrajectoryLogRequest, input, 'trajectory log request');
+    const res = await this.http.stream({
       method: 'POST',
       base: 'training',
       path,
       auth: 'bearer',
-      json: req,
+      json: input,
       retry: 'unsent-only',
       signal: options.signal,
     });
-    return value;
+    // A 2xx status line means the service stored the trajectories; the body (shape not promised)
+    // is a courtesy, so losing it must not make a logged request look failed or uncertain.
+    try {
+      const text = await readCapped(res.body, 1024 * 1024, res.info);
+      return text.trim() ? JSON.parse(text) : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** GET /v1/preview/models/{model_id}/checkpoints: one page, with the envelope's defaults filled. */

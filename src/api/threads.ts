@@ -65,7 +65,16 @@ export class ThreadsApi {
       } catch (e) {
         const error = toStreamError(e, res, lineOffset, options.signal);
         if (!(error instanceof NetworkError) || resume >= maxResumes) throw error;
-        await sleep(backoffDelay(resume + 1, retry), options.signal);
+        const retryInMs = backoffDelay(resume + 1, retry);
+        this.http.logEvent({
+          ...res.info,
+          status: res.status,
+          durationMs: 0,
+          attempt: resume + 1,
+          error: `${error.message} after ${delivered} rows`,
+          retryInMs,
+        });
+        await sleep(retryInMs, options.signal);
       } finally {
         if (!res.body.destroyed) res.body.destroy();
       }

@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
-import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, TOO_DEEP, tooDeepAt, type JsonPath, type Problem } from '../common/problems';
 
 export { ProblemError, type Problem } from '../common/problems';
 
@@ -70,6 +70,11 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
     if (isBlank(line.text)) continue;
     summary.items++;
     const doc = new JsonText(path, line.text, line.line, false);
+    const deep = tooDeepAt(line.text);
+    if (deep >= 0) {
+      problems.add(doc.problem(deep, 1, `line ${line.line} ${TOO_DEEP}`));
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line.text);
@@ -81,7 +86,7 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
     const kind = kindOfItem(value);
     if (kind === 'start') summary.starts++;
     else if (kind === 'end') summary.ends++;
-    if (problems.truncated) continue;
+    if (problems.truncated && problems.hasError) continue;
     const found = checkItem(doc, value, line).problems;
     problems.addAll(found.sort(byPosition));
   }
@@ -138,19 +143,20 @@ function checkItem(doc: JsonText, value: unknown, line: Line): { item?: CallBatc
   let startPath: JsonPath | undefined;
   if ('mode' in value || 'req' in value) {
     const r = CallBatchItem.safeParse(value);
-    if (r.success) item = r.data;
+    // The parsed JSON itself, not zod's copy: a record key such as "__proto__" survives only there.
+    if (r.success) item = value as CallBatchItem;
     else problems.push(...doc.issueProblems(r.error.issues, value));
     if (value.mode === 'start') startPath = ['req', 'start'];
   } else if ('start' in value && 'end' in value) {
     at([], `line ${line.line} holds both a start and an end: put each on its own line, start first`);
   } else if ('start' in value) {
     const r = BareStart.safeParse(value);
-    if (r.success) item = { mode: 'start', req: { start: r.data.start } };
+    if (r.success) item = { mode: 'start', req: { start: (value as { start: CallStart }).start } };
     else problems.push(...doc.issueProblems(r.error.issues, value));
     startPath = ['start'];
   } else if ('end' in value) {
     const r = BareEnd.safeParse(value);
-    if (r.success) item = { mode: 'end', req: { end: r.data.end } };
+    if (r.success) item = { mode: 'end', req: { end: (value as { end: CallEnd }).end } };
     else problems.push(...doc.issueProblems(r.error.issues, value));
   } else {
     at([], `expected a call record (${SHAPES})`);

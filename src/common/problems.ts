@@ -30,12 +30,24 @@ export const DEFAULT_MAX_PROBLEMS = 1000;
 export class ProblemList {
   readonly items: Problem[] = [];
   truncated = false;
+  /** Errors seen, kept or not. */
+  errors = 0;
   constructor(readonly max: number = DEFAULT_MAX_PROBLEMS) {}
 
-  /** False once the list is full (the problem was dropped). */
+  /** Whether an error is in the list: a full list of warnings must not hide a later error. */
+  get hasError(): boolean {
+    return this.errors > 0;
+  }
+
+  /** False once the list is full (the problem was dropped, unless an error displaced a warning). */
   add(p: Problem): boolean {
+    if (p.severity === 'error') this.errors++;
     if (this.items.length >= this.max) {
       this.truncated = true;
+      if (p.severity === 'error') {
+        const w = this.items.findIndex((x) => x.severity === 'warning');
+        if (w >= 0) this.items[w] = p;
+      }
       return false;
     }
     this.items.push(p);
@@ -46,6 +58,28 @@ export class ProblemList {
     for (const p of ps) if (!this.add(p)) return;
   }
 }
+
+/** Deepest nesting of arrays and objects a file may have: deeper ones overflow recursive parsers. */
+export const MAX_DEPTH = 512;
+
+/** The offset where `text` nests deeper than `limit` arrays/objects, or -1. Iterative, not recursive. */
+export function tooDeepAt(text: string, limit: number = MAX_DEPTH): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
+export const TOO_DEEP = `is nested deeper than ${MAX_DEPTH} levels of arrays and objects`;
 
 /** `trajectory_groups[0].trajectories[2].reward`; '' for the root. */
 export function formatPath(path: readonly (string | number)[]): string {

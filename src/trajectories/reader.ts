@@ -22,6 +22,8 @@ import {
   lineProblem,
   ProblemError,
   ProblemList,
+  TOO_DEEP,
+  tooDeepAt,
   type JsonPath,
   type Problem,
 } from '../common/problems';
@@ -117,6 +119,11 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
     if (isBlank(line.text)) continue;
     groups++;
     const doc = new JsonText(path, line.text, line.line, false);
+    const deep = tooDeepAt(line.text);
+    if (deep >= 0) {
+      problems.add(doc.problem(deep, 1, `line ${line.line} ${TOO_DEEP}`));
+      continue;
+    }
     let value: unknown;
     try {
       value = JSON.parse(line.text);
@@ -126,8 +133,8 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
       continue;
     }
     trajectories += trajectoryCount(value);
-    // Past the limit only the counts are still wanted.
-    if (problems.truncated) continue;
+    // Past the limit only the counts are still wanted, once an error is known.
+    if (problems.truncated && problems.hasError) continue;
     const found = groupProblems(doc, value, [], `line ${line.line}`, true);
     if (line.invalidUtf8) found.push(doc.problem(Math.max(0, line.text.indexOf('\uFFFD')), 1, `line ${line.line} ${INVALID_UTF8}`, 'warning'));
     problems.addAll(found.sort(byPosition));
@@ -199,7 +206,7 @@ async function validateJson(path: string, opts: ValidateOptions): Promise<Valida
     summary.groups = shape.groups.length;
     for (const [i, g] of shape.groups.entries()) {
       summary.trajectories += trajectoryCount(g);
-      if (found.length > max) continue;
+      if (found.length > max && found.some((p) => p.severity === 'error')) continue;
       if (i % 64 === 0) opts.signal?.throwIfAborted();
       const base = groupPath(shape, i);
       found.push(...groupProblems(doc, g, base, base.length ? formatPath(base) : 'The file', false));
@@ -209,7 +216,9 @@ async function validateJson(path: string, opts: ValidateOptions): Promise<Valida
     }
   }
   summary.truncated = found.length > max;
-  summary.problems = found.slice(0, max).sort(byPosition);
+  // Errors first, so a cut never hides that the file has one.
+  const rank = (p: Problem) => (p.severity === 'error' ? 0 : 1);
+  summary.problems = [...found].sort((a, b) => rank(a) - rank(b)).slice(0, max).sort(byPosition);
   return summary;
 }
 
@@ -254,6 +263,8 @@ async function loadJson(path: string, opts: { signal?: AbortSignal; maxJsonBytes
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (isBlank(text)) return { fileBytes, problem: lineProblem(path, 1, 'The file is empty') };
   const doc = new JsonText(path, text);
+  const deep = tooDeepAt(text);
+  if (deep >= 0) return { fileBytes, problem: doc.problem(deep, 1, `The file ${TOO_DEEP}`) };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -325,7 +336,8 @@ function groupProblems(doc: JsonText, value: unknown, base: JsonPath, where: str
 
 function parseGroup(doc: JsonText, value: unknown, base: JsonPath, where: string, jsonl: boolean): TrajectoryGroup {
   const r = TrajectoryGroup.safeParse(value);
-  if (r.success) return r.data;
+  // The parsed JSON itself, not zod's copy: a record key such as "__proto__" survives only there.
+  if (r.success) return value as TrajectoryGroup;
   const first = groupProblems(doc, value, base, where, jsonl).sort(byPosition)[0];
   throw new ProblemError(first ?? doc.problem(0, 1, `${where} is not a valid trajectory group`));
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createServiceClient, NetworkError, PayloadTooLargeError, ValidationError, type CallBatchItem } from '../../../src/api';
+import { createServiceClient, PayloadTooLargeError, ValidationError, type CallBatchItem } from '../../../src/api';
 import { harness, PROJECT, type Harness } from './helpers';
 
 function start(id: string, extra: Record<string, unknown> = {}): CallBatchItem {
@@ -103,7 +103,7 @@ describe('contract: calls.upsertBatch', () => {
 });
 
 describe('contract: a connection lost while the response body is read', () => {
-  it('is retried for an idempotent request and surfaces as NetworkError otherwise', async () => {
+  it('is retried for an idempotent request; for the log endpoint the 200 status line already means logged', async () => {
     const http = await import('node:http');
     let hits = 0;
     // Sends the headers and half a body, then drops the connection, twice; then answers.
@@ -129,7 +129,8 @@ describe('contract: a connection lost while the response body is read', () => {
       assert.deepEqual(res, [{ id: 'a', trace_id: 't' }]);
       assert.equal(hits, 3);
       hits = 0;
-      await assert.rejects(client.models.logTrajectories('m', { split: 'train', trajectory_groups: [] }), NetworkError);
+      // The 200 status line says the service stored it: the cut body does not make it a failure.
+      assert.equal(await client.models.logTrajectories('m', { split: 'train', trajectory_groups: [] }), undefined);
       assert.equal(hits, 1, 'the log request is not sent again');
     } finally {
       await client.close();
