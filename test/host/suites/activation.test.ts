@@ -23,7 +23,19 @@ describe('activation', () => {
   it('activates without a single network request, even when configured and signed in', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     assert.strictEqual(ext.isActive, false, 'another suite activated the extension first');
+    const t0 = performance.now();
     const a = await api();
+    const wallMs = performance.now() - t0;
+    // A baseline in the same host: a built-in extension's activation, timed the same way.
+    const candidates = ['vscode.markdown-language-features', 'vscode.references-view', 'vscode.merge-conflict', 'vscode.extension-editing', 'vscode.emmet'];
+    const builtin = candidates.map((id) => vscode.extensions.getExtension(id)).find((e) => e && !e.isActive);
+    let baseline = 'n/a';
+    if (builtin) {
+      const b0 = performance.now();
+      await builtin.activate();
+      baseline = (performance.now() - b0).toFixed(1);
+    }
+    console.log(`      activation wall ${wallMs.toFixed(1)} ms (baseline ${builtin?.id ?? 'none'} ${baseline} ms)`);
     await new Promise((r) => setTimeout(r, 500));
     assert.strictEqual(server.stats.count(), 0, `requests: ${JSON.stringify(server.stats.requests)}`);
     assert.strictEqual(a.connection.state, 'signedIn');
