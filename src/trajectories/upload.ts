@@ -5,17 +5,11 @@
  * - cancelling lets the request in flight finish, then stops, so its outcome is known;
  * - the result lists exactly which groups (and file lines) were logged, and where a retry resumes.
  */
-import { NetworkError, ProtocolError, ValidationError, type ServiceClient, type TrajectoryGroup } from '../api';
+import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
+import type { GroupRecord } from './reader';
 
-/** A group as the reader yields it (see reader.ts). */
-export interface UploadGroup {
-  index: number;
-  line: number;
-  endLine: number;
-  bytes: number;
-  trajectories: number;
-  group: TrajectoryGroup;
-}
+/** A group as the reader yields it. */
+export type UploadGroup = GroupRecord;
 
 /** A run of consecutive groups sent in one request. */
 export interface Chunk {

@@ -1,6 +1,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../server';
+import { startConnectProxy } from '../../server/connect-proxy';
 import { configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
 
 describe('connection: configuration changes and auth failures', () => {
@@ -94,23 +95,8 @@ describe('connection: configuration changes and auth failures', () => {
   });
 
   it('honours http.proxy for requests to the service', async () => {
-    const http = await import('http');
-    const net = await import('net');
-    let tunnels = 0;
-    const proxy = http.createServer();
-    proxy.on('connect', (req: import('http').IncomingMessage, socket: import('net').Socket, head: Buffer) => {
-      tunnels++;
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = net.connect(Number(port), host!, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-    });
-    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-    const proxyUrl = `http://127.0.0.1:${(proxy.address() as import('net').AddressInfo).port}`;
+    const proxy = await startConnectProxy();
+    const proxyUrl = proxy.url;
     const a = await connect(one);
     const http_ = vscode.workspace.getConfiguration('http');
     await http_.update('proxy', proxyUrl, vscode.ConfigurationTarget.Global);
@@ -119,11 +105,10 @@ describe('connection: configuration changes and auth failures', () => {
       await new Promise((r) => setTimeout(r, 200));
       await vscode.commands.executeCommand('svc.threads.refresh');
       assert.strictEqual(a.threads.rows.length, 4);
-      assert.ok(tunnels >= 1, 'the request went through the CONNECT proxy');
+      assert.ok(proxy.tunnels() >= 1, 'the request went through the CONNECT proxy');
     } finally {
       await http_.update('proxy', undefined, vscode.ConfigurationTarget.Global);
       proxy.close();
-      proxy.closeAllConnections();
     }
   });
 });

@@ -10,6 +10,7 @@ import {
   type Checkpoint,
   type Trajectory,
 } from '../../../src/api';
+import { startConnectProxy } from '../../server/connect-proxy';
 import { collect, harness, KEY, trajectory, type Harness } from './helpers';
 
 describe('contract: models', () => {
@@ -174,38 +175,22 @@ describe('contract: models', () => {
     });
 
     it('goes through the proxy named by HTTP_PROXY (a loopback CONNECT proxy), and around it for NO_PROXY', async () => {
-      const http = await import('node:http');
-      const net = await import('node:net');
-      let tunnels = 0;
-      const proxy = http.createServer();
-      proxy.on('connect', (req, socket: import('node:net').Socket, head) => {
-        tunnels++;
-        const [host, port] = (req.url ?? '').split(':');
-        const upstream = net.connect(Number(port), host!, () => {
-          socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-          upstream.write(head);
-          upstream.pipe(socket);
-          socket.pipe(upstream);
-        });
-        upstream.on('error', () => socket.destroy());
-      });
-      await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
-      const proxyUrl = `http://127.0.0.1:${(proxy.address() as import('node:net').AddressInfo).port}`;
+      const proxy = await startConnectProxy();
+      const proxyUrl = proxy.url;
       try {
         h = await harness();
         h.server.addCheckpoints('m', 2);
         const via = h.make({ env: { HTTP_PROXY: proxyUrl } });
         assert.equal((await via.models.listCheckpoints('m')).data.length, 2);
-        assert.equal(tunnels, 1);
+        assert.equal(proxy.tunnels(), 1);
         const around = h.make({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
         assert.equal((await around.models.listCheckpoints('m')).data.length, 2);
-        assert.equal(tunnels, 1, 'NO_PROXY bypassed the proxy');
+        assert.equal(proxy.tunnels(), 1, 'NO_PROXY bypassed the proxy');
         const explicit = h.make({ env: {}, proxy: { url: proxyUrl } });
         await explicit.feedback.create({ project_id: 'a/b', svc_ref: 'svc:///a/b/call/1', feedback_type: 't', payload: {} });
-        assert.equal(tunnels, 2, 'explicit proxy settings (http.proxy) are honoured');
+        assert.equal(proxy.tunnels(), 2, 'explicit proxy settings (http.proxy) are honoured');
       } finally {
         proxy.close();
-        proxy.closeAllConnections();
       }
     });
 
