@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
-import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, TOO_DEEP, tooDeepAt, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, type JsonPath, type Problem } from '../common/problems';
 
 export { ProblemError, type Problem } from '../common/problems';
 
@@ -69,20 +69,9 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
     }
     if (isBlank(line.text)) continue;
     summary.items++;
-    const doc = new JsonText(path, line.text, line.line, false);
-    const deep = tooDeepAt(line.text);
-    if (deep >= 0) {
-      problems.add(doc.problem(deep, 1, `line ${line.line} ${TOO_DEEP}`));
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      const p = doc.syntaxProblem();
-      if (p) problems.add(p);
-      continue;
-    }
+    const parsed = parseLineForValidation(path, line, problems);
+    if (!parsed) continue;
+    const { doc, value } = parsed;
     const kind = kindOfItem(value);
     if (kind === 'start') summary.starts++;
     else if (kind === 'end') summary.ends++;

@@ -81,6 +81,30 @@ export function tooDeepAt(text: string, limit: number = MAX_DEPTH): number {
 
 export const TOO_DEEP = `is nested deeper than ${MAX_DEPTH} levels of arrays and objects`;
 
+/**
+ * Parses one JSONL line for validation: a line nested too deep or not valid JSON adds its problem
+ * to `problems` and gives undefined; otherwise the parsed value and its position finder.
+ */
+export function parseLineForValidation(
+  path: string,
+  line: { line: number; text: string },
+  problems: ProblemList,
+): { doc: JsonText; value: unknown } | undefined {
+  const doc = new JsonText(path, line.text, line.line, false);
+  const deep = tooDeepAt(line.text);
+  if (deep >= 0) {
+    problems.add(doc.problem(deep, 1, `line ${line.line} ${TOO_DEEP}`));
+    return undefined;
+  }
+  try {
+    return { doc, value: JSON.parse(line.text) };
+  } catch {
+    const p = doc.syntaxProblem();
+    if (p) problems.add(p);
+    return undefined;
+  }
+}
+
 /** `trajectory_groups[0].trajectories[2].reward`; '' for the root. */
 export function formatPath(path: readonly (string | number)[]): string {
   let out = '';

@@ -22,6 +22,7 @@ import {
   lineProblem,
   ProblemError,
   ProblemList,
+  parseLineForValidation,
   TOO_DEEP,
   tooDeepAt,
   type JsonPath,
@@ -118,20 +119,9 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
     }
     if (isBlank(line.text)) continue;
     groups++;
-    const doc = new JsonText(path, line.text, line.line, false);
-    const deep = tooDeepAt(line.text);
-    if (deep >= 0) {
-      problems.add(doc.problem(deep, 1, `line ${line.line} ${TOO_DEEP}`));
-      continue;
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      const p = doc.syntaxProblem();
-      if (p) problems.add(p);
-      continue;
-    }
+    const parsed = parseLineForValidation(path, line, problems);
+    if (!parsed) continue;
+    const { doc, value } = parsed;
     trajectories += trajectoryCount(value);
     // Past the limit only the counts are still wanted, once an error is known.
     if (problems.truncated && problems.hasError) continue;
