@@ -3,6 +3,7 @@
 // to test-results/ui/ (the README's come from here).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
@@ -20,7 +21,14 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let wb: any;
 
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-ws-'));
   before(async () => {
+    // A trajectory file with two mistakes, for the upload test.
+    const good = JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] });
+    fs.writeFileSync(
+      path.join(workspace, 'rollouts.jsonl'),
+      [good, JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'robot', content: 'beep' }], reward: 'high' }] }), good].join('\n') + '\n',
+    );
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
     const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
     assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
@@ -34,6 +42,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
         'workbench.colorTheme': 'Default Dark Modern',
       },
       env: { SVC_API_KEY: 'demo-key' },
+      workspace,
       viewport: { width: 1280, height: 800 },
     });
   });
@@ -110,5 +119,29 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const text = (await editor.innerText()).replace(/\u00a0/g, " ");
     assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
     await wb.screenshot(out('details.png'));
+  });
+
+  it('validates a trajectory file from the editor title button and lists every problem, sending nothing', async () => {
+    const logsBefore = server.store.logs.length;
+    await wb.page.keyboard.press('Control+P');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('rollouts.jsonl');
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'rollouts.jsonl' }).first().waitFor({ state: 'visible' });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tab', { hasText: 'rollouts.jsonl' }).waitFor({ state: 'visible', timeout: 20_000 });
+    const button = wb.page.locator('.editor-actions .action-label[aria-label^="svc: Upload Trajectories"], .editor-actions .action-label[aria-label^="Upload Trajectories"]').first();
+    await button.waitFor({ state: 'visible', timeout: 20_000 });
+    await button.click();
+    await wb.page.locator('.notifications-toasts', { hasText: /problem\(s\) in rollouts\.jsonl; nothing was sent/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => wb.runCommand('Problems: Focus on Problems View'));
+    const problems = wb.page.locator('.markers-panel .monaco-list-row');
+    await problems.first().waitFor({ state: 'visible', timeout: 20_000 });
+    const text = (await wb.page.locator('.markers-panel').innerText()).replace(/\u00a0/g, ' ');
+    assert.match(text, /reward/);
+    assert.match(text, /role/);
+    assert.match(text, /\[Ln 2, Col \d+\]/, 'the problems point at line 2');
+    assert.equal(server.store.logs.length, logsBefore, 'nothing was sent');
+    await wb.screenshot(out('problems.png'));
   });
 });
