@@ -37,7 +37,7 @@ export interface SvcExtensionApi {
   workspaceState: vscode.Memento;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<SvcExtensionApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<SvcExtensionApi | undefined> {
   const started = performance.now();
   const subs = context.subscriptions;
   const register = <T extends vscode.Disposable>(d: T): T => {
@@ -81,6 +81,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   await connection.refreshAuth();
   const activationMs = performance.now() - started;
   log.info(`svc for VS Code ${version} activated in ${activationMs.toFixed(1)} ms (${connection.state})`);
+  // Other extensions can read any extension's exports: the live objects (which can reach the
+  // credentials) are handed out only to the tests of a development or test host.
+  if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
   return {
     log,
     credentials,

@@ -97,7 +97,8 @@ async function signIn(creds: CredentialManager, connection: Connection, args?: S
     }
   }
   const where = await creds.store({ username, password: password ?? '', accessToken: accessToken ?? '' });
-  await connection.refreshAuth(true);
+  // store() fired the change that resets the views; this only settles the state before returning.
+  await connection.refreshAuth();
   void vscode.window.showInformationMessage(
     `svc: signed in to ${creds.currentOrigin}${where === 'session' ? ' for this session only' : ''}.`,
   );
@@ -117,7 +118,7 @@ async function askSecret(what: string, prompt?: string, allowEmpty = false): Pro
 
 async function signOut(creds: CredentialManager, connection: Connection): Promise<void> {
   await creds.clear();
-  await connection.refreshAuth(true);
+  await connection.refreshAuth();
   if (connection.state === 'signedIn') {
     void vscode.window.showInformationMessage(
       `svc: signed out of SecretStorage; credentials from ${describeSource(connection.source)} are still in use.`,

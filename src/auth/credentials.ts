@@ -113,10 +113,11 @@ export class CredentialManager extends Disposable {
 
   private async find(): Promise<ResolvedCredentials | undefined> {
     if (!this.origin) return undefined;
-    const stored = await this.readStored();
-    if (stored) return { ...stored, source: 'secretStorage' };
+    // A key kept for the session (SecretStorage failed to store it) is newer than a stored one.
     const session = this.session.get(this.origin);
     if (session) return { ...session, source: 'session' };
+    const stored = await this.readStored();
+    if (stored) return { ...stored, source: 'secretStorage' };
     const fromEnv = this.fromEnvironment();
     if (fromEnv) return fromEnv;
     return this.fromNetrc();
@@ -194,14 +195,13 @@ export class CredentialManager extends Disposable {
     const host = safeHost(this.origin);
     if (!host) return undefined;
     const entry = netrcLookup(host, this.env);
-    const trainingEntry = this.trainingHost && this.trainingHost !== host ? netrcLookup(this.trainingHost, this.env) : entry;
-    if (!entry?.password && !trainingEntry?.password) return undefined;
-    return {
-      username: entry?.login || DEFAULT_USERNAME,
-      password: entry?.password,
-      accessToken: trainingEntry?.password ?? entry?.password,
-      source: 'netrc',
-    };
+    // A `default` entry is for whatever host has none; the key of the trace host is a better
+    // guess for the model endpoints than someone's anonymous default.
+    const trainingExact = this.trainingHost && this.trainingHost !== host ? netrcLookup(this.trainingHost, this.env, { exact: true }) : undefined;
+    const accessToken = trainingExact?.password ?? entry?.password;
+    if (!entry?.password && !accessToken) return undefined;
+    // The official SDKs write `login user`: the netrc login is not the Basic username, "api" is.
+    return { username: DEFAULT_USERNAME, password: entry?.password, accessToken, source: 'netrc' };
   }
 
   private requireOrigin(): string {

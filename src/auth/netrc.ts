@@ -52,8 +52,8 @@ export function netrcPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(os.homedir(), process.platform === 'win32' ? '_netrc' : '.netrc');
 }
 
-/** Finds the entry for `host` (exact machine first, then `default`). Missing file: undefined. */
-export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env): NetrcEntry | undefined {
+/** Finds the entry for `host` (exact machine first, then `default` unless `exact`). Missing file: undefined. */
+export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
   let text: string;
   try {
     text = fs.readFileSync(netrcPath(env), 'utf8');
@@ -62,5 +62,6 @@ export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env):
   }
   const entries = parseNetrc(text);
   const wanted = host.toLowerCase();
-  return entries.find((e) => e.machine.toLowerCase() === wanted) ?? entries.find((e) => e.machine === '');
+  const exact = entries.find((e) => e.machine.toLowerCase() === wanted);
+  return exact ?? (opts.exact ? undefined : entries.find((e) => e.machine === ''));
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallBatchItem } from '../api';
@@ -6,6 +7,26 @@ import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
+
+/**
+ * A start without id or trace_id gets ids derived from the file, the line and its content, so
+ * importing the same file again upserts the same calls instead of creating new ones.
+ */
+export function withStableIds(item: CallBatchItem, file: string, line: number): CallBatchItem {
+  if (item.mode !== 'start' || (item.req.start.id && item.req.start.trace_id)) return item;
+  const seed = `${file}\n${line}\n${JSON.stringify(item.req.start)}`;
+  const start = { ...item.req.start, id: item.req.start.id || stableUuid(`id\n${seed}`), trace_id: item.req.start.trace_id || stableUuid(`trace\n${seed}`) };
+  return { ...item, req: { ...item.req, start } };
+}
+
+/** A UUID-shaped id (version 5 layout) from a SHA-256 of `text`. */
+function stableUuid(text: string): string {
+  const h = createHash('sha256').update(text).digest();
+  h[6] = (h[6]! & 0x0f) | 0x50;
+  h[8] = (h[8]! & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
 
 export interface ImportArgs {
   files?: (string | vscode.Uri)[];
@@ -87,35 +108,44 @@ export class CallImports implements vscode.Disposable {
           const name = path.basename(uri.fsPath);
           const counts = { file: uri.fsPath, items: 0, starts: 0, ends: 0 };
           report.files.push(counts);
-          let batch: CallBatchItem[] = [];
+          let batch: { item: CallBatchItem; line: number }[] = [];
           const flush = async () => {
             if (!batch.length) return;
-            const items = batch;
+            const records = batch;
             batch = [];
-            await client.calls.upsertBatch(items, {
-              signal: abort.signal,
-              maxBatchBytes: args.maxBatchBytes,
-              onChunk: (_first, results, sent) => {
-                bytes += sent;
-                done += results.length;
-                progress.report({ message: `${name}: ${done}/${totalItems} calls, ${formatBytes(bytes)}`, increment: (results.length / totalItems) * 100 });
+            await client.calls.upsertBatch(
+              records.map((r) => r.item),
+              {
+                signal: abort.signal,
+                maxBatchBytes: args.maxBatchBytes,
+                // Counted per acknowledged request, so a failure later in the batch does not
+                // hide what was already stored.
+                onChunk: (first, results, sent) => {
+                  bytes += sent;
+                  done += results.length;
+                  for (const r of records.slice(first, first + results.length)) {
+                    counts.items++;
+                    if (r.item.mode === 'start') counts.starts++;
+                    else counts.ends++;
+                  }
+                  progress.report({ message: `${name}: ${done}/${totalItems} calls, ${formatBytes(bytes)}`, increment: (results.length / totalItems) * 100 });
+                },
               },
+            ).catch((e: unknown) => {
+              const lines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
+              throw new Error(`${name}, a request with ${lines}: ${this.errors.describe(e)}`, { cause: e });
             });
-            for (const it of items) {
-              counts.items++;
-              if (it.mode === 'start') counts.starts++;
-              else counts.ends++;
-            }
           };
           try {
             for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal })) {
-              batch.push(rec.item);
+              batch.push({ item: withStableIds(rec.item, uri.fsPath, rec.line), line: rec.line });
               if (batch.length >= perBatch) await flush();
             }
             await flush();
           } catch (e) {
             report.status = abort.signal.aborted ? 'cancelled' : 'failed';
-            report.error = this.errors.describe(e);
+            report.error = e instanceof Error ? e.message : String(e);
+            if (e instanceof Error && e.cause !== undefined) e = e.cause;
             if (report.status === 'failed') this.connection.reportFailure(e);
             this.log.error(`Import of ${name} ${report.status} after ${counts.items} calls: ${report.error}`);
             return;

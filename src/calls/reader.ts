@@ -154,7 +154,7 @@ function checkItem(doc: JsonText, value: unknown, line: Line): { item?: CallBatc
   // The client fills a missing id with a fresh UUID, so each import would create another call.
   const start = startPath && valueAt(value, startPath);
   if (startPath && isObject(start) && !('id' in start)) {
-    at(startPath, 'start without an id: importing this file twice creates the call twice (give each call an "id")', 'warning');
+    at(startPath, 'start without an id: the import derives one from the file, line and content, so editing this line and importing again creates a new call (give each call an "id")', 'warning');
   }
   if (startPath && isObject(start) && 'svc_user_id' in start) {
     const path = [...startPath, 'svc_user_id'];

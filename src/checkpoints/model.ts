@@ -98,8 +98,15 @@ export class CheckpointsModel extends Disposable {
         );
         if (generation !== this.generation) return;
         const seen = new Set(s.items.map((c) => c.id));
-        for (const c of page.data) if (!seen.has(c.id)) s.items.push(c);
-        s.hasMore = page.has_more && page.data.length > 0;
+        let added = 0;
+        for (const c of page.data) {
+          if (seen.has(c.id)) continue;
+          seen.add(c.id);
+          s.items.push(c);
+          added++;
+        }
+        // A page with nothing new would make "Load more" ask for the same cursor forever.
+        s.hasMore = page.has_more && added > 0;
         s.loaded = true;
       } catch (e) {
         if (generation !== this.generation) return;

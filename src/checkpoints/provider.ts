@@ -17,6 +17,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly changed = this._register(new vscode.EventEmitter<CheckpointNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<CheckpointNode> | undefined;
+  /** The host finds elements by identity: a refresh must fire the very object it was given. */
+  private readonly modelNodes = new Map<string, CheckpointNode>();
 
   constructor(
     private readonly model: CheckpointsModel,
@@ -26,7 +28,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     this._register(
       model.onDidChange((modelId) => {
         this.updateDescription();
-        this.changed.fire(modelId && this.model.models.includes(modelId) ? { kind: 'model', modelId } : undefined);
+        const node = modelId ? this.modelNodes.get(modelId) : undefined;
+        this.changed.fire(node && this.model.models.includes(modelId!) ? node : undefined);
       }),
     );
   }
@@ -39,13 +42,22 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   async getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
     if (!element) {
       if (!this.model.ready) return []; // welcome views
-      return this.model.models.map((modelId) => ({ kind: 'model', modelId }));
+      return this.model.models.map((modelId) => this.modelNode(modelId));
     }
     if (element.kind !== 'model') return [];
     await this.model.ensureLoaded(element.modelId);
     const s = this.model.state(element.modelId);
     if (s.loading) await s.loading;
     return this.childrenOf(element.modelId);
+  }
+
+  private modelNode(modelId: string): CheckpointNode {
+    let node = this.modelNodes.get(modelId);
+    if (!node) {
+      node = { kind: 'model', modelId };
+      this.modelNodes.set(modelId, node);
+    }
+    return node;
   }
 
   /** The current children of a model node, without loading anything. */
@@ -116,7 +128,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   getParent(node: CheckpointNode): CheckpointNode | undefined {
-    return node.kind === 'model' ? undefined : { kind: 'model', modelId: node.modelId };
+    return node.kind === 'model' ? undefined : this.modelNode(node.modelId);
   }
 
   private updateDescription(): void {

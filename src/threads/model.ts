@@ -25,6 +25,8 @@ export class ThreadsModel extends Disposable {
   private abort: AbortController | undefined;
   private generation = 0;
   private _filter: ThreadFilter | undefined;
+  /** The query filter of the pages loaded since the last reset: "last hour" must not move between pages. */
+  private queryFilter: ReturnType<typeof toQueryFilter>;
 
   constructor(
     private readonly connection: Connection,
@@ -91,6 +93,7 @@ export class ThreadsModel extends Disposable {
     this._hasMore = false;
     this._error = undefined;
     this._loaded = false;
+    this.queryFilter = undefined;
     this.changed.fire();
   }
 
@@ -114,6 +117,7 @@ export class ThreadsModel extends Disposable {
     this._error = undefined;
     const pageSize = this.connection.config.threadsPageSize;
     const offset = this._rows.length;
+    if (offset === 0) this.queryFilter = toQueryFilter(this._filter);
     const load = (async () => {
       const page: ThreadRow[] = [];
       try {
@@ -121,7 +125,7 @@ export class ThreadsModel extends Disposable {
         const rows = client.threads.query(
           {
             project_id: this.project,
-            filter: toQueryFilter(this._filter),
+            filter: this.queryFilter,
             sort_by: [this.sort],
             limit: pageSize + 1,
             offset,

@@ -33,11 +33,23 @@ interface Remaining {
   modelId: string;
   split: string;
   maxRequestBytes?: number;
-  /** Per file: the group to resume from; files not started yet resume from 0. */
-  files: { uri: vscode.Uri; startGroup: number }[];
+  /**
+   * Per file: the group to resume from (files not started yet resume from 0), and the file's
+   * size and mtime when the upload began: resuming by group index is only right for the same file.
+   */
+  files: { uri: vscode.Uri; startGroup: number; size?: number; mtime?: number }[];
 }
 
 const RECENT_MODELS = 'svc.recentModels';
+
+async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number }> {
+  try {
+    const st = await vscode.workspace.fs.stat(uri);
+    return { size: st.size, mtime: st.mtime };
+  } catch {
+    return {};
+  }
+}
 
 /** svc.uploadTrajectories and its "Retry remaining" companion. */
 export class TrajectoryUploads implements vscode.Disposable {
@@ -68,6 +80,10 @@ export class TrajectoryUploads implements vscode.Disposable {
   }
 
   async upload(a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
+    if (this.running) {
+      void vscode.window.showWarningMessage('svc: an upload is already running; cancel it or wait for it to finish.');
+      return { status: 'aborted', files: [] };
+    }
     const args = optionsFromArgs<UploadArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
     if (files.length === 0) {
@@ -106,7 +122,8 @@ export class TrajectoryUploads implements vscode.Disposable {
     if (!split) return { status: 'aborted', files: [] };
     await this.remember(modelId, split, files);
 
-    const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: files.map((uri) => ({ uri, startGroup: 0 })) };
+    const stamped = await Promise.all(files.map(async (uri) => ({ uri, startGroup: 0, ...(await stampOf(uri)) })));
+    const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: stamped };
     return this.send(plan, summaries);
   }
 
@@ -115,6 +132,19 @@ export class TrajectoryUploads implements vscode.Disposable {
     if (!plan) {
       void vscode.window.showInformationMessage('svc: nothing left to upload.');
       return { status: 'done', files: [] };
+    }
+    if (this.running) {
+      void vscode.window.showWarningMessage('svc: an upload is already running.');
+      return { status: 'aborted', files: [] };
+    }
+    for (const f of plan.files) {
+      const now = await stampOf(f.uri);
+      if (f.startGroup > 0 && (now.size !== f.size || now.mtime !== f.mtime)) {
+        void vscode.window.showErrorMessage(
+          `svc: ${path.basename(f.uri.fsPath)} changed since the upload began, so "resume at group ${f.startGroup}" could skip or repeat lines. Nothing was sent; upload the remaining lines as a new file.`,
+        );
+        return { status: 'aborted', files: [] };
+      }
     }
     const summaries = await this.validate(plan.files.map((f) => f.uri));
     if (!summaries) return { status: 'cancelled', files: [] };
@@ -181,11 +211,17 @@ export class TrajectoryUploads implements vscode.Disposable {
     totalGroups: number,
     totalBytes: number,
   ): Promise<UploadReport> {
-    const client = this.connection.client!;
     let doneGroups = 0;
     let doneBytes = 0;
     for (let i = 0; i < plan.files.length; i++) {
       const { uri, startGroup } = plan.files[i]!;
+      if (cancel.signal.aborted) {
+        this.remaining = { ...plan, files: plan.files.slice(i) };
+        return { status: 'cancelled', files: reports };
+      }
+      // The client of now: settings may have changed (and the old client closed) between files.
+      const client = this.connection.client;
+      if (!client) throw new Error('svc.baseUrl is no longer configured.');
       const name = path.basename(uri.fsPath);
       let last = 0;
       // Validated just before: the client checks each request again, so the reader need not.
@@ -212,7 +248,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       if (result.outcome.status !== 'done') {
         this.remaining = {
           ...plan,
-          files: [{ uri, startGroup: result.nextGroup }, ...plan.files.slice(i + 1).map((f) => ({ uri: f.uri, startGroup: 0 }))],
+          files: [{ ...plan.files[i]!, startGroup: result.nextGroup }, ...plan.files.slice(i + 1)],
         };
         if (result.outcome.status === 'failed') this.showServerIssues(uri, result);
         return { status: result.outcome.status, files: reports };

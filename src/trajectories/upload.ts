@@ -124,31 +124,46 @@ export async function uploadGroups(
     return undefined;
   };
 
-  for await (const g of groups) {
-    if (firstSeen === undefined) {
-      firstSeen = g.index;
-      nextGroup = g.index;
-    }
-    if (pending.length > 0 && pendingBytes + g.bytes + 1 > budget) {
-      const failed = await send();
-      if (failed) return result(failed);
+  try {
+    for await (const g of groups) {
+      if (firstSeen === undefined) {
+        firstSeen = g.index;
+        nextGroup = g.index;
+      }
+      if (pending.length > 0 && pendingBytes + g.bytes + 1 > budget) {
+        const failed = await send();
+        if (failed) return result(failed);
+      }
       if (options.cancel?.aborted) return result({ status: 'cancelled' });
+      pending.push(g);
+      pendingBytes += g.bytes + (pending.length > 1 ? 1 : 0);
     }
-    pending.push(g);
-    pendingBytes += g.bytes + (pending.length > 1 ? 1 : 0);
+  } catch (error) {
+    // The file could not be read further (it changed, or a line broke): what was logged stays
+    // in the ledger, and the groups not sent yet are reported as not logged.
+    const first = pending[0];
+    const chunk: Chunk = first
+      ? { firstGroup: first.index, lastGroup: pending.at(-1)!.index, firstLine: first.line, lastLine: pending.at(-1)!.endLine, groups: pending.length, trajectories: 0, bytes: 0 }
+      : { firstGroup: nextGroup, lastGroup: nextGroup - 1, firstLine: 0, lastLine: 0, groups: 0, trajectories: 0, bytes: 0 };
+    return result({ status: 'failed', error, uncertain: false, chunk, issues: [] });
   }
+  if (options.cancel?.aborted && pending.length) return result({ status: 'cancelled' });
   const failed = await send();
   if (failed) return result(failed);
   return result({ status: 'done' });
 }
 
-/** A failure without an answer after the body may have been sent leaves the outcome unknown. */
+/**
+ * Whether a failed log request may have been stored: no answer after the body may have been
+ * sent, or a gateway's 500/502/504 (the backend may have stored it before the gateway gave up).
+ * Errors the client raises before writing (closed client, insecure URL, no credentials) and
+ * every 4xx or 503 answer mean it was not stored.
+ */
 function isUncertain(error: unknown): boolean {
   if (error instanceof NetworkError) return !error.beforeSend;
-  // A response that could not be read (bad JSON) came after the server processed the request.
-  if (error instanceof ProtocolError) return true;
-  // An HTTP error status means the service answered and did not log.
-  return (error as { status?: number }).status === undefined;
+  if (error instanceof ProtocolError) return error.status !== undefined;
+  const status = (error as { status?: number }).status;
+  return status === 500 || status === 502 || status === 504;
 }
 
 function issuesOf(error: unknown, batch: UploadGroup[]) {

@@ -10,7 +10,7 @@ export async function run(): Promise<void> {
   const file = process.env.SVC_BENCH_FILE!;
   const key = process.env.SVC_BENCH_KEY!;
   const ext = vscode.extensions.getExtension<SvcExtensionApi>('svc.svc-vscode')!;
-  const api = await ext.activate();
+  const api = (await ext.activate())!;
   await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
   for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
   await vscode.commands.executeCommand('svc.signIn', { apiKey: key });

@@ -27,7 +27,9 @@ const SVC_KEYS = [
 export async function api(): Promise<SvcExtensionApi> {
   const ext = vscode.extensions.getExtension<SvcExtensionApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not loaded`);
-  return ext.isActive ? ext.exports : ext.activate();
+  const exports = ext.isActive ? ext.exports : await ext.activate();
+  assert.ok(exports, 'the extension hands its objects to tests only outside production mode');
+  return exports;
 }
 
 export function startServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {

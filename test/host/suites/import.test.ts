@@ -70,3 +70,49 @@ describe('import calls', () => {
     assert.deepStrictEqual([...new Set(lines)].sort(), [2, 3]);
   });
 });
+
+describe('import calls: starts without ids', () => {
+  let server: ReferenceServer;
+  before(async () => {
+    server = await startServer();
+    await connect(server);
+  });
+  after(async () => {
+    await signOut();
+    await resetSettings();
+    await server.close();
+  });
+
+  it('derives stable ids, so importing the same file twice stores each call once', async () => {
+    const file = path.join(dir, 'no-ids.jsonl');
+    const lines = [0, 1, 2].map((i) =>
+      JSON.stringify({ start: { project_id: PROJECT, op_name: 'adhoc', started_at: `2026-11-20T10:0${i}:00Z`, attributes: {}, inputs: { i } } }),
+    );
+    fs.writeFileSync(file, lines.join('\n'));
+    const uri = vscode.Uri.file(file);
+    const first = await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri]);
+    assert.strictEqual(first.status, 'done');
+    assert.strictEqual(server.store.calls.get(PROJECT)!.size, 3);
+    await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri]);
+    assert.strictEqual(server.store.calls.get(PROJECT)!.size, 3, 'no duplicates');
+    const warnings = vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Warning);
+    assert.strictEqual(warnings.length, 3, 'each id-less start is pointed out');
+  });
+
+  it('counts what was stored before a failure and names the file and lines', async () => {
+    const file = path.join(dir, 'fails.jsonl');
+    fs.writeFileSync(file, [...callLines('f-1', 2), ...callLines('f-2', 2)].join('\n'));
+    const uri = vscode.Uri.file(file);
+    // The 2nd request fails for good (500 is not retried): the 1st request's calls are counted.
+    let n = 0;
+    const timer = setInterval(() => {
+      if (server.stats.count('/call/upsert_batch') >= 1 && n++ === 0) server.faults.add({ path: '/call/upsert_batch', kind: 'status', status: 500 });
+    }, 1);
+    server.faults.add({ path: '/call/upsert_batch', kind: 'delay', ms: 100 });
+    const report = await vscode.commands.executeCommand<ImportReport>('svc.importCalls', uri, [uri], { itemsPerBatch: 4 });
+    clearInterval(timer);
+    assert.strictEqual(report.status, 'failed');
+    assert.deepStrictEqual([report.files[0]!.starts, report.files[0]!.ends], [2, 2]);
+    assert.match(report.error!, /fails\.jsonl, a request with lines 5–8: .*500/);
+  });
+});

@@ -39,7 +39,7 @@ describe('calls/reader', () => {
         // 6: the line stops before the last closing brace
         '6:159-6:160 error Invalid JSON: close brace expected',
         '7:1-7:8 error expected a call record ({"mode": "start" or "end", "req": {...}}, {"start": {...}} or {"end": {...}}), received string',
-        '8:11-8:12 warning start without an id: importing this file twice creates the call twice (give each call an "id")',
+        '8:11-8:12 warning start without an id: the import derives one from the file, line and content, so editing this line and importing again creates a new call (give each call an "id")',
       ]);
       assert.deepEqual(s.problems[1]!.path, ['start', 'project_id']);
       // Lines 2 and 8 are starts, line 5 an end; the others hold no recognizable record.
@@ -50,11 +50,11 @@ describe('calls/reader', () => {
       const s = await validateCallsFile(fixture('crlf-no-ids.jsonl'));
       // The file has a byte order mark and CRLF breaks: columns count from after the mark.
       assert.deepEqual(s.problems.map(brief), [
-        '1:11-1:12 warning start without an id: importing this file twice creates the call twice (give each call an "id")',
+        '1:11-1:12 warning start without an id: the import derives one from the file, line and content, so editing this line and importing again creates a new call (give each call an "id")',
       ]);
       const wrapped = writeTemp(dir(), 'wrapped.jsonl', `{"mode": "start", "req": ${start()}}\n`);
       assert.deepEqual((await validateCallsFile(wrapped)).problems.map(brief), [
-        '1:35-1:36 warning start without an id: importing this file twice creates the call twice (give each call an "id")',
+        '1:35-1:36 warning start without an id: the import derives one from the file, line and content, so editing this line and importing again creates a new call (give each call an "id")',
       ]);
     });
 

@@ -37,3 +37,13 @@ default login anon password dflt
     assert.equal(netrcLookup('svc.example.com', { NETRC: path.join(dir, 'missing') }), undefined);
   });
 });
+
+describe('auth/netrc exact lookups', () => {
+  it('does not fall back to default when asked for an exact machine', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netrc-'));
+    const file = path.join(dir, 'netrc');
+    fs.writeFileSync(file, 'machine trace.example login user password k1\ndefault login anonymous password me@example.com\n');
+    assert.equal(netrcLookup('training.example', { NETRC: file }, { exact: true }), undefined);
+    assert.equal(netrcLookup('training.example', { NETRC: file })?.password, 'me@example.com');
+  });
+});

@@ -119,3 +119,55 @@ describe('trajectories/upload uploadGroups', () => {
     assert.equal(describeLines([c(1, 10), c(11, 20), c(30, 30)]), 'lines 1–20, line 30');
   });
 });
+
+describe('trajectories/upload: what counts as logged', () => {
+  let h: Harness;
+  afterEach(() => h.close());
+
+  it('a client-side refusal before sending (closed client) is not uncertain: retry resends the chunk', async () => {
+    h = await harness();
+    const closed = h.make();
+    await closed.close();
+    const res = await uploadGroups(closed, iter(groups(3)), { modelId: 'm', split: 'train' });
+    assert.equal(res.outcome.status, 'failed');
+    assert.ok(res.outcome.status === 'failed' && !res.outcome.uncertain);
+    assert.equal(res.nextGroup, 0);
+    assert.equal(h.server.stats.count(), 0);
+  });
+
+  it('a gateway 504 may have been stored: uncertain, never resent', async () => {
+    h = await harness();
+    h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 504 });
+    const res = await uploadGroups(h.client, iter(groups(3)), { modelId: 'm', split: 'train' });
+    assert.ok(res.outcome.status === 'failed' && res.outcome.uncertain);
+    assert.equal(res.nextGroup, 3);
+    assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 1);
+  });
+
+  it('keeps the ledger when the file breaks mid-upload, and resumes at the first unsent group', async () => {
+    h = await harness();
+    const all = groups(10);
+    const res = await uploadGroups(
+      h.client,
+      (async function* () {
+        for (const g of all) {
+          if (g.index === 7) throw new Error('line 8 is not valid JSON');
+          yield g;
+        }
+      })(),
+      { modelId: 'm', split: 'train', maxRequestBytes: 3 * all[0]!.bytes },
+    );
+    assert.equal(res.outcome.status, 'failed');
+    assert.ok(res.logged.length >= 1, 'the chunks logged before the break are in the ledger');
+    assert.deepEqual(loggedGroups(h), all.slice(0, res.nextGroup).map((g) => g.index));
+    assert.ok(res.outcome.status === 'failed' && !res.outcome.uncertain);
+  });
+
+  it('sends nothing more once cancelled, not even the last partial request', async () => {
+    h = await harness();
+    const res = await uploadGroups(h.client, iter(groups(3)), { modelId: 'm', split: 'train', cancel: AbortSignal.abort() });
+    assert.equal(res.outcome.status, 'cancelled');
+    assert.equal(h.server.stats.count(), 0);
+    assert.equal(res.nextGroup, 0);
+  });
+});
