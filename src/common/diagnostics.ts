@@ -42,8 +42,4 @@ export function optionsFromArgs<T extends object>(...args: unknown[]): Partial<T
   return {};
 }
 
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  return `${(n / (1024 * 1024)).toFixed(1)} MB`;
-}
+export { formatBytes } from './format';

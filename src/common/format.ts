@@ -36,3 +36,10 @@ export function formatMetric(value: unknown): string {
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
+
+/** `64 MiB` (exact), `1.2 MiB`, `850.5 KiB`, `12 bytes`. */
+export function formatBytes(n: number): string {
+  const [size, unit] = n >= 1024 * 1024 ? [1024 * 1024, 'MiB'] : n >= 1024 ? [1024, 'KiB'] : [1, 'bytes'];
+  const v = n / size;
+  return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;
+}

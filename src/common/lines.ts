@@ -10,6 +10,7 @@
  *   line: line 1 then starts at byte 3 and its text does not contain U+FEFF.
  */
 import { createReadStream } from 'node:fs';
+import { formatBytes } from './format';
 
 export interface Line {
   /** 1-based. */
@@ -48,16 +49,12 @@ export class LineTooLongError extends Error {
     readonly line: number,
     readonly limit: number,
   ) {
-    super(`${file}: line ${line} is longer than ${describeBytes(limit)}`);
+    super(`${file}: line ${line} is longer than ${formatBytes(limit)}`);
     this.name = 'LineTooLongError';
   }
 }
 
-export function describeBytes(n: number): string {
-  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
-}
+export { formatBytes as describeBytes } from './format';
 
 /** Reads `path` line by line. On abort, throws the signal's reason. */
 export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {

@@ -7,6 +7,7 @@
  *   any other type  a JSON object whose UTF-8 JSON is under 1 MiB
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { formatBytes } from '../common/format';
 
 export const NOTE_TYPE = 'svc.note.1';
 export const REACTION_TYPE = 'svc.reaction.1';
@@ -82,12 +83,7 @@ function describeJsonType(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** `1.2 MiB`, `850 KiB`, `12 bytes`. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${(n / (1024 * 1024)).toFixed(2)} MiB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(1)} KiB`;
-  return `${n} bytes`;
-}
+export { formatBytes } from '../common/format';
 
 /** Why a value cannot be a feedback payload: it must be a JSON object under 1 MiB as UTF-8 JSON. */
 export function payloadProblem(value: unknown): string | undefined {

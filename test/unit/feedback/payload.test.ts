@@ -83,7 +83,7 @@ describe('feedback/payload', () => {
       assert.equal(Buffer.byteLength(JSON.stringify(under)), MAX_PAYLOAD_BYTES - 1);
       assert.equal(payloadProblem(under), undefined);
       const at = { s: 'x'.repeat(MAX_PAYLOAD_BYTES - 8) };
-      assert.match(payloadProblem(at)!, /1\.00 MiB as JSON; it must be under 1 MiB/);
+      assert.match(payloadProblem(at)!, /1 MiB as JSON; it must be under 1 MiB/);
       // Multi-byte characters count by their UTF-8 size, not their UTF-16 length.
       const wide = { s: 'é'.repeat(MAX_PAYLOAD_BYTES / 2) };
       assert.ok(JSON.stringify(wide).length < MAX_PAYLOAD_BYTES);

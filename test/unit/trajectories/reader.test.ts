@@ -255,7 +255,7 @@ describe('trajectories/reader', () => {
     it('refuses a .json file over maxJsonBytes with a pointer to JSONL', async () => {
       const s = await validateTrajectoryFile(fixture('request.json'), { maxJsonBytes: 1024 });
       assert.deepEqual(s.problems.map(brief), [
-        '1:1-1:2 error The file is too large to read as one JSON document (1738 bytes, limit 1 KiB): store one group per line in a .jsonl file instead',
+        '1:1-1:2 error The file is too large to read as one JSON document (1.7 KiB, limit 1 KiB): store one group per line in a .jsonl file instead',
       ]);
     });
   });
