@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
-import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type JsonPath, type Problem } from '../common/problems';
 
 export { ProblemError, type Problem } from '../common/problems';
 
@@ -88,19 +88,7 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
 
 /** The items of a file, normalized, in order. Meant for a file that validated: the first error met is thrown as a ProblemError. */
 export async function* readCallItems(path: string, opts: CallsReadOptions = {}): AsyncGenerator<CallItemRecord> {
-  const startItem = opts.startItem ?? 0;
-  let index = -1;
-  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
-    if (isBlank(line.text)) continue;
-    index++;
-    if (index < startItem) continue;
-    const doc = new JsonText(path, line.text, line.line, false);
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
-    }
+  for await (const { index, line, doc, value } of readJsonLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, start: opts.startItem })) {
     const { item, problems } = checkItem(doc, value, line);
     if (!item) throw new ProblemError(problems.filter((p) => p.severity === 'error').sort(byPosition)[0] ?? lineProblem(path, line.line, 'Not a call record'));
     yield { index, line: line.line, item, bytes: Buffer.byteLength(JSON.stringify(item), 'utf8') };

@@ -8,6 +8,7 @@
  */
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { z } from 'zod';
+import { readLines, type Line } from './lines';
 
 export interface Problem {
   file: string;
@@ -80,6 +81,31 @@ export function tooDeepAt(text: string, limit: number = MAX_DEPTH): number {
 }
 
 export const TOO_DEEP = `is nested deeper than ${MAX_DEPTH} levels of arrays and objects`;
+
+/**
+ * The non-blank lines of a JSONL file that validated, parsed, from the `start`-th on (earlier
+ * ones are skipped without parsing). A line that is not JSON is thrown as a ProblemError.
+ */
+export async function* readJsonLines(
+  path: string,
+  opts: { signal?: AbortSignal; maxLineBytes?: number; start?: number },
+): AsyncGenerator<{ index: number; line: Line; doc: JsonText; value: unknown }> {
+  const start = opts.start ?? 0;
+  let index = -1;
+  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
+    if (isBlank(line.text)) continue;
+    index++;
+    if (index < start) continue;
+    const doc = new JsonText(path, line.text, line.line, false);
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch {
+      throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
+    }
+    yield { index, line, doc, value };
+  }
+}
 
 /**
  * Parses one JSONL line for validation: a line nested too deep or not valid JSON adds its problem

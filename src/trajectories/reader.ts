@@ -23,6 +23,7 @@ import {
   ProblemError,
   ProblemList,
   parseLineForValidation,
+  readJsonLines,
   TOO_DEEP,
   tooDeepAt,
   type JsonPath,
@@ -135,19 +136,7 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
 }
 
 async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerator<GroupRecord> {
-  const startGroup = opts.startGroup ?? 0;
-  let index = -1;
-  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
-    if (isBlank(line.text)) continue;
-    index++;
-    if (index < startGroup) continue;
-    const doc = new JsonText(path, line.text, line.line, false);
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
-    }
+  for await (const { index, line, doc, value } of readJsonLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, start: opts.startGroup })) {
     if (opts.trusted && isObject(value) && Array.isArray(value.trajectories)) {
       // The line's own bytes stand in for the serialized size (the same for compact JSON).
       const group = value as unknown as TrajectoryGroup;
