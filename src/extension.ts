@@ -56,7 +56,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
   const threadsView = register(vscode.window.createTreeView('svc.threads', { treeDataProvider: threadsProvider, showCollapseAll: false }));
   threadsProvider.attach(threadsView);
-  register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, new ThreadDetailsProvider(threads)));
+  const threadDetails = new ThreadDetailsProvider(threads);
+  register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
 
   const checkpoints = register(new CheckpointsModel(connection, log));
   const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors));
@@ -67,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
 
   subs.push(
     ...registerAuthCommands(credentials, connection),
-    ...registerThreadCommands(threads),
+    ...registerThreadCommands(threads, threadDetails),
     ...registerCheckpointCommands(checkpoints, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),

@@ -25,18 +25,32 @@ export class CheckpointsModel extends Disposable {
   private states = new Map<string, ModelCheckpoints>();
   private aborts = new Set<AbortController>();
   private generation = 0;
+  /** Models, order and page size the loaded pages were asked with. */
+  private loadedSettings: string;
 
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
   ) {
     super();
+    this.loadedSettings = this.viewSettings();
     this._register(connection.onDidChange(() => this.reset()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('svc.models') || e.affectsConfiguration('svc.checkpoints')) this.reset();
+        // Only a real change of models, order or page size drops what is loaded (hosts can repeat
+        // a configuration event without a change).
+        if (!e.affectsConfiguration('svc.models') && !e.affectsConfiguration('svc.checkpoints')) return;
+        const next = this.viewSettings();
+        if (next === this.loadedSettings) return;
+        this.loadedSettings = next;
+        this.reset();
       }),
     );
+  }
+
+  private viewSettings(): string {
+    const { models, checkpointsOrder, checkpointsPageSize } = this.connection.config;
+    return JSON.stringify([models, checkpointsOrder, checkpointsPageSize]);
   }
 
   get models(): string[] {

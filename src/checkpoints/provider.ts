@@ -19,6 +19,12 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   private view: vscode.TreeView<CheckpointNode> | undefined;
   /** The host finds elements by identity: a refresh must fire the very object it was given. */
   private readonly modelNodes = new Map<string, CheckpointNode>();
+  /**
+   * Models whose children the host is asking for right now. Refreshing such a node while its
+   * children resolve makes the host resolve them twice and register every checkpoint id twice
+   * ("Element with id ... is already registered"); the pending answer has the new state anyway.
+   */
+  private readonly resolving = new Map<string, number>();
 
   constructor(
     private readonly model: CheckpointsModel,
@@ -28,6 +34,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     this._register(
       model.onDidChange((modelId) => {
         this.updateDescription();
+        if (modelId && this.resolving.has(modelId)) return;
         const node = modelId ? this.modelNodes.get(modelId) : undefined;
         this.changed.fire(node && this.model.models.includes(modelId!) ? node : undefined);
       }),
@@ -45,10 +52,18 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
       return this.model.models.map((modelId) => this.modelNode(modelId));
     }
     if (element.kind !== 'model') return [];
-    await this.model.ensureLoaded(element.modelId);
-    const s = this.model.state(element.modelId);
-    if (s.loading) await s.loading;
-    return this.childrenOf(element.modelId);
+    const { modelId } = element;
+    this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
+    try {
+      await this.model.ensureLoaded(modelId);
+      const s = this.model.state(modelId);
+      if (s.loading) await s.loading;
+      return this.childrenOf(modelId);
+    } finally {
+      const n = this.resolving.get(modelId)! - 1;
+      if (n > 0) this.resolving.set(modelId, n);
+      else this.resolving.delete(modelId);
+    }
   }
 
   private modelNode(modelId: string): CheckpointNode {

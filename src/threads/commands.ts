@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { callRef, THREAD_SORT_FIELDS, type SortBy } from '../api';
 import { updateSetting } from '../common/config';
 import { checkDateTime, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
-import { threadDetailsUri } from './details';
+import { threadDetailsUri, type ThreadDetailsProvider } from './details';
 import type { ThreadsModel } from './model';
 import type { ThreadNode } from './provider';
 
@@ -11,10 +11,11 @@ type ThreadArg = ThreadNode | { threadId: string } | undefined;
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export function registerThreadCommands(model: ThreadsModel): vscode.Disposable[] {
+export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider): vscode.Disposable[] {
   const rowOf = (arg: ThreadArg) => {
-    const id = arg && 'kind' in arg ? (arg.kind === 'thread' ? arg.row.thread_id : undefined) : arg?.threadId;
-    const row = id !== undefined ? model.findRow(id) : undefined;
+    // A tree node carries its row, so a click still works while the view reloads; a scripted
+    // `{ threadId }` is looked up among the loaded rows.
+    const row = arg && 'kind' in arg ? (arg.kind === 'thread' ? arg.row : undefined) : arg?.threadId !== undefined ? model.findRow(arg.threadId) : undefined;
     if (!row) void vscode.window.showWarningMessage('svc: select a thread in the Threads view first.');
     return row;
   };
@@ -52,7 +53,9 @@ export function registerThreadCommands(model: ThreadsModel): vscode.Disposable[]
     vscode.commands.registerCommand('svc.threads.openDetails', async (arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
-      const doc = await vscode.workspace.openTextDocument(threadDetailsUri(model.project, row.thread_id));
+      const uri = threadDetailsUri(model.project, row.thread_id);
+      details.remember(model.project, row);
+      const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.languages.setTextDocumentLanguage(doc, 'json');
       await vscode.window.showTextDocument(doc, { preview: true });
       return doc.uri.toString();

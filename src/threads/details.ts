@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { callRef } from '../api';
+import { callRef, type ThreadRow } from '../api';
 import type { ThreadsModel } from './model';
 
 export const THREAD_SCHEME = 'svc-thread';
@@ -11,14 +11,24 @@ export function threadDetailsUri(project: string, threadId: string): vscode.Uri 
 
 /** Serves thread rows as read-only JSON documents under the `svc-thread:` scheme. */
 export class ThreadDetailsProvider implements vscode.TextDocumentContentProvider {
+  /** Rows opened from the view, so a document still shows after the view reset (latest 100). */
+  private readonly opened = new Map<string, ThreadRow>();
+
   constructor(private readonly model: ThreadsModel) {}
+
+  remember(project: string, row: ThreadRow): void {
+    const key = `${project}\n${row.thread_id}`;
+    this.opened.delete(key);
+    this.opened.set(key, row);
+    while (this.opened.size > 100) this.opened.delete(this.opened.keys().next().value!);
+  }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const match = /^\/([^/]+\/[^/]+)\/(.+)\.json$/.exec(uri.path);
     if (!match) return JSON.stringify({ error: `Unknown thread document ${uri.toString()}` }, null, 2);
     const project = match[1]!;
     const threadId = decodeURIComponent(match[2]!);
-    const row = project === this.model.project ? this.model.findRow(threadId) : undefined;
+    const row = (project === this.model.project ? this.model.findRow(threadId) : undefined) ?? this.opened.get(`${project}\n${threadId}`);
     if (!row) {
       return JSON.stringify({ error: `Thread ${threadId} of ${project} is not loaded; refresh the Threads view.` }, null, 2);
     }

@@ -46,6 +46,17 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
       viewport: { width: 1280, height: 800 },
     });
   });
+  // A failure leaves evidence in the CI log and a screenshot: the open tabs, the toasts, the rows.
+  afterEach(async function () {
+    if (this.currentTest?.state !== 'failed' || !wb) return;
+    const slug = (this.currentTest.title || 'test').replace(/[^\w]+/g, '-').slice(0, 60);
+    await wb.screenshot(out(`failed-${slug}.png`)).catch(() => undefined);
+    const texts = async (selector: string) =>
+      (await wb.page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((t: string) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+    console.log('  [ui] tabs:', JSON.stringify(await texts('.tabs-container .tab')));
+    console.log('  [ui] notifications:', JSON.stringify(await texts('.notifications-toasts .notification-toast')));
+    console.log('  [ui] sidebar rows:', JSON.stringify((await texts('.part.sidebar .monaco-list-row')).slice(0, 8)));
+  });
   after(async () => {
     await wb?.close();
     await server?.close();
@@ -78,6 +89,10 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const numbers = stepRows.map((s) => Number(s.slice(5)));
     assert.ok(numbers[0]! > numbers[1]!, 'newest first by default');
     assert.ok(server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints').every((r) => r.authScheme === 'bearer'));
+    // Expanding loads and refreshes the node; the tree must not register a checkpoint twice.
+    await new Promise((r) => setTimeout(r, 500));
+    const toasts: string[] = await wb.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
+    assert.deepEqual(toasts.filter((t) => /already registered/.test(t)), [], 'no "already registered" error');
     await wb.screenshot(out('checkpoints.png'));
   });
 
@@ -108,10 +123,12 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   });
 
   it('opens the details of a thread as read-only JSON when its row is clicked', async () => {
-    const row = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
-    const label: string = (await row.getAttribute('aria-label')) ?? '';
+    const first = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
+    const label: string = (await first.getAttribute('aria-label')) ?? '';
     const threadId = /^Thread ([\w-]+),/.exec(label)![1]!;
-    await row.click();
+    // The row of that thread by its full label, so a re-render between reading and clicking cannot
+    // move the click to another thread.
+    await wb.page.locator(`.part.sidebar .monaco-list-row[aria-label=${JSON.stringify(label)}]`).click();
     const tab = wb.page.locator('.tab', { hasText: `${threadId}.json` });
     await tab.waitFor({ state: 'visible', timeout: 20_000 });
     const editor = wb.page.locator('.editor-instance .view-lines');

@@ -110,6 +110,28 @@ describe('checkpoints view', () => {
     assert.ok(recent.includes('m-small') && recent.includes('m-empty'));
   });
 
+  it('keeps loaded pages through a configuration event that changes nothing', async () => {
+    const a = await api();
+    await a.checkpointsProvider.getChildren({ kind: 'model', modelId: 'm-small' });
+    const loaded = a.checkpoints.state('m-small').items.length;
+    assert.ok(loaded > 0);
+    server.stats.clear();
+    // A user-level order under the workspace-level one: the event fires, the effective value stays.
+    const svc = vscode.workspace.getConfiguration('svc');
+    const inspected = svc.inspect('checkpoints.order');
+    assert.strictEqual(inspected?.workspaceValue, 'desc');
+    let events = 0;
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => (events += e.affectsConfiguration('svc.checkpoints') ? 1 : 0));
+    await svc.update('checkpoints.order', 'asc', vscode.ConfigurationTarget.Global);
+    await svc.update('checkpoints.order', inspected?.globalValue, vscode.ConfigurationTarget.Global);
+    await new Promise((r) => setTimeout(r, 300));
+    sub.dispose();
+    assert.ok(events >= 1, `the host fired ${events} configuration events`);
+    assert.strictEqual(a.checkpoints.state('m-small').items.length, loaded, 'the loaded checkpoints were kept');
+    await a.checkpointsProvider.getChildren({ kind: 'model', modelId: 'm-small' });
+    assert.strictEqual(server.stats.count('/v1/preview/models/m-small/checkpoints'), 0, 'nothing reloaded');
+  });
+
   it('reloads when the page size changes', async () => {
     const a = await api();
     await configure({ 'checkpoints.pageSize': 7 });

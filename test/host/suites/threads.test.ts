@@ -179,6 +179,47 @@ describe('threads view', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('opens the details of a clicked node even while the view reloads', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    const node = a.threadsProvider.nodes()[0]!;
+    // The click arrives after a reset dropped the loaded rows (a refresh or a settings event).
+    a.threads.reset();
+    assert.strictEqual(a.threads.rows.length, 0);
+    const uri = await vscode.commands.executeCommand<string>('svc.threads.openDetails', node);
+    assert.match(String(uri), /^svc-thread:/, 'the node carries its row; no "select a thread" warning');
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri)!;
+    assert.strictEqual(JSON.parse(doc.getText()).thread_id, 'thread-119');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await a.threads.ensureLoaded();
+  });
+
+  it('reloads once per sort change, not once per configuration event', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    server.stats.clear();
+    await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'turn_count', direction: 'desc' });
+    await waitFor('sort applied', () => a.threads.sort.field === 'turn_count');
+    await a.threads.ensureLoaded();
+    const rows = a.threads.rows.length;
+    // A configuration event that leaves the effective value as it is (like a settings-file watcher
+    // echo) changes nothing: here a user-level value under the workspace-level one the command wrote.
+    const svc = vscode.workspace.getConfiguration('svc');
+    const inspected = svc.inspect('threads.sortBy');
+    assert.deepStrictEqual(inspected?.workspaceValue, { field: 'turn_count', direction: 'desc' }, 'the command writes to the workspace');
+    let events = 0;
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => (events += e.affectsConfiguration('svc.threads.sortBy') ? 1 : 0));
+    await svc.update('threads.sortBy', { field: 'thread_id', direction: 'asc' }, vscode.ConfigurationTarget.Global);
+    await svc.update('threads.sortBy', inspected?.globalValue, vscode.ConfigurationTarget.Global);
+    await new Promise((r) => setTimeout(r, 300));
+    sub.dispose();
+    assert.ok(events >= 1, `the host fired ${events} configuration events`);
+    assert.strictEqual(a.threads.rows.length, rows, 'the loaded rows were kept');
+    assert.strictEqual(server.stats.count('/threads/stream_query'), 1, 'one load for one sort change');
+    await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'last_updated', direction: 'desc' });
+    await waitFor('sort restored', () => a.threads.sort.field === 'last_updated');
+  });
+
   it('builds an untrusted tooltip with every field, n/a for null and -1', () => {
     const md = threadTooltip({
       thread_id: 't[1](command:x)',
