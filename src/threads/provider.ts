@@ -17,6 +17,13 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private readonly changed = this._register(new vscode.EventEmitter<ThreadNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private view: vscode.TreeView<ThreadNode> | undefined;
+  /**
+   * How many root requests of the host are resolving. Refreshing the root while one resolves makes
+   * the host resolve it twice: it disposes the commands of the rows it then shows ("Actual command
+   * not found" on click) or registers ids twice. The pending answer reflects every change made
+   * while it waits (see getChildren), so those refreshes are dropped.
+   */
+  private resolving = 0;
 
   constructor(
     private readonly model: ThreadsModel,
@@ -26,7 +33,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     this._register(
       model.onDidChange(() => {
         this.updateDescription();
-        this.changed.fire(undefined);
+        if (this.resolving === 0) this.changed.fire(undefined);
       }),
     );
   }
@@ -38,11 +45,25 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   async getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
     if (element) return [];
-    const status = this.model.status;
-    if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
-    if (status === 'idle') await this.model.ensureLoaded();
-    else if (status === 'loading') await this.model.loadMore();
-    return this.nodes();
+    this.resolving++;
+    try {
+      // Wait until the model settles: a reset or a new load while waiting is waited for too, so
+      // the answer is the state after every change the view was not refreshed for.
+      for (let round = 0; ; round++) {
+        const status = this.model.status;
+        if (round === 20) {
+          // Settings changing faster than loads finish: answer now and ask the host again.
+          setTimeout(() => this.changed.fire(undefined), 0);
+          return this.nodes();
+        }
+        if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
+        if (status === 'idle') await this.model.ensureLoaded();
+        else if (status === 'loading') await this.model.loadMore();
+        else return this.nodes();
+      }
+    } finally {
+      this.resolving--;
+    }
   }
 
   /** The current nodes, without loading anything. */
