@@ -15,6 +15,12 @@ const out = (name: string) => path.join('test-results', 'ui', name);
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
+/** The texts of the error notifications on screen. */
+async function errorToasts(page: { locator(s: string): { allInnerTexts(): Promise<string[]> } }): Promise<string[]> {
+  const texts = await page.locator('.notifications-toasts .notification-toast:has(.codicon-error)').allInnerTexts();
+  return texts.map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
 describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   this.timeout(180_000);
   let server: ReferenceServer;
@@ -76,6 +82,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.ok(server.stats.count('/threads/stream_query') >= 1);
     const status = await wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' }).count();
     assert.equal(status, 1, 'the status bar shows the project');
+    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
     await wb.screenshot(out('threads.png'));
   });
 
@@ -89,10 +96,10 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const numbers = stepRows.map((s) => Number(s.slice(5)));
     assert.ok(numbers[0]! > numbers[1]!, 'newest first by default');
     assert.ok(server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints').every((r) => r.authScheme === 'bearer'));
-    // Expanding loads and refreshes the node; the tree must not register a checkpoint twice.
+    // Expanding loads and refreshes the node; the tree must not register a checkpoint twice
+    // ("Element with id ... is already registered").
     await new Promise((r) => setTimeout(r, 500));
-    const toasts: string[] = await wb.page.locator('.notifications-toasts .notification-toast').allInnerTexts();
-    assert.deepEqual(toasts.filter((t) => /already registered/.test(t)), [], 'no "already registered" error');
+    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
     await wb.screenshot(out('checkpoints.png'));
   });
 
@@ -119,6 +126,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const labels: string[] = await wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     const turns = labels.map((l) => Number(/, (\d+) turns?/.exec(l)?.[1]));
     assert.deepEqual(turns, [...turns].sort((a, b) => b - a), 'sorted by turns, descending');
+    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
     await wb.screenshot(out('sorted.png'));
   });
 
@@ -135,6 +143,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.waitForFunction(`(document.querySelector('.editor-instance .view-lines')?.textContent ?? '').includes('first_turn_ref')`, undefined, { timeout: 20_000 });
     const text = (await editor.innerText()).replace(/\u00a0/g, " ");
     assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
+    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
     await wb.screenshot(out('details.png'));
   });
 
