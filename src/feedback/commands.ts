@@ -355,7 +355,8 @@ export class AttachFeedbackCommand {
         log.info(`Attaching feedback to ${req.svc_ref} was cancelled (id ${id} is kept for a retry).`);
         return undefined;
       }
-      connection.reportFailure(e);
+      // errors.show offers "Sign In" for a 401/403 itself: one prompt, not two.
+      connection.reportFailure(e, { prompt: false });
       void errors.show(e, 'Could not attach feedback');
       if (rethrow) throw e;
       return undefined;

@@ -25,7 +25,6 @@ export class Connection extends Disposable {
   private _clientError: string | undefined;
   private _state: AuthState = 'unconfigured';
   private _source: CredentialSource | undefined;
-  private promptingSignIn = false;
   /** The context keys as last set, for the welcome views (and the tests that check them). */
   readonly contextKeys: Record<string, boolean> = {};
 
@@ -91,24 +90,23 @@ export class Connection extends Disposable {
 
   /**
    * Called with every failure of a request made for the user: a 401/403 marks the state and
-   * offers to sign in again (one prompt at a time).
+   * offers to sign in again (once per failure of a working sign-in; never with `prompt: false`).
    */
-  reportFailure(error: unknown): void {
+  reportFailure(error: unknown, options: { prompt?: boolean } = {}): void {
     if (!(error instanceof AuthenticationError) || this._state !== 'signedIn') return;
     // Only the state changes: the views keep their error items instead of reloading (and
     // failing again) in a loop.
     this._state = 'authFailed';
     void this.setContextKeys();
     this.stateChanged.fire();
-    if (this.promptingSignIn) return;
-    this.promptingSignIn = true;
+    // A command that shows the failure itself (with its own "Sign In") asks for no second prompt.
+    // One prompt per signed-in → failed transition: later failures find the state failed and ask
+    // nothing. (No "prompt open" flag: a notification that went unanswered into the notification
+    // center never settles, and must not silence the prompt after the next sign-in.)
+    if (options.prompt === false) return;
     void vscode.window
       .showErrorMessage(`svc: ${this.log.redact(error.message)}`, 'Sign In Again')
-      .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined))
-      .then(
-        () => (this.promptingSignIn = false),
-        () => (this.promptingSignIn = false),
-      );
+      .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined));
   }
 
   private rebuild(): void {

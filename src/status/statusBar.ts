@@ -67,8 +67,11 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
       void vscode.window.showErrorMessage(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`);
       return undefined;
     }
+    // The project switched away from is remembered too, so the picker offers the way back.
+    const previous = connection.config.project;
     await updateSetting('project', projectId);
-    await globalState.update(RECENT_KEY, [projectId, ...recent.filter((p) => p !== projectId)].slice(0, 20));
+    const next = [projectId, ...(previous ? [previous] : []), ...recent];
+    await globalState.update(RECENT_KEY, [...new Set(next)].slice(0, 20));
     return projectId;
   });
 }

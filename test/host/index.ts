@@ -38,6 +38,7 @@ function loadSuites(): void {
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
+  require('./suites/interactive.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
