@@ -15,6 +15,8 @@ const out = (name: string) => path.join('test-results', 'ui', name);
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
+const LINKED_REF = 'svc:///demo-entity/chatbot/call/0193a1b2-linked-from-notes';
+
 /** The texts of the error notifications on screen. */
 async function errorToasts(page: { locator(s: string): { allInnerTexts(): Promise<string[]> } }): Promise<string[]> {
   const texts = await page.locator('.notifications-toasts .notification-toast:has(.codicon-error)').allInnerTexts();
@@ -35,6 +37,8 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
       path.join(workspace, 'rollouts.jsonl'),
       [good, JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'robot', content: 'beep' }], reward: 'high' }] }), good].join('\n') + '\n',
     );
+    // Notes with a call ref, for the link test.
+    fs.writeFileSync(path.join(workspace, 'notes.md'), `# Review\n\nWrong tool choice: ${LINKED_REF}\n`);
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
     const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
     assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
@@ -169,5 +173,37 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.match(text, /\[Ln 2, Col \d+\]/, 'the problems point at line 2');
     assert.equal(server.store.logs.length, logsBefore, 'nothing was sent');
     await wb.screenshot(out('problems.png'));
+  });
+  it('attaches a note by Ctrl+clicking a ref link in an editor and answering the prompts', async () => {
+    // The upload test left its (expected) error notification: clear it first.
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await wb.page.keyboard.press('Control+P');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('notes.md');
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible' });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.tab', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 60_000 });
+    // The document link provider underlines the ref; Ctrl+click follows it.
+    const link = wb.page.locator('.editor-instance .view-lines .detected-link', { hasText: 'svc:///demo-entity' }).first();
+    await link.waitFor({ state: 'visible', timeout: 60_000 });
+    await link.click({ modifiers: ['Control'] });
+    // Kind of feedback: Note.
+    const title = wb.page.locator('.quick-input-widget .quick-input-title');
+    await title.filter({ hasText: /^svc: Feedback for svc:\/\/\/demo-entity\/chatbot\/call\// }).waitFor({ state: 'visible', timeout: 60_000 });
+    await input.fill('Note');
+    await wb.page.keyboard.press('Enter');
+    await title.filter({ hasText: /^svc: Note on / }).waitFor({ state: 'visible', timeout: 60_000 });
+    await input.fill('picked the wrong tool');
+    await wb.page.keyboard.press('Enter');
+    await title.filter({ hasText: 'svc: Creator (optional)' }).waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.notifications-toasts', { hasText: /Feedback [0-9a-f-]{36} created at/ }).waitFor({ state: 'visible', timeout: 60_000 });
+    const rows = server.store.feedback.filter((r) => r.svc_ref === LINKED_REF);
+    assert.equal(rows.length, 1);
+    assert.deepEqual(rows[0]!.payload, { note: 'picked the wrong tool' });
+    assert.equal(rows[0]!.creator, null);
+    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    await wb.screenshot(out('feedback-link.png'));
   });
 });
