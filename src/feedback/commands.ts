@@ -343,7 +343,7 @@ export class AttachFeedbackCommand {
       this.retryIds.succeeded(key);
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);
       const time = formatTime(res.created_at);
-      void vscode.window.showInformationMessage(`Feedback ${res.id} created at ${time}`, 'Copy Id').then(async (choice) => {
+      void vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${time}.`, 'Copy Id').then(async (choice) => {
         if (choice === 'Copy Id') {
           await vscode.env.clipboard.writeText(res.id);
           vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);

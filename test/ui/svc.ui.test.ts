@@ -84,8 +84,10 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.ok(labels.length >= 10, `${labels.length} thread rows`);
     assert.match(labels[0]!, /^Thread [\w-]+, \d+ turns? · p50 /);
     assert.ok(server.stats.count('/threads/stream_query') >= 1);
-    const status = await wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' }).count();
-    assert.equal(status, 1, 'the status bar shows the project');
+    // The status bar item settles once the sign-in state is read (it may render a moment later).
+    const status = wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' });
+    await status.first().waitFor({ state: 'visible', timeout: 20_000 });
+    assert.equal(await status.count(), 1, 'the status bar shows the project once');
     assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
     await wb.screenshot(out('threads.png'));
   });
@@ -198,12 +200,13 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.keyboard.press('Enter');
     await title.filter({ hasText: 'svc: Creator (optional)' }).waitFor({ state: 'visible', timeout: 60_000 });
     await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.notifications-toasts', { hasText: /Feedback [0-9a-f-]{36} created at/ }).waitFor({ state: 'visible', timeout: 60_000 });
+    await wb.page.locator('.notifications-toasts', { hasText: /svc: feedback [0-9a-f-]{36} created at/ }).waitFor({ state: 'visible', timeout: 60_000 });
     const rows = server.store.feedback.filter((r) => r.svc_ref === LINKED_REF);
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]!.payload, { note: 'picked the wrong tool' });
     assert.equal(rows[0]!.creator, null);
     assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    await new Promise((r) => setTimeout(r, 500)); // let the toast finish sliding in
     await wb.screenshot(out('feedback-link.png'));
   });
 });

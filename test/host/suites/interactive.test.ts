@@ -177,7 +177,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
         { type: 'the answer cites the right doc', invalid: ['', ' ', 'x'.repeat(1025)], title: /^svc: Note on / },
         { type: 'alice', title: 'svc: Creator (optional)' },
       ],
-      { setup: (pr) => pr.answer(/^Feedback .* created at /, 'Copy Id') },
+      { setup: (pr) => pr.answer(/^svc: feedback .* created at /, 'Copy Id') },
     );
     const [refBox, kind, noteBox] = p.prompts();
     assert.strictEqual(refBox!.value, `svc:///${PROJECT}/`, 'the box starts at the project prefix (the clipboard held no ref)');
