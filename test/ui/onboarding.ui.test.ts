@@ -8,27 +8,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { openWorkbench } = require('../host/ui/workbench.js');
-
-const root = path.resolve(__dirname, '..', '..');
-const out = (name: string) => path.join('test-results', 'ui', name);
+import { openWorkbench, out, packagedVsix, recordFailure, root, type Workbench } from './helpers';
 const KEY = 'demo-key';
 
 describe('UI: first run, from the welcome views to rows (VSIX installed, blank profile)', function () {
   this.timeout(180_000);
   let server: ReferenceServer;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let wb: any;
+  let wb: Workbench;
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-onboarding-'));
 
   before(async () => {
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
-    const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
-    assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
     wb = await openWorkbench({
       extension: 'vsix',
-      vsix,
+      vsix: packagedVsix(),
       settings: { 'workbench.colorTheme': 'Default Dark Modern' },
       // No credentials from the environment: the sign-in must come from the welcome view.
       env: { SVC_API_KEY: '', SVC_USERNAME: '', SVC_PASSWORD: '', SVC_ACCESS_TOKEN: '', NETRC: path.join(workspace, 'no-netrc') },
@@ -37,13 +30,7 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     });
   });
   afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !wb) return;
-    await wb.screenshot(out('failed-onboarding.png')).catch(() => undefined);
-    const texts = async (selector: string) =>
-      (await wb.page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((t: string) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
-    console.log('  [ui] sidebar:', JSON.stringify((await texts('.part.sidebar')).slice(0, 1)));
-    console.log('  [ui] quick input:', JSON.stringify(await texts('.quick-input-widget')));
-    console.log('  [ui] notifications:', JSON.stringify(await texts('.notifications-toasts .notification-toast')));
+    await recordFailure(wb, this.currentTest);
   });
   after(async () => {
     await wb?.close();

@@ -7,27 +7,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { openWorkbench } = require('../host/ui/workbench.js');
-
-const root = path.resolve(__dirname, '..', '..');
-const out = (name: string) => path.join('test-results', 'ui', name);
+import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
 const LINKED_REF = 'svc:///demo-entity/chatbot/call/0193a1b2-linked-from-notes';
 
-/** The texts of the error notifications on screen. */
-async function errorToasts(page: { locator(s: string): { allInnerTexts(): Promise<string[]> } }): Promise<string[]> {
-  const texts = await page.locator('.notifications-toasts .notification-toast:has(.codicon-error)').allInnerTexts();
-  return texts.map((t) => t.replace(/\s+/g, ' ').trim());
-}
-
 describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   this.timeout(180_000);
   let server: ReferenceServer;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  let wb: any;
+  let wb: Workbench;
 
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-ws-'));
   before(async () => {
@@ -40,11 +29,9 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     // Notes with a call ref, for the link test.
     fs.writeFileSync(path.join(workspace, 'notes.md'), `# Review\n\nWrong tool choice: ${LINKED_REF}\n`);
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
-    const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
-    assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
     wb = await openWorkbench({
       extension: 'vsix',
-      vsix,
+      vsix: packagedVsix(),
       settings: {
         'svc.baseUrl': server.url,
         'svc.project': 'demo-entity/chatbot',
@@ -56,16 +43,9 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
       viewport: { width: 1280, height: 800 },
     });
   });
-  // A failure leaves evidence in the CI log and a screenshot: the open tabs, the toasts, the rows.
+  // A failure leaves evidence in the CI log and a screenshot.
   afterEach(async function () {
-    if (this.currentTest?.state !== 'failed' || !wb) return;
-    const slug = (this.currentTest.title || 'test').replace(/[^\w]+/g, '-').slice(0, 60);
-    await wb.screenshot(out(`failed-${slug}.png`)).catch(() => undefined);
-    const texts = async (selector: string) =>
-      (await wb.page.locator(selector).allInnerTexts().catch(() => [] as string[])).map((t: string) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
-    console.log('  [ui] tabs:', JSON.stringify(await texts('.tabs-container .tab')));
-    console.log('  [ui] notifications:', JSON.stringify(await texts('.notifications-toasts .notification-toast')));
-    console.log('  [ui] sidebar rows:', JSON.stringify((await texts('.part.sidebar .monaco-list-row')).slice(0, 8)));
+    await recordFailure(wb, this.currentTest);
   });
   after(async () => {
     await wb?.close();
@@ -88,7 +68,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const status = wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' });
     await status.first().waitFor({ state: 'visible', timeout: 20_000 });
     assert.equal(await status.count(), 1, 'the status bar shows the project once');
-    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('threads.png'));
   });
 
@@ -105,7 +85,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     // Expanding loads and refreshes the node; the tree must not register a checkpoint twice
     // ("Element with id ... is already registered").
     await new Promise((r) => setTimeout(r, 500));
-    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('checkpoints.png'));
   });
 
@@ -132,7 +112,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const labels: string[] = await wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     const turns = labels.map((l) => Number(/, (\d+) turns?/.exec(l)?.[1]));
     assert.deepEqual(turns, [...turns].sort((a, b) => b - a), 'sorted by turns, descending');
-    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('sorted.png'));
   });
 
@@ -149,19 +129,13 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.waitForFunction(`(document.querySelector('.editor-instance .view-lines')?.textContent ?? '').includes('first_turn_ref')`, undefined, { timeout: 20_000 });
     const text = (await editor.innerText()).replace(/\u00a0/g, " ");
     assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
-    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('details.png'));
   });
 
   it('validates a trajectory file from the editor title button and lists every problem, sending nothing', async () => {
     const logsBefore = server.store.logs.length;
-    await wb.page.keyboard.press('Control+P');
-    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('rollouts.jsonl');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'rollouts.jsonl' }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.tab', { hasText: 'rollouts.jsonl' }).waitFor({ state: 'visible', timeout: 20_000 });
+    await quickOpen(wb, 'rollouts.jsonl');
     const button = wb.page.locator('.editor-actions .action-label[aria-label^="svc: Upload Trajectories"], .editor-actions .action-label[aria-label^="Upload Trajectories"]').first();
     await button.waitFor({ state: 'visible', timeout: 20_000 });
     await button.click();
@@ -179,13 +153,8 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   it('attaches a note by Ctrl+clicking a ref link in an editor and answering the prompts', async () => {
     // The upload test left its (expected) error notification: clear it first.
     await wb.runCommand('Notifications: Clear All Notifications');
-    await wb.page.keyboard.press('Control+P');
+    await quickOpen(wb, 'notes.md', 60_000);
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible' });
-    await input.fill('notes.md');
-    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'notes.md' }).first().waitFor({ state: 'visible' });
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.tab', { hasText: 'notes.md' }).waitFor({ state: 'visible', timeout: 60_000 });
     // The document link provider underlines the ref; Ctrl+click follows it.
     const link = wb.page.locator('.editor-instance .view-lines .detected-link', { hasText: 'svc:///demo-entity' }).first();
     await link.waitFor({ state: 'visible', timeout: 60_000 });
@@ -205,7 +174,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]!.payload, { note: 'picked the wrong tool' });
     assert.equal(rows[0]!.creator, null);
-    assert.deepEqual(await errorToasts(wb.page), [], 'no error notification');
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await new Promise((r) => setTimeout(r, 500)); // let the toast finish sliding in
     await wb.screenshot(out('feedback-link.png'));
   });

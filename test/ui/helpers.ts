@@ -1,0 +1,57 @@
+// Shared pieces of the Playwright UI tests: the packaged VSIX, evidence when a test fails, and the
+// few user gestures more than one test needs.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const { openWorkbench } = require('../host/ui/workbench.js');
+
+export const root = path.resolve(__dirname, '..', '..');
+/** Where screenshots go (the README's come from here). */
+export const out = (name: string) => path.join('test-results', 'ui', name);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Workbench = any;
+
+/** The VSIX the test command packaged; the UI tests install what users get. */
+export function packagedVsix(): string {
+  const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+  assert.ok(fs.existsSync(vsix), 'package the VSIX first (scripts/check-package.js)');
+  return vsix;
+}
+
+async function texts(wb: Workbench, selector: string): Promise<string[]> {
+  const all: string[] = await wb.page.locator(selector).allInnerTexts().catch(() => []);
+  return all.map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+/** The texts of the error notifications on screen. */
+export async function errorToasts(wb: Workbench): Promise<string[]> {
+  return texts(wb, '.notifications-toasts .notification-toast:has(.codicon-error)');
+}
+
+/**
+ * For an afterEach hook: when the test failed, saves a screenshot and prints what was on screen
+ * (tabs, quick input, toasts, sidebar rows), so a CI failure can be read from its log.
+ */
+export async function recordFailure(wb: Workbench, test: Mocha.Test | undefined): Promise<void> {
+  if (test?.state !== 'failed' || !wb) return;
+  const slug = (test.title || 'test').replace(/[^\w]+/g, '-').slice(0, 60);
+  await wb.screenshot(out(`failed-${slug}.png`)).catch(() => undefined);
+  console.log('  [ui] tabs:', JSON.stringify(await texts(wb, '.tabs-container .tab')));
+  console.log('  [ui] quick input:', JSON.stringify(await texts(wb, '.quick-input-widget')));
+  console.log('  [ui] notifications:', JSON.stringify(await texts(wb, '.notifications-toasts .notification-toast')));
+  console.log('  [ui] sidebar rows:', JSON.stringify((await texts(wb, '.part.sidebar .monaco-list-row')).slice(0, 8)));
+}
+
+/** Opens a workspace file through Quick Open (Ctrl+P), as a user would, and waits for its tab. */
+export async function quickOpen(wb: Workbench, name: string, timeout = 20_000): Promise<void> {
+  await wb.page.keyboard.press('Control+P');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(name);
+  await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ state: 'visible', timeout });
+  await wb.page.keyboard.press('Enter');
+  await wb.page.locator('.tab', { hasText: name }).waitFor({ state: 'visible', timeout });
+}
