@@ -5,7 +5,8 @@ import { affectsConnection, readConfig, readProxyConfig, type SvcConfig } from '
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 
-export type AuthState = 'unconfigured' | 'signedOut' | 'signedIn' | 'authFailed';
+/** `checking`: a service is configured and its credentials are being read (activation only). */
+export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
 
 /**
  * The live connection to the service: configuration, credentials state and the one
@@ -35,6 +36,10 @@ export class Connection extends Disposable {
   ) {
     super();
     this.rebuild();
+    // Until refreshAuth() has read SecretStorage (slow in some hosts), say so: not "not
+    // configured", and no sign-in welcome for a user who is signed in.
+    this._state = this._client ? 'checking' : 'unconfigured';
+    void this.setContextKeys();
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('svc') && !affectsConnection(e)) return;
@@ -143,6 +148,7 @@ export class Connection extends Disposable {
     const keys: Record<string, boolean> = {
       'svc.hasBaseUrl': !!this._client,
       'svc.signedIn': this._state === 'signedIn' || this._state === 'authFailed',
+      'svc.checkingAuth': this._state === 'checking',
       'svc.hasProject': !!cfg.project,
       'svc.hasModels': cfg.models.length > 0,
     };

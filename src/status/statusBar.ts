@@ -33,6 +33,10 @@ export class StatusBar extends Disposable {
         this.item.text = '$(plug) svc: not configured';
         md.appendMarkdown(this.connection.clientError ? `svc.baseUrl is not usable: ${this.connection.clientError}` : 'Set svc.baseUrl to connect.');
         break;
+      case 'checking':
+        this.item.text = `$(sync~spin) svc: ${project}`;
+        md.appendMarkdown(`Reading the credentials for ${cfg.baseUrl}…`);
+        break;
       case 'signedOut':
         this.item.text = `$(account) svc: signed out`;
         md.appendMarkdown(`Signed out of ${cfg.baseUrl}. Run **svc: Sign In**.`);

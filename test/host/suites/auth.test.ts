@@ -5,6 +5,8 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { CredentialManager } from '../../../src/auth/credentials';
 import { Logger } from '../../../src/common/logger';
+import { Connection } from '../../../src/service/connection';
+import { StatusBar } from '../../../src/status/statusBar';
 import type { ReferenceServer } from '../../server';
 import { api, configure, KEY, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
 
@@ -38,6 +40,48 @@ describe('auth: sign-in, sign-out and credential sources', () => {
     await waitFor('signed out', () => a.connection.state === 'signedOut');
     assert.strictEqual(a.connection.contextKeys['svc.hasBaseUrl'], true);
     assert.strictEqual(a.connection.contextKeys['svc.signedIn'], false);
+  });
+
+  it('says it is reading the credentials while SecretStorage is slow: no "not configured", no sign-in welcome', async () => {
+    const a = await api();
+    await configure({ baseUrl: server.url, project: PROJECT });
+    await waitFor('configured', () => a.connection.config.baseUrl === server.url);
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const changed = new vscode.EventEmitter<void>();
+    const slow = {
+      onDidChange: changed.event,
+      setBaseUrls: () => undefined,
+      currentOrigin: new URL(server.url).origin,
+      resolve: async () => {
+        await gate;
+        return { username: 'api', password: KEY, accessToken: KEY, source: 'secretStorage' as const };
+      },
+    };
+    const connection = new Connection(slow as unknown as CredentialManager, a.log, 'test');
+    const bar = new StatusBar(connection);
+    try {
+      assert.strictEqual(connection.state, 'checking');
+      await waitFor('context keys', () => connection.contextKeys['svc.checkingAuth'] === true);
+      assert.strictEqual(connection.contextKeys['svc.hasBaseUrl'], true);
+      assert.strictEqual(connection.contextKeys['svc.signedIn'], false);
+      assert.strictEqual(bar.item.text, '$(sync~spin) svc: acme/chatbot');
+      // The sign-in welcome waits for the answer.
+      const welcome = vscode.extensions.getExtension('svc.svc-vscode')!.packageJSON.contributes.viewsWelcome as { view: string; contents: string; when: string }[];
+      for (const w of welcome.filter((v) => v.contents.startsWith('Sign in'))) assert.match(w.when, /!svc\.checkingAuth/, w.view);
+      const pending = connection.refreshAuth();
+      release();
+      await pending;
+      assert.strictEqual(connection.state, 'signedIn');
+      assert.strictEqual(connection.contextKeys['svc.checkingAuth'], false);
+      assert.strictEqual(bar.item.text, '$(cloud) svc: acme/chatbot');
+    } finally {
+      release();
+      bar.dispose();
+      connection.dispose();
+      changed.dispose();
+      await a.connection.refreshAuth(); // the context keys are global: give them back
+    }
   });
 
   it('signs in with one API key into SecretStorage, used as Basic api:<key> and as Bearer', async () => {
