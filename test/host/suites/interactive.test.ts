@@ -306,12 +306,13 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     const range = await run('svc.threads.filter', [
       { pick: 'Custom range…' },
       { type: '2026-11-01T00:02:30Z', invalid: ['yesterday', '2026-13-01T00:00:00Z'] },
-      { type: '' },
+      { type: '2026-11-02T00:00:00Z', invalid: ['2026-11-02'] },
     ]);
     assert.strictEqual(range.p.prompts()[1]!.refusals!.length, 2);
+    assert.match(range.p.prompts()[2]!.refusals![0]!, /./, 'a date without a time is refused');
     await a.threads.ensureLoaded();
-    // Threads with calls after 00:02:30: the last three seeded and the imported one, by id.
-    assert.deepStrictEqual(a.threads.rows.map((r) => r.thread_id), ['imported-thread', 'thread-3', 'thread-4', 'thread-5']);
+    // Threads with calls between 00:02:30 and the next day: the last three seeded, by id.
+    assert.deepStrictEqual(a.threads.rows.map((r) => r.thread_id), ['thread-3', 'thread-4', 'thread-5']);
     await run('svc.threads.filter', [{ pick: 'Thread ids…' }, { type: 'thread-1, thread-4', invalid: ['', ' , '] }]);
     await a.threads.ensureLoaded();
     assert.deepStrictEqual(a.threads.rows.map((r) => r.thread_id), ['thread-1', 'thread-4']);
