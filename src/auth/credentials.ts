@@ -70,15 +70,19 @@ export class CredentialManager extends Disposable {
     );
   }
 
-  /** Points the manager at a base URL (the trace base URL; the training one only for netrc). */
-  setBaseUrls(baseUrl: string | undefined, trainingBaseUrl?: string): void {
+  /**
+   * Points the manager at a base URL (the trace base URL; the training one only for netrc).
+   * Returns whether that changed anything (and so fired onDidChange).
+   */
+  setBaseUrls(baseUrl: string | undefined, trainingBaseUrl?: string): boolean {
     const origin = safeOrigin(baseUrl);
     const trainingHost = safeHost(trainingBaseUrl || baseUrl);
-    if (origin === this.origin && trainingHost === this.trainingHost) return;
+    if (origin === this.origin && trainingHost === this.trainingHost) return false;
     this.origin = origin;
     this.trainingHost = trainingHost;
     this.cache = undefined;
     this.changed.fire();
+    return true;
   }
 
   get currentOrigin(): string | undefined {

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
 
 export interface ModelCheckpoints {
@@ -25,32 +26,17 @@ export class CheckpointsModel extends Disposable {
   private states = new Map<string, ModelCheckpoints>();
   private aborts = new Set<AbortController>();
   private generation = 0;
-  /** Models, order and page size the loaded pages were asked with. */
-  private loadedSettings: string;
 
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
   ) {
     super();
-    this.loadedSettings = this.viewSettings();
     this._register(connection.onDidChange(() => this.reset()));
+    // Only a real change of models, order or page size drops what is loaded.
     this._register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        // Only a real change of models, order or page size drops what is loaded (hosts can repeat
-        // a configuration event without a change).
-        if (!e.affectsConfiguration('svc.models') && !e.affectsConfiguration('svc.checkpoints')) return;
-        const next = this.viewSettings();
-        if (next === this.loadedSettings) return;
-        this.loadedSettings = next;
-        this.reset();
-      }),
+      connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsOrder', 'checkpointsPageSize']) && this.reset()),
     );
-  }
-
-  private viewSettings(): string {
-    const { models, checkpointsOrder, checkpointsPageSize } = this.connection.config;
-    return JSON.stringify([models, checkpointsOrder, checkpointsPageSize]);
   }
 
   get models(): string[] {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SortBy, CheckpointOrder } from '../api';
+import { THREAD_SORT_FIELDS, type SortBy, type CheckpointOrder } from '../api';
 
 /** The one place that reads configuration. */
 export const SECTION = 'svc';
@@ -23,11 +23,22 @@ export interface ProxyConfig {
   strictSSL: boolean;
 }
 
-const SORT_FIELDS = new Set(['thread_id', 'turn_count', 'start_time', 'last_updated', 'p50_turn_duration_ms', 'p99_turn_duration_ms']);
+const SORT_FIELDS = new Set<string>(THREAD_SORT_FIELDS);
 
 function clampInt(value: unknown, min: number, max: number, fallback: number): number {
   const n = typeof value === 'number' && Number.isFinite(value) ? Math.round(value) : fallback;
   return Math.min(max, Math.max(min, n));
+}
+
+/** A configuration change as the Connection read it: the values before and after one event. */
+export interface ConfigChange {
+  before: SvcConfig;
+  after: SvcConfig;
+}
+
+/** Whether any of `keys` has another value after the change (hosts repeat events without one). */
+export function configChanged({ before, after }: ConfigChange, keys: (keyof SvcConfig)[]): boolean {
+  return keys.some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
 export function readConfig(): SvcConfig {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, createServiceClient, type ServiceClient } from '../api';
 import type { CredentialManager, CredentialSource } from '../auth/credentials';
-import { affectsConnection, readConfig, readProxyConfig, type SvcConfig } from '../common/config';
+import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type SvcConfig } from '../common/config';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 
@@ -20,6 +20,9 @@ export class Connection extends Disposable {
   private readonly stateChanged = this._register(new vscode.EventEmitter<void>());
   /** Fires when the auth state changed without invalidating data (e.g. a 401 was seen). */
   readonly onDidChangeState = this.stateChanged.event;
+  private readonly configChanged = this._register(new vscode.EventEmitter<ConfigChange>());
+  /** Fires after every svc.* configuration event with the values before and after it. */
+  readonly onDidChangeConfig = this.configChanged.event;
 
   private _config: SvcConfig = readConfig();
   private _client: ServiceClient | undefined;
@@ -46,13 +49,15 @@ export class Connection extends Disposable {
         const before = this._config;
         this._config = readConfig();
         if (affectsConnection(e)) {
-          this.rebuild();
-          void this.refreshAuth(true);
+          // A new origin makes the credentials fire, and that refreshes the auth state; refresh
+          // here only when it did not, so one change reads the credentials once.
+          if (!this.rebuild()) void this.refreshAuth(true);
         } else {
           void this.setContextKeys();
           if (before.project !== this._config.project) this.changed.fire();
           this.stateChanged.fire();
         }
+        this.configChanged.fire({ before, after: this._config });
       }),
     );
     this._register(credentials.onDidChange(() => void this.refreshAuth(true)));
@@ -114,12 +119,12 @@ export class Connection extends Disposable {
       .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined));
   }
 
-  private rebuild(): void {
+  /** Builds the client for the current configuration; returns whether the credentials' origin changed. */
+  private rebuild(): boolean {
     const old = this._client;
     this._client = undefined;
     this._clientError = undefined;
     const cfg = this._config;
-    this.credentials.setBaseUrls(cfg.baseUrl || undefined, cfg.trainingBaseUrl || undefined);
     if (cfg.baseUrl) {
       const proxy = readProxyConfig();
       try {
@@ -140,7 +145,11 @@ export class Connection extends Disposable {
       }
     }
     if (old) void old.close();
+    // After the client (its listeners refresh the auth state, which must see the new client) and
+    // before the views reset (their requests must use the new origin's credentials).
+    const credentialsMoved = this.credentials.setBaseUrls(cfg.baseUrl || undefined, cfg.trainingBaseUrl || undefined);
     this.changed.fire();
+    return credentialsMoved;
   }
 
   private async setContextKeys(): Promise<void> {

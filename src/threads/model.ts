@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
 import { toQueryFilter, type ThreadFilter } from './filter';
 
@@ -27,27 +28,15 @@ export class ThreadsModel extends Disposable {
   private _filter: ThreadFilter | undefined;
   /** The query filter of the pages loaded since the last reset: "last hour" must not move between pages. */
   private queryFilter: ReturnType<typeof toQueryFilter>;
-  /** Sort and page size the loaded pages were asked with. */
-  private loadedSettings: string;
 
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
   ) {
     super();
-    this.loadedSettings = this.viewSettings();
     this._register(connection.onDidChange(() => this.reset()));
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        // Hosts can repeat a configuration event (the settings file watcher after the API write):
-        // only a real change of sort or page size drops what is loaded.
-        if (!e.affectsConfiguration('svc.threads')) return;
-        const next = this.viewSettings();
-        if (next === this.loadedSettings) return;
-        this.loadedSettings = next;
-        this.reset();
-      }),
-    );
+    // Only a real change of sort or page size drops what is loaded.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsSortBy', 'threadsPageSize']) && this.reset()));
   }
 
   get rows(): readonly ThreadRow[] {
@@ -79,11 +68,6 @@ export class ThreadsModel extends Disposable {
     if (this._loading) return 'loading';
     if (this._error !== undefined) return 'error';
     return this._loaded ? 'loaded' : 'idle';
-  }
-
-  private viewSettings(): string {
-    const { threadsSortBy, threadsPageSize } = this.connection.config;
-    return JSON.stringify([threadsSortBy.field, threadsSortBy.direction, threadsPageSize]);
   }
 
   findRow(threadId: string): ThreadRow | undefined {
