@@ -74,8 +74,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
     ...new TrajectoryUploads(connection, errors, log, context).register(),
-    // After an import the new threads should show: reload the view.
-    ...new CallImports(connection, errors, log, () => void vscode.commands.executeCommand('svc.threads.refresh')).register(),
+    // After an import the new threads should show: drop the loaded rows; a visible view reloads.
+    ...new CallImports(connection, errors, log, () => threads.reset()).register(),
   );
 
   // Reads SecretStorage/env/netrc only: no network.

@@ -8,8 +8,9 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
-import { DEFAULT_MAX_LINE_BYTES, describeBytes, readLines, type Line } from '../common/lines';
+import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../common/lines';
 import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type JsonPath, type Problem } from '../common/problems';
+import { formatBytes } from '../common/format';
 
 export { ProblemError, type Problem } from '../common/problems';
 
@@ -63,7 +64,7 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
   for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, skipOverlong: true })) {
     if (line.overlong) {
       summary.items++;
-      const limit = describeBytes(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      const limit = formatBytes(opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
       problems.add(lineProblem(path, line.line, `line ${line.line} is longer than ${limit}: a call record must fit on one line within the limit`));
       continue;
     }

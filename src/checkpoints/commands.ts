@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { updateSetting } from '../common/config';
+import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { CheckpointsModel } from './model';
 import type { CheckpointNode } from './provider';
 
@@ -21,16 +22,15 @@ export function registerCheckpointCommands(model: CheckpointsModel, globalState:
       updateSetting('checkpoints.order', args?.order ?? (model.order === 'asc' ? 'desc' : 'asc')),
     ),
     vscode.commands.registerCommand('svc.checkpoints.addModel', async (args?: { modelId?: string }) => {
-      const recent = globalState.get<string[]>('svc.recentModels', []);
       let id = args?.modelId?.trim();
       if (id === undefined) {
-        id = await pickOrType('svc: Add a model', 'Model id', recent.filter((m) => !model.models.includes(m)));
+        id = await pickOrType('svc: Add a model', 'Model id', recent(globalState, RECENT_MODELS).filter((m) => !model.models.includes(m)));
         if (!id) return;
       }
       if (!id) throw new Error('The model id is empty.');
       if (model.models.includes(id)) return;
       await updateSetting('models', [...model.models, id]);
-      await globalState.update('svc.recentModels', [id, ...recent.filter((m) => m !== id)].slice(0, 20));
+      await pushRecent(globalState, RECENT_MODELS, id);
     }),
     vscode.commands.registerCommand('svc.checkpoints.removeModel', async (arg?: ModelArg) => {
       let id = modelIdOf(arg);
@@ -48,28 +48,4 @@ export function registerCheckpointCommands(model: CheckpointsModel, globalState:
       return arg.checkpoint.id;
     }),
   ];
-}
-
-/** A quick pick of known values that also accepts whatever the user types. */
-export async function pickOrType(title: string, placeholder: string, known: string[]): Promise<string | undefined> {
-  const qp = vscode.window.createQuickPick();
-  qp.title = title;
-  qp.placeholder = placeholder;
-  const base = known.map((label) => ({ label }));
-  qp.items = base;
-  qp.onDidChangeValue((v) => {
-    const typed = v.trim();
-    qp.items = typed && !known.includes(typed) ? [{ label: typed, description: 'use this' }, ...base] : base;
-  });
-  return new Promise((resolve) => {
-    qp.onDidAccept(() => {
-      resolve(qp.selectedItems[0]?.label ?? (qp.value.trim() || undefined));
-      qp.hide();
-    });
-    qp.onDidHide(() => {
-      resolve(undefined);
-      qp.dispose();
-    });
-    qp.show();
-  });
 }

@@ -42,4 +42,3 @@ export function optionsFromArgs<T extends object>(...args: unknown[]): Partial<T
   return {};
 }
 
-export { formatBytes } from './format';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, CancelledError, SvcError, ValidationError } from '../api';
+import { AuthenticationError, CancelledError, ValidationError } from '../api';
 import type { Logger } from './logger';
 
 /** One way every command renders an error: log it, show it, and offer the fix when there is one. */
@@ -31,10 +31,3 @@ export class ErrorReporter {
     if (choice === 'Show Log') this.log.channel.show(true);
   }
 }
-
-/** Whether an error is worth telling the auth layer about (a 401/403 or missing credentials). */
-export function isAuthFailure(error: unknown): boolean {
-  return error instanceof AuthenticationError;
-}
-
-export { SvcError };

@@ -54,7 +54,6 @@ export class LineTooLongError extends Error {
   }
 }
 
-export { formatBytes as describeBytes } from './format';
 
 /** Reads `path` line by line. On abort, throws the signal's reason. */
 export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {

@@ -9,6 +9,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { z } from 'zod';
 import { readLines, type Line } from './lines';
+import { formatPath } from '../api/errors';
 
 export interface Problem {
   file: string;
@@ -131,15 +132,8 @@ export function parseLineForValidation(
   }
 }
 
-/** `trajectory_groups[0].trajectories[2].reward`; '' for the root. */
-export function formatPath(path: readonly (string | number)[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? part : `.${part}`;
-  }
-  return out;
-}
+/** `trajectory_groups[0].trajectories[2].reward`; '' for the root (the client's formatter). */
+export { formatPath };
 
 /** A problem that points at the start of a line. */
 export function lineProblem(file: string, line: number, message: string, severity: Problem['severity'] = 'error'): Problem {

@@ -8,6 +8,7 @@
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatBytes } from '../common/format';
+import { isObject } from '../common/problems';
 
 export const NOTE_TYPE = 'svc.note.1';
 export const REACTION_TYPE = 'svc.reaction.1';
@@ -73,17 +74,13 @@ export function emojiProblem(emoji: unknown): string | undefined {
 }
 
 /** Whether a value is a plain JSON object (not null, not an array). */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+export const isJsonObject: (value: unknown) => value is JsonObject = isObject;
 
 function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
 }
-
-export { formatBytes } from '../common/format';
 
 /** Why a value cannot be a feedback payload: it must be a JSON object under 1 MiB as UTF-8 JSON. */
 export function payloadProblem(value: unknown): string | undefined {

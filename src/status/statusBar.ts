@@ -3,10 +3,8 @@ import { isProjectId } from '../api';
 import { describeSource } from '../auth/credentials';
 import { updateSetting } from '../common/config';
 import { Disposable } from '../common/disposable';
-import { pickOrType } from '../checkpoints/commands';
+import { pickOrType, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
-
-const RECENT_KEY = 'svc.recentProjects';
 
 /** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
 export class StatusBar extends Disposable {
@@ -59,11 +57,10 @@ export class StatusBar extends Disposable {
 
 export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
   return vscode.commands.registerCommand('svc.selectProject', async (args?: { projectId?: string }) => {
-    const recent = globalState.get<string[]>(RECENT_KEY, []);
     let projectId = args?.projectId?.trim();
     if (projectId === undefined) {
       const current = connection.config.project;
-      const known = [...new Set([current, ...recent].filter(Boolean))];
+      const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
       projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
       if (projectId === undefined) return undefined;
     }
@@ -74,8 +71,7 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
     await updateSetting('project', projectId);
-    const next = [projectId, ...(previous ? [previous] : []), ...recent];
-    await globalState.update(RECENT_KEY, [...new Set(next)].slice(0, 20));
+    await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
     return projectId;
   });
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { pickOrType } from '../checkpoints/commands';
-import { filesFromArgs, formatBytes, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
+import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { formatBytes } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -40,7 +41,6 @@ interface Remaining {
   files: { uri: vscode.Uri; startGroup: number; size?: number; mtime?: number }[];
 }
 
-const RECENT_MODELS = 'svc.recentModels';
 
 async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number }> {
   try {
@@ -182,7 +182,6 @@ export class TrajectoryUploads implements vscode.Disposable {
     const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
     const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
     const started = performance.now();
-    const reports: FileUploadReport[] = [];
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})`, cancellable: true },
       async (progress, token): Promise<UploadReport> => {
@@ -191,7 +190,7 @@ export class TrajectoryUploads implements vscode.Disposable {
         this.running = cancel;
         void vscode.commands.executeCommand('setContext', 'svc.uploading', true);
         try {
-          return await this.sendFiles(plan, summaries, cancel, progress, reports, totalGroups, totalBytes);
+          return await this.sendFiles(plan, cancel, progress, totalGroups, totalBytes);
         } finally {
           this.running = undefined;
           void vscode.commands.executeCommand('setContext', 'svc.uploading', false);
@@ -204,13 +203,12 @@ export class TrajectoryUploads implements vscode.Disposable {
 
   private async sendFiles(
     plan: Remaining,
-    _summaries: ValidationSummary[],
     cancel: AbortController,
     progress: vscode.Progress<{ message?: string; increment?: number }>,
-    reports: FileUploadReport[],
     totalGroups: number,
     totalBytes: number,
   ): Promise<UploadReport> {
+    const reports: FileUploadReport[] = [];
     let doneGroups = 0;
     let doneBytes = 0;
     for (let i = 0; i < plan.files.length; i++) {
@@ -291,7 +289,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       text = `svc: upload cancelled after ${totals}. ${sent}`;
     } else {
       const outcome = last.result!.outcome as Extract<UploadResult['outcome'], { status: 'failed' }>;
-      const lines = outcome.chunk.firstLine === outcome.chunk.lastLine ? `line ${outcome.chunk.firstLine}` : `lines ${outcome.chunk.firstLine}–${outcome.chunk.lastLine}`;
+      const lines = describeLines([outcome.chunk]);
       const doubt = outcome.uncertain
         ? ` The service did not answer for ${lines}: they may or may not have been logged, so "Retry remaining" starts after them.`
         : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} were not logged.`;
@@ -309,8 +307,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   }
 
   private async pickModel(): Promise<string | undefined> {
-    const recent = this.context.globalState.get<string[]>(RECENT_MODELS, []);
-    const known = [...new Set([...this.connection.config.models, ...recent])];
+    const known = [...new Set([...this.connection.config.models, ...recent(this.context.globalState, RECENT_MODELS)])];
     return pickOrType('svc: Upload to which model?', 'Model id', known);
   }
 
@@ -327,8 +324,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   }
 
   private async remember(modelId: string, split: string, files: vscode.Uri[]): Promise<void> {
-    const recent = this.context.globalState.get<string[]>(RECENT_MODELS, []);
-    await this.context.globalState.update(RECENT_MODELS, [modelId, ...recent.filter((m) => m !== modelId)].slice(0, 20));
+    await pushRecent(this.context.globalState, RECENT_MODELS, modelId);
     for (const f of files) await this.context.workspaceState.update(`svc.split:${f.fsPath}`, split);
   }
 }

@@ -10,7 +10,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
 import { TrajectoryGroup } from '../api/schemas/models';
-import { DEFAULT_MAX_LINE_BYTES, describeBytes, isValidUtf8, readLines } from '../common/lines';
+import { DEFAULT_MAX_LINE_BYTES, isValidUtf8, readLines } from '../common/lines';
+import { formatBytes } from '../common/format';
 import {
   byPosition,
   formatPath,
@@ -115,7 +116,7 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
   for await (const line of readLines(path, { signal: opts.signal, maxLineBytes, skipOverlong: true })) {
     if (line.overlong) {
       groups++;
-      problems.add(lineProblem(path, line.line, `line ${line.line} is longer than ${describeBytes(maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)}: a group must fit on one line within the limit`));
+      problems.add(lineProblem(path, line.line, `line ${line.line} is longer than ${formatBytes(maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)}: a group must fit on one line within the limit`));
       continue;
     }
     if (isBlank(line.text)) continue;
@@ -231,7 +232,7 @@ async function loadJson(path: string, opts: { signal?: AbortSignal; maxJsonBytes
   if (fileBytes > limit) {
     return {
       fileBytes,
-      problem: lineProblem(path, 1, `The file is too large to read as one JSON document (${describeBytes(fileBytes)}, limit ${describeBytes(limit)}): store one group per line in a .jsonl file instead`),
+      problem: lineProblem(path, 1, `The file is too large to read as one JSON document (${formatBytes(fileBytes)}, limit ${formatBytes(limit)}): store one group per line in a .jsonl file instead`),
     };
   }
   const bytes = await readFile(path, { signal: opts.signal }).catch((e: unknown) => {

@@ -28,6 +28,8 @@ describe('import calls', () => {
     await connect(server);
   });
   after(async () => {
+    // Hide the Threads view again: later suites count the requests a visible view would make.
+    await vscode.commands.executeCommand('workbench.view.explorer');
     await signOut();
     await resetSettings();
     await server.close();
@@ -35,6 +37,8 @@ describe('import calls', () => {
 
   it('imports batch items and bare start/end lines; the new threads appear in the view', async () => {
     const a = await api();
+    // The Threads view is on screen, as when a user imports with it open.
+    await vscode.commands.executeCommand('svc.threads.focus');
     await vscode.commands.executeCommand('svc.threads.refresh');
     assert.strictEqual(a.threads.rows.length, 0);
     const file = path.join(dir, 'calls.jsonl');

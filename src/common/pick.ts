@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+
+/** globalState keys of the recently used model ids and project ids (offered first in pickers). */
+export const RECENT_MODELS = 'svc.recentModels';
+export const RECENT_PROJECTS = 'svc.recentProjects';
+const MAX_RECENT = 20;
+
+export function recent(memento: vscode.Memento, key: string): string[] {
+  return memento.get<string[]>(key, []);
+}
+
+/** Puts `ids` first in a recent list (in that order, without repeats), keeping at most 20. */
+export async function pushRecent(memento: vscode.Memento, key: string, ...ids: string[]): Promise<void> {
+  await memento.update(key, [...new Set([...ids, ...recent(memento, key)])].slice(0, MAX_RECENT));
+}
+
+/** A quick pick of known values that also accepts whatever the user types. */
+export async function pickOrType(title: string, placeholder: string, known: string[]): Promise<string | undefined> {
+  const qp = vscode.window.createQuickPick();
+  qp.title = title;
+  qp.placeholder = placeholder;
+  const base = known.map((label) => ({ label }));
+  qp.items = base;
+  qp.onDidChangeValue((v) => {
+    const typed = v.trim();
+    qp.items = typed && !known.includes(typed) ? [{ label: typed, description: 'use this' }, ...base] : base;
+  });
+  return new Promise((resolve) => {
+    qp.onDidAccept(() => {
+      resolve(qp.selectedItems[0]?.label ?? (qp.value.trim() || undefined));
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      resolve(undefined);
+      qp.dispose();
+    });
+    qp.show();
+  });
+}
