@@ -138,7 +138,7 @@ export class CallImports implements vscode.Disposable {
             });
           };
           try {
-            for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal })) {
+            for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal, trusted: true })) {
               batch.push({ item: withStableIds(rec.item, uri.fsPath, rec.line), line: rec.line });
               if (batch.length >= perBatch) await flush();
             }

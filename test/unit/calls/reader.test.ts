@@ -114,6 +114,16 @@ describe('calls/reader', () => {
       for (const r of records) assert.equal(r.bytes, Buffer.byteLength(JSON.stringify(r.item)));
     });
 
+    it('trusted: yields the same records without the schema pass, and still refuses a line of no record shape', async () => {
+      for (const name of ['calls.jsonl', 'crlf-no-ids.jsonl']) {
+        const checked = await collect(readCallItems(fixture(name)));
+        const trusted = await collect(readCallItems(fixture(name), { trusted: true }));
+        assert.deepEqual(trusted.map((r) => [r.index, r.line, r.item, r.bytes]), checked.map((r) => [r.index, r.line, r.item, r.bytes]), name);
+      }
+      const path = writeTemp(dir(), 'shapeless.jsonl', `${start('a')}\n[1, 2]\n`);
+      await assert.rejects(collect(readCallItems(path, { trusted: true })), (e: unknown) => e instanceof ProblemError && /:2:1: expected a call record .*, received array$/.test(e.message));
+    });
+
     it('starts at startItem without parsing the lines before it', async () => {
       const path = writeTemp(dir(), 'skip.jsonl', `{broken\n\n${start('a')}\n`);
       assert.deepEqual((await collect(readCallItems(path, { startItem: 1 }))).map((r) => [r.index, r.line]), [[1, 3]]);
