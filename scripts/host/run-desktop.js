@@ -15,27 +15,10 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { spawnSync } = require('child_process');
 const { ROOT } = require('./setup');
 
-const TESTS_ENTRY = path.join(ROOT, 'out', 'test', 'host', 'index.js');
-
-function parseArgs(argv) {
-  const out = { grep: process.env.SVC_HOST_GREP, env: {}, build: true };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--grep' || a === '-g') out.grep = argv[++i];
-    else if (a.startsWith('--grep=')) out.grep = a.slice(7);
-    else if (a === '--env') {
-      const kv = argv[++i] || '';
-      const eq = kv.indexOf('=');
-      if (eq <= 0) throw new Error(`--env expects KEY=VALUE, got "${kv}"`);
-      out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
-    } else if (a === '--no-build') out.build = false;
-    else throw new Error(`unknown argument: ${a}`);
-  }
-  return out;
-}
+// The same arguments and build step as the code-server runner: both run the same suite entry.
+const { build, parseArgs } = require('./run-tests');
 
 /** Network failures as test-electron surfaces them (its own messages wrap the Node error codes). */
 function looksOffline(e) {
@@ -54,11 +37,8 @@ async function main() {
     console.warn('[desktop-tests] warning: no DISPLAY; desktop VS Code needs one (try `xvfb-run -a ...`)');
   }
 
-  if (args.build) {
-    const r = spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: ROOT, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error(`'node esbuild.js --tests' failed (exit ${r.status})`);
-  }
-  if (!fs.existsSync(TESTS_ENTRY)) throw new Error(`${TESTS_ENTRY} missing`);
+  if (args.build) build();
+  if (!fs.existsSync(args.entry)) throw new Error(`${args.entry} missing`);
 
   const { runTests } = require('@vscode/test-electron');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-desktop-'));
@@ -84,7 +64,7 @@ async function main() {
     const code = await runTests({
       ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_TEST_VERSION || '1.100.3' }),
       extensionDevelopmentPath: ROOT,
-      extensionTestsPath: TESTS_ENTRY,
+      extensionTestsPath: args.entry,
       launchArgs,
       extensionTestsEnv: {
         SVC_HOST_TEST: '1',

@@ -259,4 +259,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { CHROMIUM_ARGS, TESTS_ENTRY };
+module.exports = { CHROMIUM_ARGS, TESTS_ENTRY, build, parseArgs };

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Credentials } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { netrcLookup } from './netrc';
+import { findNetrcEntry, readNetrc } from './netrc';
 
 /** Where the credentials in use came from. */
 export type CredentialSource = 'secretStorage' | 'session' | 'environment' | 'netrc';
@@ -198,10 +198,12 @@ export class CredentialManager extends Disposable {
   private fromNetrc(): ResolvedCredentials | undefined {
     const host = safeHost(this.origin);
     if (!host) return undefined;
-    const entry = netrcLookup(host, this.env);
+    const entries = readNetrc(this.env); // read once for both hosts
+    if (!entries) return undefined;
+    const entry = findNetrcEntry(entries, host);
     // A `default` entry is for whatever host has none; the key of the trace host is a better
     // guess for the model endpoints than someone's anonymous default.
-    const trainingExact = this.trainingHost && this.trainingHost !== host ? netrcLookup(this.trainingHost, this.env, { exact: true }) : undefined;
+    const trainingExact = this.trainingHost && this.trainingHost !== host ? findNetrcEntry(entries, this.trainingHost, { exact: true }) : undefined;
     const accessToken = trainingExact?.password ?? entry?.password;
     if (!entry?.password && !accessToken) return undefined;
     // The official SDKs write `login user`: the netrc login is not the Basic username, "api" is.

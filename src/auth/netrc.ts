@@ -52,16 +52,24 @@ export function netrcPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(os.homedir(), process.platform === 'win32' ? '_netrc' : '.netrc');
 }
 
-/** Finds the entry for `host` (exact machine first, then `default` unless `exact`). Missing file: undefined. */
-export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
-  let text: string;
+/** The entries of the netrc file, or undefined when there is none. */
+export function readNetrc(env: NodeJS.ProcessEnv = process.env): NetrcEntry[] | undefined {
   try {
-    text = fs.readFileSync(netrcPath(env), 'utf8');
+    return parseNetrc(fs.readFileSync(netrcPath(env), 'utf8'));
   } catch {
     return undefined;
   }
-  const entries = parseNetrc(text);
+}
+
+/** The entry for `host` among `entries`: the exact machine first, then `default` unless `exact`. */
+export function findNetrcEntry(entries: NetrcEntry[], host: string, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
   const wanted = host.toLowerCase();
   const exact = entries.find((e) => e.machine.toLowerCase() === wanted);
   return exact ?? (opts.exact ? undefined : entries.find((e) => e.machine === ''));
+}
+
+/** Finds the entry for `host` (exact machine first, then `default` unless `exact`). Missing file: undefined. */
+export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
+  const entries = readNetrc(env);
+  return entries && findNetrcEntry(entries, host, opts);
 }
