@@ -1,4 +1,4 @@
-import { ProtocolError } from './errors';
+import { ProtocolError, ValidationError } from './errors';
 import { readCapped, type HttpClient } from './http';
 import {
   CheckpointList,
@@ -9,11 +9,27 @@ import {
   type CheckpointOrder,
 } from './schemas';
 import { checkRequest, parseResponse } from './validate';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 export interface CallOptions {
   signal?: AbortSignal;
 }
+
+/** The parts of a log request that `logGroupsJson` frames around the groups. */
+const LogFraming = z.object({
+  split: TrajectoryLogRequest.shape.split,
+  members: z.record(
+    z.string(),
+    z.string().refine((t) => {
+      try {
+        JSON.parse(t);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be a JSON text'),
+  ),
+});
 
 function modelPath(modelId: string, suffix: string): string {
   checkRequest(ModelId, modelId, 'model id');
@@ -37,12 +53,53 @@ export class ModelsApi {
     const path = modelPath(modelId, 'log');
     // Validated, then sent as given: zod's output copy would drop "__proto__" record keys.
     checkRequest(TrajectoryLogRequest, input, 'trajectory log request');
+    return this.sendLog(path, undefined, options, input);
+  }
+
+  /**
+   * POST /v1/preview/models/{model_id}/log with groups given as their JSON texts, so the service
+   * receives a file's bytes unchanged (no re-serialization: numbers, key order and fields the
+   * client does not know all arrive as written). Each text must be a group that passed
+   * `TrajectoryGroup` — the uploader's validation pass over the file is that check, so it is not
+   * repeated here; what is checked is the framing (`split`, extra members, one object per text).
+   * `members` are other top-level members as JSON texts (e.g. `model_id`). Never retried once sent.
+   */
+  async logGroupsJson(
+    modelId: string,
+    request: { split: string; groups: readonly string[]; members?: Readonly<Record<string, string>> },
+    options: CallOptions = {},
+  ): Promise<unknown> {
+    const path = modelPath(modelId, 'log');
+    checkRequest(LogFraming, { split: request.split, members: request.members ?? {} }, 'trajectory log request');
+    const parts = ['{'];
+    for (const [key, json] of Object.entries(request.members ?? {})) {
+      if (key === 'split' || key === 'trajectory_groups') continue;
+      parts.push(JSON.stringify(key), ':', json, ',');
+    }
+    parts.push('"split":', JSON.stringify(request.split), ',"trajectory_groups":[');
+    request.groups.forEach((g, i) => {
+      const t = g.trim();
+      if (!t.startsWith('{') || !t.endsWith('}')) {
+        throw new ValidationError(`Invalid trajectory log request: trajectory_groups[${i}] is not a JSON object`, {
+          issues: [{ loc: ['body', 'trajectory_groups', i], msg: 'expected a JSON object', type: 'dict_type' }],
+          source: 'client',
+        });
+      }
+      if (i > 0) parts.push(',');
+      parts.push(t);
+    });
+    parts.push(']}');
+    return this.sendLog(path, Buffer.from(parts.join(''), 'utf8'), options);
+  }
+
+  private async sendLog(path: string, body: Uint8Array | undefined, options: CallOptions, json?: unknown): Promise<unknown> {
     const res = await this.http.stream({
       method: 'POST',
       base: 'training',
       path,
       auth: 'bearer',
-      json: input,
+      json,
+      body,
       retry: 'unsent-only',
       signal: options.signal,
     });

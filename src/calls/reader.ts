@@ -96,7 +96,7 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
 /** The items of a file, normalized, in order. Meant for a file that validated: the first error met is thrown as a ProblemError. */
 export async function* readCallItems(path: string, opts: CallsReadOptions = {}): AsyncGenerator<CallItemRecord> {
   for await (const { index, line, doc, value } of readJsonLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, start: opts.startItem })) {
-    const trusted = opts.trusted ? normalize(value) : undefined;
+    const trusted = opts.trusted ? normalize(withoutNulls(value)) : undefined;
     const { item, problems } = trusted ? { item: trusted, problems: [] } : checkItem(doc, value, line);
     if (!item) throw new ProblemError(problems.filter((p) => p.severity === 'error').sort(byPosition)[0] ?? lineProblem(path, line.line, 'Not a call record'));
     yield {
@@ -132,8 +132,39 @@ function kindOfItem(value: unknown): 'start' | 'end' | undefined {
   return undefined;
 }
 
-function checkItem(doc: JsonText, value: unknown, line: Line): { item?: CallBatchItem; problems: Problem[] } {
+/**
+ * Tracing SDKs write `null` for unset optional fields (`display_name`, `thread_id`, `parent_id`,
+ * `exception`, `output`, ...). The trace endpoints are strict (older servers refuse a `null`
+ * there), and a `null` optional field means the same as an absent one, so it is left out of what
+ * is sent; everything else goes as written. Required fields keep their `null` (and are refused).
+ */
+const OPTIONAL_START = new Set(Object.entries(CallStart.shape).filter(([, s]) => s.safeParse(undefined).success).map(([k]) => k));
+const OPTIONAL_END = new Set(Object.entries(CallEnd.shape).filter(([, s]) => s.safeParse(undefined).success).map(([k]) => k));
+
+function dropNulls(record: unknown, optional: ReadonlySet<string>): unknown {
+  if (!isObject(record) || !Object.values(record).includes(null)) return record;
+  const out: Record<string, unknown> = {};
+  // defineProperty, not assignment: a "__proto__" key must stay a key.
+  for (const [k, v] of Object.entries(record)) if (!(v === null && optional.has(k))) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** The record with null optional fields of its start or end left out (a copy only when there are some). */
+function withoutNulls(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  if (isObject(value.req)) {
+    if ('start' in value.req) return { ...value, req: { ...value.req, start: dropNulls(value.req.start, OPTIONAL_START) } };
+    if ('end' in value.req) return { ...value, req: { ...value.req, end: dropNulls(value.req.end, OPTIONAL_END) } };
+    return value;
+  }
+  if ('start' in value && !('end' in value)) return { ...value, start: dropNulls(value.start, OPTIONAL_START) };
+  if ('end' in value && !('start' in value)) return { ...value, end: dropNulls(value.end, OPTIONAL_END) };
+  return value;
+}
+
+function checkItem(doc: JsonText, raw: unknown, line: Line): { item?: CallBatchItem; problems: Problem[] } {
   const problems: Problem[] = [];
+  const value = withoutNulls(raw);
   const at = (path: JsonPath, message: string, severity: Problem['severity'] = 'error') => {
     const { offset, length } = doc.locate(path);
     problems.push(doc.problem(offset, length, message, severity, path));

@@ -8,6 +8,20 @@ export interface FileProblem {
   endColumn: number;
   message: string;
   severity: 'error' | 'warning';
+  shownBy?: 'json' | 'schema';
+}
+
+/**
+ * The problems of a file that the extension itself reports: where the document is open, VS Code
+ * already shows JSON syntax errors of a `.json` file, and the schema's findings for a
+ * `*.trajectories.json` file (package.json `jsonValidation`), so those are left to it.
+ */
+export function ownProblems<P extends FileProblem>(uri: vscode.Uri, problems: readonly P[]): P[] {
+  const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+  if (!open) return [...problems];
+  const json = /\.json$/i.test(uri.path);
+  const schema = /\.trajectories\.json$/i.test(uri.path);
+  return problems.filter((p) => !((json && p.shownBy === 'json') || (schema && p.shownBy === 'schema')));
 }
 
 /** Converts a reader problem to a Diagnostic in the Problems panel. */

@@ -14,12 +14,12 @@ export async function pushRecent(memento: vscode.Memento, key: string, ...ids: s
   await memento.update(key, [...new Set([...ids, ...recent(memento, key)])].slice(0, MAX_RECENT));
 }
 
-/** A quick pick of known values that also accepts whatever the user types. */
-export async function pickOrType(title: string, placeholder: string, known: string[]): Promise<string | undefined> {
+/** A quick pick of known values (with optional descriptions) that also accepts whatever the user types. */
+export async function pickOrType(title: string, placeholder: string, known: string[], descriptions: Record<string, string> = {}): Promise<string | undefined> {
   const qp = vscode.window.createQuickPick();
   qp.title = title;
   qp.placeholder = placeholder;
-  const base = known.map((label) => ({ label }));
+  const base = known.map((label) => (descriptions[label] ? { label, description: descriptions[label] } : { label }));
   qp.items = base;
   qp.onDidChangeValue((v) => {
     const typed = v.trim();

@@ -21,6 +21,12 @@ export interface Problem {
   /** Where in the document (for JSONL: in the line's value) the problem is. */
   path?: (string | number)[];
   severity: 'error' | 'warning';
+  /**
+   * Also reported by VS Code itself where a document is open: `json` for JSON syntax (the JSON
+   * language service checks every .json file), `schema` for what the generated JSON Schema of
+   * `*.trajectories.json` checks. The extension leaves those out there, so a problem shows once.
+   */
+  shownBy?: 'json' | 'schema';
 }
 
 export type JsonPath = (string | number)[];
@@ -161,16 +167,20 @@ export class JsonText {
   /**
    * @param firstLine file line of the text's first character.
    * @param multiline false for a JSONL line: the text is one file line whatever it contains.
+   * @param firstColumn file column of the text's first character (a value cut out of a larger document).
+   * @param basePath where the text sits in its document: paths given to `locate` start with it.
    */
   constructor(
     readonly file: string,
     readonly text: string,
     readonly firstLine = 1,
     readonly multiline = true,
+    readonly firstColumn = 1,
+    readonly basePath: JsonPath = [],
   ) {}
 
   position(offset: number): { line: number; column: number } {
-    if (!this.multiline) return { line: this.firstLine, column: offset + 1 };
+    if (!this.multiline) return { line: this.firstLine, column: offset + this.firstColumn };
     const starts = (this.lineStarts ??= lineStarts(this.text));
     let lo = 0;
     let hi = starts.length - 1;
@@ -179,7 +189,7 @@ export class JsonText {
       if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
-    return { line: this.firstLine + lo, column: offset - starts[lo]! + 1 };
+    return { line: this.firstLine + lo, column: offset - starts[lo]! + (lo === 0 ? this.firstColumn : 1) };
   }
 
   problem(offset: number, length: number, message: string, severity: Problem['severity'] = 'error', path?: JsonPath): Problem {
@@ -227,7 +237,9 @@ export class JsonText {
       const full = [...base, ...f.path];
       const { offset, length } = this.locate(full, f.at);
       const where = formatPath(full);
-      return this.problem(offset, length, where ? `${where}: ${f.message}` : f.message, f.severity ?? 'error', full);
+      const p = this.problem(offset, length, where ? `${where}: ${f.message}` : f.message, f.severity ?? 'error', full);
+      if (f.schema) p.shownBy = 'schema';
+      return p;
     });
   }
 
@@ -235,7 +247,9 @@ export class JsonText {
   locate(path: JsonPath, at: Finding['at'] = 'value'): { offset: number; length: number } {
     const root = this.root;
     if (!root) return { offset: 0, length: 1 };
-    let target = at === 'object' ? path.slice(0, -1) : path;
+    const base = this.basePath;
+    const inText = base.every((p, i) => path[i] === p) ? path.slice(base.length) : [];
+    let target = at === 'object' ? inText.slice(0, -1) : inText;
     let kind = at;
     for (;;) {
       const node = findNodeAtLocation(root, target);
@@ -305,11 +319,22 @@ interface Finding {
   at: 'value' | 'key' | 'object';
   message: string;
   severity?: Problem['severity'];
+  /** The JSON Schema generated from the same zod schemas reports it too (all but refinements). */
+  schema?: boolean;
 }
 
 function findings(issues: readonly Issue[], root: unknown, prefix: JsonPath): Finding[] {
   const out: Finding[] = [];
   for (const issue of issues) {
+    const before = out.length;
+    findingsOf(issue, root, prefix, out);
+    if (issue.code !== 'custom') for (let i = before; i < out.length; i++) out[i]!.schema ??= true;
+  }
+  return out;
+}
+
+function findingsOf(issue: Issue, root: unknown, prefix: JsonPath, out: Finding[]): void {
+  {
     const path = [...prefix, ...issue.path.map((p) => (typeof p === 'number' ? p : String(p)))];
     const value = valueAt(root, path);
     const parent = valueAt(root, path.slice(0, -1));
@@ -358,7 +383,6 @@ function findings(issues: readonly Issue[], root: unknown, prefix: JsonPath): Fi
         out.push({ path, at: 'value', message: issue.message });
     }
   }
-  return out;
 }
 
 function unionFindings(issue: Extract<Issue, { code: 'invalid_union' }>, root: unknown, path: JsonPath, value: unknown, missing: boolean): Finding[] {
@@ -379,7 +403,10 @@ function unionFindings(issue: Extract<Issue, { code: 'invalid_union' }>, root: u
   // Options that each only want another type: "expected number or boolean, received string".
   const types = issue.errors.map((e) => (e.length === 1 && e[0]!.code === 'invalid_type' && e[0]!.path.length === 0 ? e[0]!.expected : undefined));
   if (types.every((t) => t !== undefined)) {
-    if (missing) return [{ path, at: 'object', message: 'required field is missing' }];
+    if (missing) {
+      const parent = valueAt(root, path.slice(0, -1));
+      return [{ path, at: 'object', message: isObject(parent) ? missingField(String(path[path.length - 1]), parent) : 'required field is missing' }];
+    }
     const names = [...new Set(types.map((t) => typeName(t!)))];
     return [{ path, at: 'value', message: `expected ${names.slice(0, -1).join(', ')} or ${names[names.length - 1]}, received ${kindOf(value)}` }];
   }

@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
-import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { filesFromArgs, optionsFromArgs, ownProblems, toDiagnostic } from '../common/diagnostics';
 import { formatBytes } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
-import { describeLines, uploadGroups, type UploadResult } from './upload';
+import { describeLines, uploadGroups, type Chunk, type UploadResult } from './upload';
+import { artLayout, uploadOrder } from './layout';
 
 export interface UploadArgs {
   modelId?: string;
@@ -20,6 +21,8 @@ export interface UploadArgs {
 
 export interface FileUploadReport {
   file: string;
+  /** The training step, for a step file of the official client's layout. */
+  step?: number;
   result?: UploadResult;
   /** Set when validation failed and nothing was sent. */
   problems?: number;
@@ -39,6 +42,17 @@ interface Remaining {
    * size and mtime when the upload began: resuming by group index is only right for the same file.
    */
   files: { uri: vscode.Uri; startGroup: number; size?: number; mtime?: number }[];
+  /**
+   * The request before `files[0].startGroup` whose outcome is unknown (a 5xx, or a connection
+   * lost after sending): the service may have logged it. Retry Remaining skips it unless the
+   * user chooses to send it too.
+   */
+  uncertain?: { chunk: Chunk; why: string };
+}
+
+export interface RetryArgs {
+  /** Lines whose outcome is unknown: skip them (the default) or send them too. */
+  uncertain?: 'skip' | 'send';
 }
 
 
@@ -70,7 +84,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     return [
       this,
       vscode.commands.registerCommand('svc.uploadTrajectories', (a?: unknown, b?: unknown, c?: unknown) => this.upload(a, b, c)),
-      vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', () => this.retryRemaining()),
+      vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', (args?: RetryArgs) => this.retryRemaining(args)),
       vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
     ];
   }
@@ -96,6 +110,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
     }
+    files = uploadOrder(files, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
       await this.errors.show(new Error('Sign in to the svc service before uploading.'));
@@ -116,9 +131,10 @@ export class TrajectoryUploads implements vscode.Disposable {
     }
 
     // 2. Where to: model and split.
-    const modelId = args.modelId ?? (await this.pickModel());
+    const layout = artLayout(files[0]!.fsPath);
+    const modelId = args.modelId ?? (await this.pickModel(layout?.model));
     if (!modelId) return { status: 'aborted', files: [] };
-    const split = args.split ?? (await this.pickSplit(files[0]!, summaries[0]!));
+    const split = args.split ?? (await this.pickSplit(files[0]!, summaries[0]!, layout?.split));
     if (!split) return { status: 'aborted', files: [] };
     await this.remember(modelId, split, files);
 
@@ -127,8 +143,8 @@ export class TrajectoryUploads implements vscode.Disposable {
     return this.send(plan, summaries);
   }
 
-  async retryRemaining(): Promise<UploadReport> {
-    const plan = this.remaining;
+  async retryRemaining(args?: RetryArgs): Promise<UploadReport> {
+    let plan = this.remaining;
     if (!plan) {
       void vscode.window.showInformationMessage('svc: nothing left to upload.');
       return { status: 'done', files: [] };
@@ -146,6 +162,12 @@ export class TrajectoryUploads implements vscode.Disposable {
         return { status: 'aborted', files: [] };
       }
     }
+    if (plan.uncertain) {
+      const choice = args ? (args.uncertain ?? 'skip') : await this.askUncertain(plan);
+      if (!choice) return { status: 'aborted', files: [] };
+      if (choice === 'send') plan = { ...plan, files: [{ ...plan.files[0]!, startGroup: plan.uncertain.chunk.firstGroup }, ...plan.files.slice(1)] };
+      plan = { ...plan, uncertain: undefined };
+    }
     const summaries = await this.validate(plan.files.map((f) => f.uri));
     if (!summaries) return { status: 'cancelled', files: [] };
     if (summaries.some((s) => s.problems.some((p) => p.severity === 'error'))) {
@@ -153,6 +175,21 @@ export class TrajectoryUploads implements vscode.Disposable {
       return { status: 'invalid', files: [] };
     }
     return this.send(plan, summaries);
+  }
+
+  /** Asks what to do with lines the service may already have logged; Skip is the default. */
+  private async askUncertain(plan: Remaining): Promise<'skip' | 'send' | undefined> {
+    const { chunk, why } = plan.uncertain!;
+    const name = path.basename(plan.files[0]!.uri.fsPath);
+    const skip = 'Skip Them';
+    const send = 'Send Them Too';
+    const pick = await vscode.window.showWarningMessage(
+      `svc: ${describeLines([chunk])} of ${name} may already be logged: ${why}.`,
+      { modal: true, detail: 'Skipping them resumes after them. Sending them again may log them twice.' },
+      skip,
+      send,
+    );
+    return pick === skip ? 'skip' : pick === send ? 'send' : undefined;
   }
 
   private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
@@ -166,7 +203,7 @@ export class TrajectoryUploads implements vscode.Disposable {
           progress.report({ message: path.basename(uri.fsPath) });
           try {
             const summary = await validateTrajectoryFile(uri.fsPath, { signal: abort.signal });
-            this.diagnostics.set(uri, summary.problems.map(toDiagnostic));
+            this.diagnostics.set(uri, ownProblems(uri, summary.problems).map(toDiagnostic));
             out.push(summary);
           } catch (e) {
             if (abort.signal.aborted) return undefined;
@@ -190,7 +227,7 @@ export class TrajectoryUploads implements vscode.Disposable {
         this.running = cancel;
         void vscode.commands.executeCommand('setContext', 'svc.uploading', true);
         try {
-          return await this.sendFiles(plan, cancel, progress, totalGroups, totalBytes);
+          return await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
         } finally {
           this.running = undefined;
           void vscode.commands.executeCommand('setContext', 'svc.uploading', false);
@@ -203,6 +240,7 @@ export class TrajectoryUploads implements vscode.Disposable {
 
   private async sendFiles(
     plan: Remaining,
+    summaries: ValidationSummary[],
     cancel: AbortController,
     progress: vscode.Progress<{ message?: string; increment?: number }>,
     totalGroups: number,
@@ -221,11 +259,21 @@ export class TrajectoryUploads implements vscode.Disposable {
       const client = this.connection.client;
       if (!client) throw new Error('svc.baseUrl is no longer configured.');
       const name = path.basename(uri.fsPath);
+      const summary = summaries[i]!;
+      const step = artLayout(uri.fsPath)?.step;
+      // The groups go out as the file holds them, so the file must be the one just validated.
+      const now = await stampOf(uri);
+      if (now.size !== summary.fileBytes || now.mtime === undefined || Math.abs(now.mtime - summary.mtimeMs) >= 1) {
+        this.remaining = { ...plan, files: plan.files.slice(i) };
+        void vscode.window.showErrorMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`);
+        return { status: 'aborted', files: reports };
+      }
       let last = 0;
-      // Validated just before: the client checks each request again, so the reader need not.
+      // Validated just before (the one schema pass): the reader only frames the groups.
       const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true }), {
         modelId: plan.modelId,
         split: plan.split,
+        members: summary.members,
         maxRequestBytes: plan.maxRequestBytes,
         cancel: cancel.signal,
         onProgress: (p) => {
@@ -239,14 +287,16 @@ export class TrajectoryUploads implements vscode.Disposable {
       });
       doneGroups += result.totals.groupsSent;
       doneBytes += result.totals.bytesSent;
-      reports.push({ file: uri.fsPath, result });
+      reports.push(step === undefined ? { file: uri.fsPath, result } : { file: uri.fsPath, step, result });
       this.log.info(
         `Upload ${name} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${result.totals.groupsSent} groups, ${formatBytes(result.totals.bytesSent)}) in ${result.durationMs.toFixed(0)} ms`,
       );
       if (result.outcome.status !== 'done') {
+        const outcome = result.outcome;
         this.remaining = {
           ...plan,
           files: [{ ...plan.files[i]!, startGroup: result.nextGroup }, ...plan.files.slice(i + 1)],
+          uncertain: outcome.status === 'failed' && outcome.uncertain ? { chunk: outcome.chunk, why: outcome.uncertainWhy ?? 'the outcome is unknown' } : undefined,
         };
         if (result.outcome.status === 'failed') this.showServerIssues(uri, result);
         return { status: result.outcome.status, files: reports };
@@ -276,8 +326,11 @@ export class TrajectoryUploads implements vscode.Disposable {
     const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
     const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
     const totals = `${groups} groups, ${trajectories} trajectories, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s`;
+    if (report.status === 'aborted') return;
+    const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${f.result?.totals.groupsSent ?? 0} groups)`);
+    const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
     if (report.status === 'done') {
-      void vscode.window.showInformationMessage(`svc: uploaded ${report.files.length} file(s) to ${plan.modelId} (${plan.split}): ${totals}.`);
+      void vscode.window.showInformationMessage(`svc: uploaded ${report.files.length} file(s) to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
       return;
     }
     const last = report.files.at(-1)!;
@@ -291,7 +344,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       const outcome = last.result!.outcome as Extract<UploadResult['outcome'], { status: 'failed' }>;
       const lines = describeLines([outcome.chunk]);
       const doubt = outcome.uncertain
-        ? ` The service did not answer for ${lines}: they may or may not have been logged, so "Retry remaining" starts after them.`
+        ? ` ${lines[0]!.toUpperCase()}${lines.slice(1)} may already be logged (${outcome.uncertainWhy ?? 'the outcome is unknown'}): "Retry Remaining" asks before sending them again.`
         : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} were not logged.`;
       text = `svc: upload to ${plan.modelId} failed: ${this.errors.describe(outcome.error)}. ${sent}${doubt}`;
       this.connection.reportFailure(outcome.error);
@@ -306,15 +359,19 @@ export class TrajectoryUploads implements vscode.Disposable {
     if (choice === 'Show Log') this.log.channel.show(true);
   }
 
-  private async pickModel(): Promise<string | undefined> {
-    const known = [...new Set([...this.connection.config.models, ...recent(this.context.globalState, RECENT_MODELS)])];
-    return pickOrType('svc: Upload to which model?', 'Model id', known);
+  /** `proposed`: the model named by the file's folder (official client layout), offered first. */
+  private async pickModel(proposed?: string): Promise<string | undefined> {
+    const known = [...new Set([...(proposed ? [proposed] : []), ...this.connection.config.models, ...recent(this.context.globalState, RECENT_MODELS)])];
+    return pickOrType('svc: Upload to which model?', 'Model id', known, proposed ? { [proposed]: 'from the file\'s folder (models/<model>/trajectories/…)' } : {});
   }
 
-  private async pickSplit(file: vscode.Uri, summary: ValidationSummary): Promise<string | undefined> {
+  /** `proposed`: the split named by the file's folder (official client layout), offered first. */
+  private async pickSplit(file: vscode.Uri, summary: ValidationSummary, proposed?: string): Promise<string | undefined> {
     const remembered = this.context.workspaceState.get<string>(`svc.split:${file.fsPath}`) ?? summary.split;
-    const items = ['train', 'val'].map((label) => ({ label, description: label === remembered ? 'last used' : undefined }));
-    if (remembered && !['train', 'val'].includes(remembered)) items.unshift({ label: remembered, description: 'last used' });
+    const first = proposed ?? remembered;
+    const why = (label: string) => (label === proposed ? "from the file's folder (trajectories/<split>/…)" : label === remembered ? 'last used' : undefined);
+    const labels = [...new Set([...(first ? [first] : []), 'train', 'val'])];
+    const items = labels.map((label) => ({ label, description: why(label) }));
     items.push({ label: 'Custom…', description: 'type a split name' });
     const pick = await vscode.window.showQuickPick(items, { title: `svc: Split for ${path.basename(file.fsPath)}` });
     if (!pick) return undefined;

@@ -8,7 +8,7 @@ import { TrajectoryGroup } from '../api/schemas/models';
 
 /** The three accepted shapes of a .json trajectory file. */
 export const TrajectoryFile = z.union([
-  z.strictObject({ split: z.string().min(1).optional(), trajectory_groups: z.array(TrajectoryGroup) }),
+  z.looseObject({ split: z.string().min(1).nullable().optional(), trajectory_groups: z.array(TrajectoryGroup) }),
   z.array(TrajectoryGroup),
   TrajectoryGroup,
 ]);

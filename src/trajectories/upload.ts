@@ -35,8 +35,13 @@ export type UploadOutcome =
   | {
       status: 'failed';
       error: unknown;
-      /** The failed request may have been logged (no answer after sending): never resend it blindly. */
+      /**
+       * The failed request may have been logged: any 5xx, or no answer after the body was sent.
+       * Its lines are never resent without the user's explicit choice.
+       */
       uncertain: boolean;
+      /** Why it may have been logged, for the user ("the service answered 503 after receiving them"). */
+      uncertainWhy?: string;
       chunk: Chunk;
       /** For a 422: each issue with the group it points at, when it does. */
       issues: { group?: number; line?: number; loc: (string | number)[]; msg: string }[];
@@ -57,6 +62,11 @@ export interface UploadResult {
 export interface UploadOptions {
   modelId: string;
   split: string;
+  /**
+   * Other top-level members of the file's request object (JSON texts), sent with every request.
+   * A `model_id` among them is replaced by `modelId`, the model the requests go to.
+   */
+  members?: Record<string, string>;
   /** Largest request body in bytes. Default 8 MiB. */
   maxRequestBytes?: number;
   /** Checked between requests: a request in flight is allowed to finish. */
@@ -74,7 +84,12 @@ export async function uploadGroups(
 ): Promise<UploadResult> {
   const started = performance.now();
   const budget = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  const envelope = Buffer.byteLength(JSON.stringify({ split: options.split, trajectory_groups: [] }));
+  const members = { ...options.members };
+  delete members.split;
+  if ('model_id' in members) members.model_id = JSON.stringify(options.modelId);
+  const envelope =
+    Buffer.byteLength(JSON.stringify({ split: options.split, trajectory_groups: [] })) +
+    Object.entries(members).reduce((n, [k, v]) => n + Buffer.byteLength(JSON.stringify(k)) + Buffer.byteLength(v) + 2, 0);
   const totals: UploadProgress = { groupsSent: 0, trajectoriesSent: 0, bytesSent: 0, requests: 0 };
   const logged: Chunk[] = [];
   let nextGroup = 0;
@@ -108,11 +123,13 @@ export async function uploadGroups(
     };
     try {
       // No signal: cancelling waits for this request, so whether it was logged is never in doubt.
-      await client.models.logTrajectories(options.modelId, { split: options.split, trajectory_groups: batch.map((g) => g.group) });
+      await client.models.logGroupsJson(options.modelId, { split: options.split, groups: batch.map((g) => g.json), members });
     } catch (error) {
-      const uncertain = !(error instanceof ValidationError) && isUncertain(error);
-      nextGroup = uncertain ? chunk.lastGroup + 1 : chunk.firstGroup;
-      return { status: 'failed', error, uncertain, chunk, issues: issuesOf(error, batch) };
+      const why = error instanceof ValidationError ? undefined : uncertainWhy(error);
+      nextGroup = why ? chunk.lastGroup + 1 : chunk.firstGroup;
+      const failed: UploadOutcome = { status: 'failed', error, uncertain: why !== undefined, chunk, issues: issuesOf(error, batch) };
+      if (why) failed.uncertainWhy = why;
+      return failed;
     }
     logged.push(chunk);
     nextGroup = chunk.lastGroup + 1;
@@ -154,16 +171,18 @@ export async function uploadGroups(
 }
 
 /**
- * Whether a failed log request may have been stored: no answer after the body may have been
- * sent, or a gateway's 500/502/504 (the backend may have stored it before the gateway gave up).
- * Errors the client raises before writing (closed client, insecure URL, no credentials) and
- * every 4xx or 503 answer mean it was not stored.
+ * Why a failed log request may have been stored, or undefined when it surely was not. Any 5xx may
+ * come after the service stored it (a gateway or proxy in front of a busy service answers 502,
+ * 503 or 504 for a request the service went on to finish), and so may a connection lost after the
+ * body was sent. Errors the client raises before writing (closed client, insecure URL, no
+ * credentials), a connection refused before sending, and every 4xx mean it was not stored.
  */
-function isUncertain(error: unknown): boolean {
-  if (error instanceof NetworkError) return !error.beforeSend;
-  if (error instanceof ProtocolError) return error.status !== undefined;
+function uncertainWhy(error: unknown): string | undefined {
+  if (error instanceof NetworkError) return error.beforeSend ? undefined : 'the connection was lost after they were sent';
   const status = (error as { status?: number }).status;
-  return status === 500 || status === 502 || status === 504;
+  if (typeof status === 'number' && status >= 500) return `the service answered ${status} after receiving them`;
+  if (error instanceof ProtocolError && status !== undefined) return `the service's answer could not be read (HTTP ${status})`;
+  return undefined;
 }
 
 function issuesOf(error: unknown, batch: UploadGroup[]) {

@@ -19,6 +19,9 @@ export type FaultSpec =
   | { kind: 'reset-before-response' }
   /** Read and process (data is stored), then destroy the socket without answering. */
   | { kind: 'reset-after-processing' }
+  /** Read and process (data is stored), then answer this status instead of the result, as a
+   *  proxy in front of a busy service does when it gives up (e.g. 502, 503, 504). */
+  | { kind: 'status-after-processing'; status: number }
   /** stream_query only: send `afterRows` rows, then destroy the socket. */
   | { kind: 'reset-mid-stream'; afterRows: number }
   /** stream_query only: send `afterRows` rows and half of the next, then end normally
@@ -89,6 +92,7 @@ function validateFault(f: Fault): void {
   if (f.times !== undefined && !(nonNegativeInt(f.times) && f.times > 0)) bad('times must be a positive integer');
   switch (f.kind) {
     case 'status':
+    case 'status-after-processing':
       if (!(Number.isInteger(f.status) && f.status >= 100 && f.status <= 599)) bad('status must be 100..599');
       break;
     case 'delay':

@@ -29,6 +29,12 @@ export class Reply {
       this.res.socket?.destroy();
       return;
     }
+    if (this.fault?.kind === 'status-after-processing') {
+      const gateway = Buffer.from(JSON.stringify({ detail: `HTTP ${this.fault.status} from the gateway` }), 'utf8');
+      this.res.writeHead(this.fault.status, { 'content-type': 'application/json', 'content-length': gateway.length });
+      this.res.end(gateway);
+      return;
+    }
     this.res.writeHead(status, { 'content-type': 'application/json', 'content-length': payload.length, ...headers });
     if (this.fault?.kind === 'stall') {
       this.stall(payload.subarray(0, this.fault.afterBytes ?? 0));

@@ -11,6 +11,25 @@ export const DateTimeInput = z.iso.datetime({ offset: true }).refine((v) => !/T\
 });
 export const DateTimeOutput = z.string();
 
+const LENIENT_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})?$/;
+
+/** Whether `v` is an ISO 8601 date-time with seconds; the zone may be left out (read as UTC). */
+export function isLenientDateTime(v: string): boolean {
+  const m = LENIENT_DATE_TIME.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as number[];
+  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && s! <= 59;
+}
+
+/**
+ * A date-time in a trajectory file: the official training client writes naive ones
+ * (`2025-06-01T10:00:00.123456`, from Python's `datetime.now()`), and the log route takes them.
+ */
+export const LenientDateTime = z.string().refine(isLenientDateTime, {
+  message: 'expected an ISO 8601 date-time, e.g. 2026-01-31T12:00:00Z or 2026-01-31T12:00:00.123456',
+});
+
 /** `<entity>/<project>`. */
 export const ProjectId = z.string().refine(isProjectId, { message: 'must have the form <entity>/<project>' });
 

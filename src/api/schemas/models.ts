@@ -1,50 +1,74 @@
 import { z } from 'zod';
-import { DateTimeInput, JsonObject } from './common';
+import { JsonObject, LenientDateTime } from './common';
 
 const FINISH_REASONS = ['stop', 'length', 'tool_calls', 'content_filter', 'function_call'] as const;
 
-// Message rules mirror the strictest server (test/server/trajectories.ts), so a file is refused in
-// the editor rather than by a 422 after upload: unknown fields are refused everywhere, only
-// assistant messages may omit `content` (null is a value) or carry `tool_calls`, and only tool
-// messages carry `tool_call_id`, which they must.
+// What the log route takes is what the official training client (OpenPipe ART) sends: whole
+// pydantic `model_dump(mode="json")` groups and whole OpenAI-SDK choices (behaviour note, "Model
+// endpoints"). The service ignores fields it does not know and takes `null` for any optional
+// field; it refuses only a missing required field or a wrong type for a known one. These schemas
+// say exactly that: every object is loose (unknown fields pass, and are sent as they are), every
+// optional field is nullable, and the known fields keep their types.
 
-/** An OpenAI-style tool call made by an assistant message. */
-export const ToolCall = z.strictObject({
-  id: z.string(),
-  type: z.literal('function'),
-  function: z.strictObject({ name: z.string(), arguments: z.string() }),
-});
+/** An optional field that may also be `null` (pydantic's `X | None = None`). */
+const opt = <T extends z.ZodType>(schema: T) => schema.nullable().optional();
 
-/** Assistant messages that only call tools may omit `content` or set it to null. */
-const AssistantMessage = z.strictObject({
+/** A content part, e.g. `{type: "text", text}` or `{type: "image_url", image_url}`. */
+const ContentPart = z.looseObject({ type: z.string() });
+/** Message content: a string, a list of content parts, or null. */
+const Content = z.union([z.string(), z.array(ContentPart)]).nullable();
+
+/** An OpenAI-style tool call; `function` for `type: "function"`, other kinds (e.g. `custom`) pass. */
+export const ToolCall = z
+  .looseObject({
+    id: z.string(),
+    type: z.string(),
+    function: opt(z.looseObject({ name: z.string(), arguments: z.string() })),
+  })
+  .refine((call) => call.type !== 'function' || call.function != null, { message: 'required field is missing', path: ['function'] });
+
+const ToolCalls = opt(z.array(ToolCall));
+
+/** An assistant message, as a chat message or as the `message` of a choice. */
+const AssistantMessage = z.looseObject({
   role: z.literal('assistant'),
-  content: z.string().nullable().optional(),
-  name: z.string().optional(),
-  tool_calls: z.array(ToolCall).optional(),
+  content: Content.optional(),
+  name: opt(z.string()),
+  tool_calls: ToolCalls,
+  refusal: opt(z.string()),
+  annotations: opt(z.array(z.unknown())),
+  audio: opt(z.looseObject({})),
+  function_call: opt(z.looseObject({})),
+  // vLLM's reasoning parsers
+  reasoning_content: opt(z.string()),
 });
 
 /** A chat message (spec 2.4; roles and tool fields from the behaviour note), keyed by `role`. */
 export const ChatMessage = z.discriminatedUnion('role', [
-  z.strictObject({
-    role: z.enum(['system', 'developer', 'user', 'function']),
-    content: z.string().nullable(),
-    name: z.string().optional(),
+  z.looseObject({
+    role: z.enum(['system', 'developer', 'user']),
+    content: Content,
+    name: opt(z.string()),
   }),
   AssistantMessage,
-  z.strictObject({
+  z.looseObject({
     role: z.literal('tool'),
-    content: z.string().nullable(),
-    name: z.string().optional(),
+    content: Content,
     tool_call_id: z.string(),
+  }),
+  z.looseObject({
+    role: z.literal('function'),
+    content: Content,
+    name: opt(z.string()),
   }),
 ]);
 
-/** A choice: the trainable assistant turn, as returned by a chat completion. */
-export const Choice = z.strictObject({
+/** A choice: the trainable assistant turn, a whole chat-completion choice (vLLM adds `stop_reason`). */
+export const Choice = z.looseObject({
   finish_reason: z.enum(FINISH_REASONS),
   index: z.number().int(),
   message: AssistantMessage,
-  logprobs: JsonObject.nullable().optional(),
+  logprobs: opt(z.looseObject({})),
 });
 
 /**
@@ -53,45 +77,53 @@ export const Choice = z.strictObject({
  */
 export const MessageOrChoice = z.union([ChatMessage, Choice]);
 
-export const ToolFunction = z.strictObject({
+export const ToolFunction = z.looseObject({
   name: z.string().min(1),
-  description: z.string().optional(),
-  parameters: JsonObject.optional(),
-  strict: z.boolean().optional(),
+  description: opt(z.string()),
+  parameters: opt(JsonObject),
+  strict: opt(z.boolean()),
 });
 /** Tool object of spec 2.4. */
-export const Tool = z.strictObject({ type: z.string(), function: ToolFunction });
+export const Tool = z.looseObject({ type: z.string(), function: ToolFunction });
 
-export const History = z.strictObject({
+export const History = z.looseObject({
   messages_and_choices: z.array(MessageOrChoice),
-  tools: z.array(Tool).optional(),
+  tools: opt(z.array(Tool)),
 });
 
-/** One trajectory (spec 2.4). Unknown fields are refused: they are typos more often than not. */
-export const Trajectory = z.strictObject({
+const Metrics = opt(z.record(z.string(), z.union([z.number(), z.boolean()])));
+const Metadata = opt(z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])));
+const Logs = opt(z.array(z.string()));
+
+/** One trajectory (spec 2.4, and the fields of ART's `Trajectory`). */
+export const Trajectory = z.looseObject({
   messages_and_choices: z.array(MessageOrChoice),
-  reward: z.number().optional(),
-  tools: z.array(Tool).optional(),
-  additional_histories: z.array(History).optional(),
-  metrics: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
-  metadata: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).optional(),
-  logs: z.array(z.string()).optional(),
-  start_time: DateTimeInput.optional(),
-  initial_policy_version: z.number().int().optional(),
-  final_policy_version: z.number().int().optional(),
+  reward: opt(z.number()),
+  tools: opt(z.array(Tool)),
+  additional_histories: opt(z.array(History)),
+  metrics: Metrics,
+  metadata: Metadata,
+  logs: Logs,
+  start_time: opt(LenientDateTime),
+  initial_policy_version: opt(z.number().int()),
+  final_policy_version: opt(z.number().int()),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
 
-export const TrajectoryGroup = z.strictObject({
+/** A rollout that raised, as ART records it in a group. */
+export const GroupException = z.looseObject({ type: opt(z.string()), message: opt(z.string()), traceback: opt(z.string()) });
+
+export const TrajectoryGroup = z.looseObject({
   trajectories: z.array(Trajectory),
-  metadata: z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])).optional(),
-  metrics: z.record(z.string(), z.union([z.number(), z.boolean()])).optional(),
-  logs: z.array(z.string()).optional(),
+  metadata: Metadata,
+  metrics: Metrics,
+  logs: Logs,
+  exceptions: opt(z.array(GroupException)),
 });
 export type TrajectoryGroup = z.infer<typeof TrajectoryGroup>;
 
-/** Request of POST /v1/preview/models/{model_id}/log. */
-export const TrajectoryLogRequest = z.strictObject({
+/** Request of POST /v1/preview/models/{model_id}/log (ART also sends `model_id`). */
+export const TrajectoryLogRequest = z.looseObject({
   split: z.string().min(1),
   trajectory_groups: z.array(TrajectoryGroup),
 });

@@ -119,8 +119,14 @@ describe('api/schemas', () => {
       assert.ok(paths.some((p) => p.startsWith('trajectory_groups.0.trajectories.1.messages_and_choices.0')), paths.join(' | '));
       assert.ok(paths.includes('trajectory_groups.1.trajectories.0.metrics.acc'), paths.join(' | '));
     });
-    it('refuses a misspelled trajectory field', () => {
-      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ ...traj, rewards: 1 }] }] }).success);
+    it('takes unknown fields and null optional fields, as the service does (behaviour note)', () => {
+      const r = TrajectoryLogRequest.safeParse({ split: 't', model_id: 'm', trajectory_groups: [{ trajectories: [{ ...traj, rewards: 1, tools: null, initial_policy_version: null }], exceptions: [] }] });
+      assert.ok(r.success, JSON.stringify(r.error?.issues));
+      assert.equal((r.data.trajectory_groups[0]!.trajectories[0] as Record<string, unknown>).rewards, 1, 'an unknown field is kept');
+    });
+    it('still refuses a wrong type for a known field and a missing required one', () => {
+      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ ...traj, reward: 'high' }] }] }).success);
+      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] }).success);
     });
   });
 

@@ -611,7 +611,8 @@ describe('fault matrix', function () {
     };
     const CASES: LogCase[] = [
       { fault: RATE_LIMITED, error: RateLimitedError, stored: false, uncertain: false },
-      { fault: byId('503-burst'), error: ServerError, stored: false, uncertain: false },
+      // A 503 may come from a proxy in front of a service that stored the request: uncertain.
+      { fault: byId('503-burst'), error: ServerError, stored: false, uncertain: true },
       { fault: byId('reset-mid-request'), error: NetworkError, stored: false, uncertain: true },
       { fault: byId('reset-before-answer'), error: NetworkError, stored: true, uncertain: true },
       // The 200 head arrived, the body did not: the head says it was stored.
@@ -627,7 +628,8 @@ describe('fault matrix', function () {
     function groups(): UploadGroup[] {
       return [0, 1, 2, 3, 4, 5].map((i) => {
         const group: TrajectoryGroup = { trajectories: [trajectory(i, i === 3 ? { logs: ['x'.repeat(2500)] } : {})] };
-        return { index: i, line: i + 1, endLine: i + 1, bytes: Buffer.byteLength(JSON.stringify(group)), trajectories: 1, group };
+        const json = JSON.stringify(group);
+        return { index: i, line: i + 1, endLine: i + 1, bytes: Buffer.byteLength(json), trajectories: 1, json };
       });
     }
     async function* iter<T>(items: T[]): AsyncGenerator<T> {
@@ -643,7 +645,7 @@ describe('fault matrix', function () {
       it(`models.logTrajectories: ${c.fault.name} after the 2xx status line counts as logged: resolves, one request, stored once`, async () => {
         h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
         c.fault.arm(h, t);
-        await h.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [groups()[3]!.group] });
+        await h.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [JSON.parse(groups()[3]!.json) as TrajectoryGroup] });
         assert.equal(h.server.stats.count(t.path), 1, "the server's count of log requests");
         assert.equal(h.server.store.logs.length, 1);
         assert.equal(sentTo(h, t.path).length, 1, 'the client sent it once');
@@ -672,7 +674,7 @@ describe('fault matrix', function () {
       it(`models.logTrajectories: ${c.fault.name} is not retried: ${what}`, async () => {
         h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
         c.fault.arm(h, t);
-        const e = await failure(() => h!.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [groups()[3]!.group] }));
+        const e = await failure(() => h!.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [JSON.parse(groups()[3]!.json) as TrajectoryGroup] }));
 
         assertClearError(e, c.error, { ...t, says: c.fault.says }, h.events);
         if (e instanceof NetworkError) {

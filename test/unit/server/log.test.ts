@@ -89,7 +89,6 @@ describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
       '["metrics","ok"]',
       '["reward"]',
       '["start_time"]',
-      '["surprise"]',
       '["tools",0,"function","name"]',
     ]);
     assert.equal(res.body.detail.find((d: { loc: unknown[] }) => d.loc.at(-1) === 'reward').type, 'float_type');
@@ -99,7 +98,6 @@ describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
   const invalid: [string, unknown, unknown[], string][] = [
     ['a missing split', { trajectory_groups: [] }, ['body', 'split'], 'missing'],
     ['a missing trajectory_groups', { split: 'train' }, ['body', 'trajectory_groups'], 'missing'],
-    ['an unknown top-level field', { split: 'train', trajectory_groups: [], model: 'x' }, ['body', 'model'], 'extra_forbidden'],
     ['a group without trajectories', { split: 'train', trajectory_groups: [{}] }, ['body', 'trajectory_groups', 0, 'trajectories'], 'missing'],
     ['a trajectory without messages_and_choices', { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] },
       ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices'], 'missing'],
@@ -122,6 +120,50 @@ describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
       assert.deepEqual(res.body.detail.map((d: { loc: unknown[]; type: string }) => [d.loc, d.type]), [[loc, type]]);
     });
   }
+
+  it('takes what the official training client sends: unknown fields, null optional fields, naive start_time; stores them as sent', async () => {
+    const body = {
+      model_id: 'm',
+      split: 'train',
+      trajectory_groups: [
+        {
+          trajectories: [
+            trajectory({
+              tools: null,
+              additional_histories: null,
+              initial_policy_version: null,
+              final_policy_version: null,
+              start_time: '2025-06-01T10:00:00.123456',
+              auto_metrics: { x: 1 },
+              messages_and_choices: [
+                { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+                {
+                  finish_reason: 'stop',
+                  index: 0,
+                  logprobs: null,
+                  stop_reason: null,
+                  message: { content: 'yo', refusal: null, role: 'assistant', annotations: null, audio: null, function_call: null, tool_calls: null, reasoning_content: 'think' },
+                },
+              ],
+            }),
+          ],
+          metadata: {},
+          metrics: {},
+          logs: [],
+          exceptions: [{ type: "<class 'ValueError'>", message: 'boom', traceback: 'Traceback...' }],
+        },
+      ],
+    };
+    const res = await log(body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(server().store.logs.at(-1)!.body, body);
+  });
+
+  it('still refuses a wrong type for a known field inside a whole choice', async () => {
+    const res = await log({ split: 'train', trajectory_groups: [{ trajectories: [trajectory({ messages_and_choices: [{ finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'x', refusal: 3 } }] })] }] });
+    assert.equal(res.status, 422);
+    assert.deepEqual(res.body.detail.map((d: { loc: unknown[] }) => d.loc.slice(-1)), [['refusal']]);
+  });
 
   it('answers 422 when the body is not JSON or not sent as application/json', async () => {
     const notJson = await postJson(server(), '/v1/preview/models/m/log', '{"split":', BEARER);

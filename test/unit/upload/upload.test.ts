@@ -7,7 +7,8 @@ function groups(n: number, from = 0): UploadGroup[] {
   return Array.from({ length: n - from }, (_, k) => {
     const i = from + k;
     const group: TrajectoryGroup = { trajectories: [{ ...trajectory(i), metadata: { group: i } }] };
-    return { index: i, line: i + 1, endLine: i + 1, bytes: Buffer.byteLength(JSON.stringify(group)), trajectories: 1, group };
+    const json = JSON.stringify(group);
+    return { index: i, line: i + 1, endLine: i + 1, bytes: Buffer.byteLength(json), trajectories: 1, json };
   });
 }
 async function* iter<T>(items: T[]): AsyncGenerator<T> {
@@ -60,25 +61,41 @@ describe('trajectories/upload uploadGroups', () => {
   it('does not retry a failed request; "retry remaining" from nextGroup logs each group once', async () => {
     h = await harness();
     const all = groups(20);
-    // The 503 hits the second request: the fault is queued once the first request has gone out.
+    // The 429 hits the second request: the fault is queued once the first request has gone out.
     let calls = 0;
     const budget = 5 * all[0]!.bytes;
     const first = await uploadGroups(
       h.client,
       (async function* () {
         for (const g of all) {
-          if (g.index === 5 && calls++ === 0) h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 503 });
+          if (g.index === 5 && calls++ === 0) h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 429 });
           yield g;
         }
       })(),
       { modelId: 'm', split: 'train', maxRequestBytes: budget },
     );
     assert.equal(first.outcome.status, 'failed');
-    assert.ok(first.outcome.status === 'failed' && !first.outcome.uncertain, 'a 503 answer means not logged');
+    assert.ok(first.outcome.status === 'failed' && !first.outcome.uncertain, 'a 4xx answer means not logged');
     assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 2, 'the failed request was not retried');
     const retry = await uploadGroups(h.client, iter(all.slice(first.nextGroup)), { modelId: 'm', split: 'train', maxRequestBytes: budget });
     assert.equal(retry.outcome.status, 'done');
     assert.deepEqual(loggedGroups(h), all.map((g) => g.index));
+  });
+
+  it('calls any 5xx uncertain and says why: a 503 from a gateway after the service stored the request', async () => {
+    h = await harness();
+    const all = groups(10);
+    h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status-after-processing', status: 503 });
+    const res = await uploadGroups(h.client, iter(all), { modelId: 'm', split: 'train', maxRequestBytes: 5 * all[0]!.bytes });
+    assert.equal(res.outcome.status, 'failed');
+    if (res.outcome.status !== 'failed') return;
+    assert.equal(res.outcome.uncertain, true);
+    assert.equal(res.outcome.uncertainWhy, 'the service answered 503 after receiving them');
+    const { firstGroup, lastGroup } = res.outcome.chunk;
+    assert.equal(firstGroup, 0);
+    assert.deepEqual(loggedGroups(h), all.slice(0, lastGroup + 1).map((g) => g.index), 'the service did store it');
+    assert.equal(res.nextGroup, lastGroup + 1, 'resuming skips the lines that may be logged');
+    assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 1, 'never resent automatically');
   });
 
   it('reports a request that may have been logged (reset after sending) as uncertain, and resumes after it', async () => {

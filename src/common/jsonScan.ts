@@ -1,0 +1,322 @@
+/**
+ * Streams the outer structure of a large JSON document without holding it whole: the items of a
+ * top-level array, or the members of a top-level object, with the items of one named array member
+ * streamed item by item. Each captured value comes back as its exact source text with the line
+ * and column where it starts, so a caller can parse it alone and still report exact positions.
+ * Memory is bounded by the largest captured value, not by the file. No `vscode` import.
+ *
+ * Only the outer structure is checked here (brackets, commas, colons, keys). A captured value is
+ * cut out by bracket matching (aware of strings and escapes); its own syntax is the caller's to
+ * check, with JSON.parse. Positions follow src/common/problems.ts: 1-based lines and UTF-16
+ * columns, `\r\n`, `\r` and `\n` each end a line, and a byte order mark belongs to no column.
+ */
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+export interface ScannedValue {
+  /** The value's source text, exactly as in the file. */
+  text: string;
+  line: number;
+  column: number;
+}
+
+export type ScanEvent =
+  /** An item of the top-level array, or of the streamed member's array. */
+  | { kind: 'item'; index: number; value: ScannedValue }
+  /** A member of the top-level object (other than the streamed one, when it is an array). */
+  | { kind: 'member'; key: string; value: ScannedValue }
+  /** The top-level value is neither an array nor an object. */
+  | { kind: 'scalar'; value: ScannedValue }
+  /** The top-level array or object opens (at `line`, `column`). */
+  | { kind: 'root'; container: 'array' | 'object'; line: number; column: number }
+  /** The streamed member's array opens; its items follow. */
+  | { kind: 'stream'; key: string; line: number; column: number };
+
+export interface ScanOptions {
+  signal?: AbortSignal;
+  /** Object member whose array value is streamed item by item (e.g. `trajectory_groups`). */
+  streamMember: string;
+  /** Largest captured value, in UTF-16 code units. */
+  maxValueChars: number;
+}
+
+/** The outer structure is not valid JSON, or a value is too large to capture. */
+export class JsonScanError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+    readonly column: number,
+    /** Set when a value was too large, not malformed. */
+    readonly tooLarge = false,
+  ) {
+    super(message);
+    this.name = 'JsonScanError';
+  }
+}
+
+type Frame =
+  | { kind: 'root'; state: 'value' | 'done' }
+  | { kind: 'object'; state: 'keyOrEnd' | 'key' | 'colon' | 'value' | 'commaOrEnd'; key: string }
+  | { kind: 'array'; state: 'valueOrEnd' | 'value' | 'commaOrEnd'; streamed: boolean; index: number };
+
+const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/**
+ * Scans `path`. Yields captured values in order; throws JsonScanError at the first fault of the
+ * outer structure, and the signal's reason on abort.
+ */
+export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator<ScanEvent> {
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024, signal: opts.signal });
+  const decoder = new StringDecoder('utf8');
+  const stack: Frame[] = [{ kind: 'root', state: 'value' }];
+  let line = 1;
+  let column = 1;
+  let afterCR = false;
+  let first = true;
+
+  // A value being captured: its parts so far and its bracket depth (0 for a scalar or string).
+  let capture: { parts: string[]; chars: number; line: number; column: number; depth: number; inString: boolean; escaped: boolean; scalar: boolean; quoted: boolean; event: (v: ScannedValue) => ScanEvent } | undefined;
+  // A key string being read (keys are short; never captured as values).
+  let key: { text: string; escaped: boolean; line: number; column: number } | undefined;
+
+  const ready: ScanEvent[] = [];
+  let text = '';
+  let captureFrom = 0;
+  const finishCapture = (end: number): void => {
+    const cap = capture!;
+    cap.parts.push(text.slice(captureFrom, end));
+    cap.chars += end - captureFrom;
+    if (cap.chars > opts.maxValueChars) throw new JsonScanError('a value is larger than the limit', cap.line, cap.column, true);
+    ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column }));
+    capture = undefined;
+    valueDone();
+  };
+
+  const fail = (message: string, l = line, c = column): never => {
+    throw new JsonScanError(`Invalid JSON: ${message}`, l, c);
+  };
+  const top = () => stack[stack.length - 1]!;
+
+  /** The frame that receives the next value decides what happens to it. */
+  const eventFor = (): ((v: ScannedValue) => ScanEvent) | undefined => {
+    const f = top();
+    if (f.kind === 'array') {
+      if (stack.length === 2 || f.streamed) {
+        const index = f.index++;
+        return (value) => ({ kind: 'item', index, value });
+      }
+      return undefined;
+    }
+    if (f.kind === 'object' && stack.length === 2) {
+      const k = f.key;
+      return (value) => ({ kind: 'member', key: k, value });
+    }
+    if (f.kind === 'root') return (value) => ({ kind: 'scalar', value });
+    return undefined;
+  };
+
+  /** After a value ends, its container expects a comma or its end. */
+  const valueDone = () => {
+    const f = top();
+    if (f.kind === 'root') f.state = 'done';
+    else f.state = 'commaOrEnd';
+  };
+
+  try {
+    for await (const raw of stream) {
+      text = decoder.write(raw as Buffer);
+      if (first && text.length > 0) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      let i = 0;
+      const n = text.length;
+      captureFrom = 0;
+      while (i < n) {
+        const c = text.charCodeAt(i);
+        if (capture) {
+          // Fast path inside a captured value: only strings and brackets matter.
+          if (capture.inString) {
+            if (capture.escaped) capture.escaped = false;
+            else if (c === 0x5c) capture.escaped = true;
+            else if (c === 0x22) {
+              capture.inString = false;
+              if (capture.quoted && capture.depth === 0) {
+                finishCapture(i + 1);
+                i++;
+                advance(c);
+                continue;
+              }
+            }
+          } else if (capture.scalar) {
+            if (WS(c) || c === 0x2c || c === 0x5d || c === 0x7d) {
+              finishCapture(i);
+              continue; // the delimiter is handled by the outer structure
+            }
+          } else if (c === 0x22) capture.inString = true;
+          else if (c === 0x7b || c === 0x5b) capture.depth++;
+          else if (c === 0x7d || c === 0x5d) {
+            if (--capture.depth === 0) {
+              finishCapture(i + 1);
+              i++;
+              advance(c);
+              continue;
+            }
+          }
+          i++;
+          advance(c);
+          continue;
+        }
+        if (key) {
+          if (key.escaped) key.escaped = false;
+          else if (c === 0x5c) key.escaped = true;
+          else if (c === 0x22) {
+            const f = top() as Extract<Frame, { kind: 'object' }>;
+            try {
+              f.key = JSON.parse(`${key.text}"`) as string;
+            } catch {
+              fail('invalid property name', key.line, key.column);
+            }
+            f.state = 'colon';
+            key = undefined;
+            i++;
+            advance(c);
+            continue;
+          } else if (c < 0x20) fail('control character in a string (write it escaped, e.g. \\n or \\t)');
+          if (key) key.text += text[i];
+          i++;
+          advance(c);
+          continue;
+        }
+        if (WS(c)) {
+          i++;
+          advance(c);
+          continue;
+        }
+        const f = top();
+        // Structural characters.
+        if (f.kind === 'root' && f.state === 'done') fail('more content after the end of the JSON value');
+        if (f.kind === 'object') {
+          if (f.state === 'keyOrEnd' || f.state === 'key') {
+            if (c === 0x7d && f.state === 'keyOrEnd') {
+              closeContainer();
+            } else if (c === 0x22) {
+              key = { text: '"', escaped: false, line, column };
+            } else fail(c === 0x7d ? 'trailing comma' : 'property name in double quotes expected');
+            i++;
+            advance(c);
+            continue;
+          }
+          if (f.state === 'colon') {
+            if (c !== 0x3a) fail('colon expected');
+            f.state = 'value';
+            i++;
+            advance(c);
+            continue;
+          }
+          if (f.state === 'commaOrEnd') {
+            if (c === 0x2c) f.state = 'key';
+            else if (c === 0x7d) closeContainer();
+            else fail('comma or close brace expected');
+            i++;
+            advance(c);
+            continue;
+          }
+        }
+        if (f.kind === 'array' && f.state === 'commaOrEnd') {
+          if (c === 0x2c) f.state = 'value';
+          else if (c === 0x5d) closeContainer();
+          else fail('comma or close bracket expected');
+          i++;
+          advance(c);
+          continue;
+        }
+        if (f.kind === 'array' && c === 0x5d) {
+          if (f.state === 'value') fail('trailing comma');
+          closeContainer();
+          i++;
+          advance(c);
+          continue;
+        }
+        // A value starts here.
+        if (c === 0x2c || c === 0x3a || c === 0x5d || c === 0x7d) fail('value expected');
+        const event = eventFor();
+        const opensStructure = c === 0x7b || c === 0x5b;
+        const streamedArray = c === 0x5b && f.kind === 'object' && stack.length === 2 && f.key === opts.streamMember;
+        if (opensStructure && (stack.length === 1 || streamedArray)) {
+          // The top-level container, or the streamed array: descend into it.
+          ready.push(stack.length === 1 ? { kind: 'root', container: c === 0x7b ? 'object' : 'array', line, column } : { kind: 'stream', key: opts.streamMember, line, column });
+          stack.push(c === 0x7b ? { kind: 'object', state: 'keyOrEnd', key: '' } : { kind: 'array', state: 'valueOrEnd', streamed: streamedArray, index: 0 });
+          i++;
+          advance(c);
+          continue;
+        }
+        if (!event) fail('unexpected value');
+        capture = {
+          parts: [],
+          chars: 0,
+          line,
+          column,
+          depth: opensStructure ? 1 : 0,
+          inString: c === 0x22,
+          escaped: false,
+          scalar: !opensStructure && c !== 0x22,
+          quoted: c === 0x22,
+          event: event!,
+        };
+        captureFrom = i;
+        i++;
+        advance(c);
+      }
+      if (capture) {
+        capture.parts.push(text.slice(captureFrom, n));
+        capture.chars += n - captureFrom;
+        if (capture.chars > opts.maxValueChars) {
+          throw new JsonScanError(`a value is larger than the limit`, capture.line, capture.column, true);
+        }
+      }
+      // Values that finished inside this chunk, in order.
+      for (const ev of ready.splice(0)) yield ev;
+    }
+    const rest = decoder.end();
+    if (rest) fail('invalid UTF-8 at the end of the file');
+    if (capture) {
+      const cap = capture as NonNullable<typeof capture>;
+      if (cap.scalar) {
+        ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column }));
+        capture = undefined;
+        valueDone();
+      } else fail(cap.inString ? 'unterminated string' : 'unexpected end of the file: a bracket is not closed', cap.line, cap.column);
+    }
+    for (const ev of ready.splice(0)) yield ev;
+    if (key) fail('unterminated string', key.line, key.column);
+    const f = top();
+    if (f.kind !== 'root') fail('unexpected end of the file: a bracket is not closed');
+    if (f.state !== 'done') fail('the file holds no JSON value');
+  } catch (e) {
+    if (opts.signal?.aborted) throw opts.signal.reason;
+    throw e;
+  } finally {
+    stream.destroy();
+  }
+
+  function closeContainer(): void {
+    stack.pop();
+    valueDone();
+  }
+
+  function advance(c: number): void {
+    if (c === 0x0a) {
+      if (!afterCR) line++;
+      column = 1;
+      afterCR = false;
+    } else if (c === 0x0d) {
+      line++;
+      column = 1;
+      afterCR = true;
+    } else {
+      column++;
+      afterCR = false;
+    }
+  }
+}
