@@ -38,6 +38,8 @@ export interface ScanOptions {
   streamMember: string;
   /** Largest captured value, in UTF-16 code units. */
   maxValueChars: number;
+  /** Bytes read at a time (tests use tiny ones to put chunk boundaries everywhere). Default 256 KiB. */
+  chunkBytes?: number;
 }
 
 /** The outer structure is not valid JSON, or a value is too large to capture. */
@@ -66,16 +68,31 @@ const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
  * outer structure, and the signal's reason on abort.
  */
 export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator<ScanEvent> {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024, signal: opts.signal });
+  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 256 * 1024, signal: opts.signal });
   const decoder = new StringDecoder('utf8');
   const stack: Frame[] = [{ kind: 'root', state: 'value' }];
   let line = 1;
   let column = 1;
   let afterCR = false;
+  // Where the last comma of the outer structure was: a trailing comma is reported there.
+  let comma = { line: 1, column: 1 };
   let first = true;
 
   // A value being captured: its parts so far and its bracket depth (0 for a scalar or string).
-  let capture: { parts: string[]; chars: number; line: number; column: number; depth: number; inString: boolean; escaped: boolean; scalar: boolean; quoted: boolean; event: (v: ScannedValue) => ScanEvent } | undefined;
+  let capture: {
+    parts: string[];
+    chars: number;
+    line: number;
+    column: number;
+    depth: number;
+    /** The innermost open bracket, for the message when the file ends inside the value. */
+    opened: number[];
+    inString: boolean;
+    escaped: boolean;
+    scalar: boolean;
+    quoted: boolean;
+    event: (v: ScannedValue) => ScanEvent;
+  } | undefined;
   // A key string being read (keys are short; never captured as values).
   let key: { text: string; escaped: boolean; line: number; column: number } | undefined;
 
@@ -154,8 +171,11 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
               continue; // the delimiter is handled by the outer structure
             }
           } else if (c === 0x22) capture.inString = true;
-          else if (c === 0x7b || c === 0x5b) capture.depth++;
-          else if (c === 0x7d || c === 0x5d) {
+          else if (c === 0x7b || c === 0x5b) {
+            capture.depth++;
+            capture.opened.push(c);
+          } else if (c === 0x7d || c === 0x5d) {
+            capture.opened.pop();
             if (--capture.depth === 0) {
               finishCapture(i + 1);
               i++;
@@ -202,7 +222,8 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
               closeContainer();
             } else if (c === 0x22) {
               key = { text: '"', escaped: false, line, column };
-            } else fail(c === 0x7d ? 'trailing comma' : 'property name in double quotes expected');
+            } else if (c === 0x7d) fail('trailing comma', comma.line, comma.column);
+            else fail('property name in double quotes expected');
             i++;
             advance(c);
             continue;
@@ -215,24 +236,29 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
             continue;
           }
           if (f.state === 'commaOrEnd') {
-            if (c === 0x2c) f.state = 'key';
+            if (c === 0x2c) {
+              f.state = 'key';
+              comma = { line, column };
+            }
             else if (c === 0x7d) closeContainer();
-            else fail('comma or close brace expected');
+            else fail('comma expected');
             i++;
             advance(c);
             continue;
           }
         }
         if (f.kind === 'array' && f.state === 'commaOrEnd') {
-          if (c === 0x2c) f.state = 'value';
-          else if (c === 0x5d) closeContainer();
-          else fail('comma or close bracket expected');
+          if (c === 0x2c) {
+            f.state = 'value';
+            comma = { line, column };
+          } else if (c === 0x5d) closeContainer();
+          else fail('comma expected');
           i++;
           advance(c);
           continue;
         }
         if (f.kind === 'array' && c === 0x5d) {
-          if (f.state === 'value') fail('trailing comma');
+          if (f.state === 'value') fail('trailing comma', comma.line, comma.column);
           closeContainer();
           i++;
           advance(c);
@@ -258,6 +284,7 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
           line,
           column,
           depth: opensStructure ? 1 : 0,
+          opened: opensStructure ? [c] : [],
           inString: c === 0x22,
           escaped: false,
           scalar: !opensStructure && c !== 0x22,
@@ -286,12 +313,13 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
         ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column }));
         capture = undefined;
         valueDone();
-      } else fail(cap.inString ? 'unterminated string' : 'unexpected end of the file: a bracket is not closed', cap.line, cap.column);
+      } else if (cap.inString) fail('unterminated string', cap.line, cap.column);
+      else fail(cap.opened.at(-1) === 0x5b ? 'close bracket expected' : 'close brace expected');
     }
     for (const ev of ready.splice(0)) yield ev;
     if (key) fail('unterminated string', key.line, key.column);
     const f = top();
-    if (f.kind !== 'root') fail('unexpected end of the file: a bracket is not closed');
+    if (f.kind !== 'root') fail(f.kind === 'array' ? 'close bracket expected' : 'close brace expected');
     if (f.state !== 'done') fail('the file holds no JSON value');
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason;

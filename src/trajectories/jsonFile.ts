@@ -50,16 +50,32 @@ export async function validateJsonFile(path: string, opts: ValidateOptions): Pro
     // Past the limit only the counts are still wanted, once an error is known.
     if (!(found.length > max && found.some((p) => p.severity === 'error'))) found.push(...groupProblems(doc, value, base, whereOf(base), false));
   };
+  // A JSON syntax error is the one problem of the file (later ones are mostly its consequences),
+  // as for a document read whole.
+  const fatal = (p: Problem) => {
+    Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
+    found.length = 0;
+    found.push(p);
+  };
   let whole = await loadWhole(path, st.size, opts.streamJsonAbove, opts.signal);
   if (!whole) {
     try {
       for await (const g of streamGroupsIter(path, opts, 0, summary, found)) {
         summary.groups++;
-        if ('problem' in g) found.push(g.problem);
-        else onGroup(g.doc, g.value, g.base);
+        if (!('problem' in g)) onGroup(g.doc, g.value, g.base);
+        else if (g.problem.shownBy === 'json') {
+          fatal(g.problem);
+          break;
+        } else found.push(g.problem);
       }
     } catch (e) {
-      if (e instanceof ProblemError) found.push(e.problem);
+      if (e instanceof NotAGroupList) {
+        // Problems of other members stay, as for a whole read; there is no group list.
+        Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
+        found.push(e.problem);
+      }
+      // A fault of the top level means no group list: the one problem, as for a whole read.
+      else if (e instanceof ProblemError) fatal(e.problem);
       else if (e instanceof SingleGroup) {
         Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
         found.length = 0;
@@ -180,14 +196,15 @@ function shapeOf(doc: JsonText, value: unknown, out: Problem[], summary: Validat
     return undefined;
   }
   if ('trajectory_groups' in value) {
+    const groups = value.trajectory_groups;
     for (const key of Object.keys(value)) {
       if (key === 'trajectory_groups') continue;
       const member = memberProblem(key, value[key]);
       if (member) at([key], member);
-      else if (summary) recordMember(summary, key, value[key], memberText(doc, key));
+      else if (summary && Array.isArray(groups)) recordMember(summary, key, value[key], memberText(doc, key));
     }
-    if (!Array.isArray(value.trajectory_groups)) {
-      at(['trajectory_groups'], `trajectory_groups: expected array, received ${kindOf(value.trajectory_groups)}`);
+    if (!Array.isArray(groups)) {
+      at(['trajectory_groups'], `trajectory_groups: expected array, received ${kindOf(groups)}`);
       return undefined;
     }
     return { kind: 'request', groups: value.trajectory_groups };
@@ -263,14 +280,20 @@ type Streamed = { index: number; doc: JsonText; value: unknown; base: JsonPath }
  * yielded as a problem. With `summary`, top-level members are recorded there and their problems
  * added to `found`.
  */
-async function* streamGroupsIter(path: string, opts: { signal?: AbortSignal; maxLineBytes?: number }, start: number, summary?: ValidationSummary, found?: Problem[]): AsyncGenerator<Streamed> {
+async function* streamGroupsIter(
+  path: string,
+  opts: { signal?: AbortSignal; maxLineBytes?: number; streamChunkBytes?: number },
+  start: number,
+  summary?: ValidationSummary,
+  found?: Problem[],
+): AsyncGenerator<Streamed> {
   const maxBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
   let root: { container: 'array' | 'object'; line: number; column: number } | undefined;
   let groupsAt: { line: number; column: number } | undefined;
   let single = false;
   let groups = 0;
   try {
-    for await (const ev of scanJson(path, { signal: opts.signal, streamMember: 'trajectory_groups', maxValueChars: maxBytes })) {
+    for await (const ev of scanJson(path, { signal: opts.signal, streamMember: 'trajectory_groups', maxValueChars: maxBytes, chunkBytes: opts.streamChunkBytes })) {
       switch (ev.kind) {
         case 'root':
           root = ev;
@@ -293,12 +316,16 @@ async function* streamGroupsIter(path: string, opts: { signal?: AbortSignal; max
           }
           if (ev.key === 'trajectory_groups') {
             // Not an array (an array is streamed item by item).
-            throw new ProblemError(doc.problem(0, 1, `trajectory_groups: expected array, received ${kindOf(value)}`, 'error', ['trajectory_groups']));
+            throw new NotAGroupList(doc.problem(0, 1, `trajectory_groups: expected array, received ${kindOf(value)}`, 'error', ['trajectory_groups']));
           }
           if (ev.key === 'trajectories' || ev.key === 'messages_and_choices') single = true;
           const problem = memberProblem(ev.key, value);
-          if (problem) found?.push(doc.problem(0, ev.value.text.length, problem, 'error', [ev.key]));
-          else if (summary) recordMember(summary, ev.key, value, ev.value.text);
+          if (problem) {
+            const p = doc.problem(0, ev.value.text.length, problem, 'error', [ev.key]);
+            // Reading stops at the first error, as it does for a document read whole.
+            if (!found) throw new ProblemError(p);
+            found.push(p);
+          } else if (summary) recordMember(summary, ev.key, value, ev.value.text);
           continue;
         }
         case 'item': {
@@ -326,7 +353,9 @@ async function* streamGroupsIter(path: string, opts: { signal?: AbortSignal; max
     }
   } catch (e) {
     if (e instanceof JsonScanError) {
-      const message = e.tooLarge ? `A group is larger than ${formatBytes(maxBytes)}: split it, or store one group per line in a .jsonl file` : e.message;
+      const message = e.tooLarge
+        ? `A group is larger than ${formatBytes(maxBytes)}: split it, or store one group per line in a .jsonl file`
+        : e.message + (/more content after the end/.test(e.message) ? (jsonlHint('EndOfFileExpected') ?? '') : '');
       const p: Problem = { file: path, line: e.line, column: e.column, endLine: e.line, endColumn: e.column + 1, message, severity: 'error' };
       throw new ProblemError(e.tooLarge ? p : syntax(p));
     }
@@ -341,6 +370,9 @@ async function* streamGroupsIter(path: string, opts: { signal?: AbortSignal; max
     found?.push({ file: path, line, column, endLine: line, endColumn: column + 1, message: 'The file holds no trajectory groups: there is nothing to upload', severity: 'warning' });
   }
 }
+
+/** `trajectory_groups` is there but not an array. */
+class NotAGroupList extends ProblemError {}
 
 /** A streamed document that is one group: read whole instead (it must fit the group limit). */
 class SingleGroup extends Error {}

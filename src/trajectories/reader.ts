@@ -80,6 +80,8 @@ export interface ValidateOptions {
   maxLineBytes?: number;
   /** `.json` files up to this size are read whole; larger ones are streamed group by group. Default 16 MiB. */
   streamJsonAbove?: number;
+  /** Bytes read at a time when streaming a `.json` file (tests put chunk boundaries everywhere). */
+  streamChunkBytes?: number;
 }
 
 export interface ReadOptions {
@@ -88,6 +90,7 @@ export interface ReadOptions {
   startGroup?: number;
   maxLineBytes?: number;
   streamJsonAbove?: number;
+  streamChunkBytes?: number;
   /**
    * Skip the schema check of each group (default false), for a file that was just validated
    * (`validateTrajectoryFile`): the upload then pays for one schema pass, not two. A group must
