@@ -207,7 +207,7 @@ function shapeOf(doc: JsonText, value: unknown, out: Problem[], summary: Validat
       at(['trajectory_groups'], `trajectory_groups: expected array, received ${kindOf(groups)}`);
       return undefined;
     }
-    return { kind: 'request', groups: value.trajectory_groups };
+    return { kind: 'request', groups };
   }
   // A bare trajectory is read as a group here; groupProblems explains what to do with it.
   if ('trajectories' in value || 'messages_and_choices' in value) return { kind: 'single', groups: [value] };
