@@ -10,6 +10,8 @@ import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } 
 import { describeLines, uploadGroups, type Chunk, type UploadResult } from './upload';
 import { artLayout, uploadOrder } from './layout';
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export interface UploadArgs {
   modelId?: string;
   split?: string;
@@ -327,7 +329,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
     const totals = `${groups} groups, ${trajectories} trajectories, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s`;
     if (report.status === 'aborted') return;
-    const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${f.result?.totals.groupsSent ?? 0} groups)`);
+    const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
     const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
     if (report.status === 'done') {
       void vscode.window.showInformationMessage(`svc: uploaded ${report.files.length} file(s) to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);

@@ -273,7 +273,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
   it('uploads from the palette through the open dialog; a refused request is resumed from the "Retry Remaining" button', async () => {
     server.store.logs.length = 0;
     const uri = trajectoryFile('palette.jsonl', 3);
-    server.faults.add({ path: '/v1/preview/models/m-int/log', kind: 'status', status: 503 });
+    server.faults.add({ path: '/v1/preview/models/m-int/log', kind: 'status', status: 429 });
     const { result, p } = await run<{ status: string }>(
       'svc.uploadTrajectories',
       [{ open: [uri] }, { pick: 'm-int' }, { pick: 'train' }],
@@ -287,6 +287,60 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     const logged = server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { i: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.i));
     assert.deepStrictEqual(logged, [0, 1, 2], 'every group once');
     assert.strictEqual(server.stats.count('/v1/preview/models/m-int/log'), 2);
+  });
+
+  it('a 503 after the service stored the request: Retry Remaining names the lines and skips them by default, or sends them when asked', async () => {
+    server.store.logs.length = 0;
+    const uri = trajectoryFile('maybe.jsonl', 3);
+    const ids = () => server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { i: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.i));
+    server.faults.add({ path: '/v1/preview/models/m-503/log', kind: 'status-after-processing', status: 503 });
+    const first = await run<{ status: string }>('svc.uploadTrajectories', [], { until: (p) => p.messages('error').length > 0 }, uri, [uri], { modelId: 'm-503', split: 'train' });
+    assert.strictEqual(first.result.status, 'failed');
+    assert.match(first.p.messages('error')[0]!.title, /Lines 1–3 may already be logged \(the service answered 503 after receiving them\)/);
+    assert.deepStrictEqual(ids(), [0, 1, 2], 'the service stored them before the 503');
+
+    // The user is asked, in a modal naming the lines and why; Skip is offered first.
+    const skip = await run<{ status: string }>('svc.uploadTrajectories.retryRemaining', [], { setup: (pr) => pr.answer(/may already be logged/, 'Skip Them') });
+    const ask = skip.p.messages('warning')[0]!;
+    assert.strictEqual(ask.title, 'svc: lines 1–3 of maybe.jsonl may already be logged: the service answered 503 after receiving them.');
+    assert.deepStrictEqual(ask.items, ['Skip Them', 'Send Them Too']);
+    assert.strictEqual(skip.result.status, 'done');
+    assert.deepStrictEqual(ids(), [0, 1, 2], 'skipped: nothing twice');
+
+    // The same failure again, and this time the user chooses to send them.
+    server.store.logs.length = 0;
+    server.faults.add({ path: '/v1/preview/models/m-503/log', kind: 'status', status: 503 });
+    await run('svc.uploadTrajectories', [], { until: (p) => p.messages('error').length > 0 }, uri, [uri], { modelId: 'm-503', split: 'train' });
+    assert.deepStrictEqual(ids(), [], 'this 503 came before storing');
+    const send = await run<{ status: string }>('svc.uploadTrajectories.retryRemaining', [], { setup: (pr) => pr.answer(/may already be logged/, 'Send Them Too') });
+    assert.strictEqual(send.result.status, 'done');
+    assert.deepStrictEqual(ids(), [0, 1, 2], 'sent on the explicit choice');
+  });
+
+  it('proposes the model and split of the official client\'s folder layout, and uploads step files in step order', async () => {
+    server.store.logs.length = 0;
+    const art = path.join(dir, '.art', 'weather', 'models', 'agent-007', 'trajectories', 'val');
+    fs.mkdirSync(art, { recursive: true });
+    const step = (n: number) => {
+      const file = path.join(art, `000${n}.jsonl`);
+      fs.writeFileSync(file, JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: `step ${n}` }], reward: n, metadata: { step: n } }], exceptions: [] }) + '\n');
+      return vscode.Uri.file(file);
+    };
+    const [s2, s1] = [step(2), step(1)];
+    const { result, p } = await run<{ status: string; files: { step?: number }[] }>(
+      'svc.uploadTrajectories',
+      [{ pick: 'agent-007' }, { pick: 'val' }],
+      { until: (pr) => pr.messages('info').length > 0 },
+      s2,
+      [s2, s1],
+    );
+    assert.strictEqual(result.status, 'done');
+    const [models, splits] = p.prompts();
+    assert.strictEqual(models!.items[0], 'agent-007', 'the folder\'s model is offered first');
+    assert.strictEqual(splits!.items[0], 'val', 'the folder\'s split is offered first');
+    assert.deepStrictEqual(result.files.map((f) => f.step), [1, 2], 'step order, whatever the selection order');
+    assert.deepStrictEqual(server.store.logs.map((l) => [l.modelId, l.split, (l.body.trajectory_groups as { trajectories: { metadata: { step: number } }[] }[])[0]!.trajectories[0]!.metadata.step]), [['agent-007', 'val', 1], ['agent-007', 'val', 2]]);
+    assert.match(p.messages('info')[0]!.title, /Steps: step 1 \(1 group\), step 2 \(1 group\)\./);
   });
 
   it('imports calls chosen in the open dialog and reports what was started and ended', async () => {

@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/commands';
 import type { ReferenceServer } from '../../server';
+import { artGroup } from '../../fixtures/art/producers';
 import { api, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
@@ -105,11 +106,12 @@ describe('upload trajectories', () => {
 
   it('never retries a failed request itself; "Retry remaining" resumes from the first unsent group', async () => {
     const uri = writeJsonl('fail.jsonl', 12);
-    // The 2nd request fails with 503 (the service answered: nothing of it was logged).
+    // The 2nd request fails with 429 (the service refused it: nothing of it was logged; a 5xx
+    // would leave it in doubt, see the interactive suite).
     let seen = 0;
     const sub = setInterval(() => {
       if (server.stats.count('/v1/preview/models/model-f/log') >= 1 && seen++ === 0) {
-        server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'status', status: 503 });
+        server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'status', status: 429 });
       }
     }, 1);
     server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'delay', ms: 100 });
@@ -141,6 +143,58 @@ describe('upload trajectories', () => {
     assert.strictEqual(diags.length, 1);
     assert.strictEqual(diags[0]!.range.start.line, 3, 'group 3 is on line 4');
     assert.match(diags[0]!.message, /422.*trajectories\.0\.reward: reward must be finite/);
+  });
+
+  it('uploads what the official training client writes, as it is: the service stores exactly the file, with no error diagnostics', async () => {
+    const art = path.join(dir, '.art', 'weather', 'models', 'agent-001', 'trajectories', 'train');
+    fs.mkdirSync(art, { recursive: true });
+    const files: { uri: vscode.Uri; groups: unknown[] }[] = [];
+    const write = (file: string, groups: unknown[], text: string) => {
+      fs.writeFileSync(file, text);
+      files.push({ uri: vscode.Uri.file(file), groups });
+    };
+    const dumped = [artGroup(0), artGroup(1, { unset: true }), artGroup(2)];
+    write(path.join(dir, 'model_dump.jsonl'), dumped, dumped.map((g) => JSON.stringify(g)).join('\n') + '\n');
+    for (const step of [1, 2]) {
+      const groups = [artGroup(step * 10), artGroup(step * 10 + 1, { unset: true })];
+      write(path.join(art, `000${step}.jsonl`), groups, groups.map((g) => JSON.stringify(g)).join('\n') + '\n');
+    }
+    const array = [artGroup(5), artGroup(6, { unset: true })];
+    write(path.join(dir, 'art-groups.json'), array, JSON.stringify(array, null, 2));
+    for (const { uri, groups } of files) {
+      server.store.logs.length = 0;
+      const report = await upload(uri, [uri], { modelId: 'agent-001', split: 'train' });
+      assert.strictEqual(report.status, 'done', uri.fsPath);
+      assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups, `${uri.fsPath}: stored exactly, unknown fields and nulls included`);
+      const errors = vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
+      assert.deepStrictEqual(errors.map((d) => d.message), [], uri.fsPath);
+    }
+  });
+
+  it('still refuses what the service refuses: a string reward, a missing messages_and_choices, a choice without message, invalid JSON', async () => {
+    const file = path.join(dir, 'art-bad.jsonl');
+    const good = artGroup(0) as { trajectories: Record<string, unknown>[] };
+    const t = good.trajectories[0]!;
+    const lines = [
+      JSON.stringify({ ...good, trajectories: [{ ...t, reward: 'high' }] }),
+      JSON.stringify({ ...good, trajectories: [{ ...t, messages_and_choices: undefined }] }),
+      JSON.stringify({ ...good, trajectories: [{ ...t, messages_and_choices: [{ finish_reason: 'stop', index: 0 }] }] }),
+      '{"trajectories": [}',
+    ];
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const uri = vscode.Uri.file(file);
+    const report = await upload(uri, [uri], { modelId: 'agent-001', split: 'train' });
+    assert.strictEqual(report.status, 'invalid');
+    const diags = vscode.languages.getDiagnostics(uri).sort((a, b) => a.range.start.line - b.range.start.line);
+    assert.deepStrictEqual(
+      diags.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.message.replace(/:.*$/, '')]),
+      [
+        [1, lines[0]!.indexOf('"high"') + 1, 'trajectories[0].reward'],
+        [2, lines[1]!.indexOf('"trajectories":[') + '"trajectories":['.length + 1, 'trajectories[0].messages_and_choices'],
+        [3, lines[2]!.indexOf('{"finish_reason"') + 1, 'trajectories[0].messages_and_choices[0].message'],
+        [4, 19, 'Invalid JSON'],
+      ],
+    );
   });
 
   it('gives completion and squiggles for *.trajectories.json through the generated JSON schema', async () => {
