@@ -46,6 +46,34 @@ export function trajectoryFile(mb: number): string {
   return file;
 }
 
+/**
+ * The same groups as `trajectoryFile(mb)` in one `.json` document,
+ * `{"model_id": ..., "split": "train", "trajectory_groups": [...]}` (cached).
+ */
+export function trajectoryJsonFile(mb: number): string {
+  const jsonl = trajectoryFile(mb);
+  const file = jsonl.replace(/\.jsonl$/, '.json');
+  if (fs.existsSync(file) && fs.statSync(file).mtimeMs >= fs.statSync(jsonl).mtimeMs) return file;
+  const fd = fs.openSync(file, 'w');
+  fs.writeSync(fd, '{"model_id": "bench", "split": "train", "trajectory_groups": [\n');
+  const text = fs.readFileSync(jsonl);
+  let start = 0;
+  let first = true;
+  while (start < text.length) {
+    let nl = text.indexOf(0x0a, start);
+    if (nl < 0) nl = text.length;
+    if (nl > start) {
+      if (!first) fs.writeSync(fd, ',\n');
+      fs.writeSync(fd, text.subarray(start, nl));
+      first = false;
+    }
+    start = nl + 1;
+  }
+  fs.writeSync(fd, '\n]}\n');
+  fs.closeSync(fd);
+  return file;
+}
+
 /** `n` call batch items: n/2 starts and n/2 ends of calls in 1-turn threads. */
 export function callItems(n: number) {
   const items = [];

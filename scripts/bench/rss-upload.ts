@@ -2,6 +2,7 @@
 // code (reader + uploader + client), sampling this process's RSS; prints one JSON line.
 import { createServiceClient } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
+// Peak RSS comes from the OS (getrusage maxrss), which also sees synchronous stretches a timer misses.
 import { uploadGroups } from '../../src/trajectories/upload';
 import { BENCH_KEY } from './keys';
 
@@ -14,10 +15,10 @@ async function main() {
   const t0 = performance.now();
   const summary = await validateTrajectoryFile(file);
   const tv = performance.now();
-  const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true }), { modelId: 'bench', split: 'train' });
+  const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true }), { modelId: 'bench', split: 'train', members: summary.members });
   const t1 = performance.now();
   clearInterval(timer);
-  peak = Math.max(peak, process.memoryUsage().rss);
+  peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
   await client.close();
   console.log(JSON.stringify({ file, bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, validateMs: tv - t0, uploadMs: t1 - tv, totalMs: t1 - t0, status: res.outcome.status, startRss, peakRss: peak }));
 }
