@@ -18,6 +18,10 @@ export interface ScannedValue {
   text: string;
   line: number;
   column: number;
+  /** The line the value ends on. */
+  endLine: number;
+  /** How deeply arrays and objects nest in it (0 for a string or scalar). */
+  maxDepth: number;
 }
 
 export type ScanEvent =
@@ -71,9 +75,20 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
   const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 256 * 1024, signal: opts.signal });
   const decoder = new StringDecoder('utf8');
   const stack: Frame[] = [{ kind: 'root', state: 'value' }];
+  // Positions: `line`, and the offset (in decoded characters from the start) where it began; a
+  // column is computed from offsets only when a position is needed, so the hot loop only looks
+  // for line breaks.
   let line = 1;
-  let column = 1;
-  let afterCR = false;
+  let lineStart = 0;
+  let base = 0; // offset of text[0]
+  let i = 0; // index in text of the character being looked at
+  let prevCR = false; // the character before text[0] was \r
+  const columnAt = (index: number) => base + index - lineStart + 1;
+  const newline = (c: number, index: number) => {
+    // \r\n is one line break: the \n after a \r only moves the line start.
+    if (c === 0x0d || !(index > 0 ? text.charCodeAt(index - 1) === 0x0d : prevCR)) line++;
+    lineStart = base + index + 1;
+  };
   // Where the last comma of the outer structure was: a trailing comma is reported there.
   let comma = { line: 1, column: 1 };
   let first = true;
@@ -85,12 +100,12 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
     line: number;
     column: number;
     depth: number;
+    maxDepth: number;
     /** The innermost open bracket, for the message when the file ends inside the value. */
     opened: number[];
     inString: boolean;
     escaped: boolean;
     scalar: boolean;
-    quoted: boolean;
     event: (v: ScannedValue) => ScanEvent;
   } | undefined;
   // A key string being read (keys are short; never captured as values).
@@ -104,12 +119,12 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
     cap.parts.push(text.slice(captureFrom, end));
     cap.chars += end - captureFrom;
     if (cap.chars > opts.maxValueChars) throw new JsonScanError('a value is larger than the limit', cap.line, cap.column, true);
-    ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column }));
+    ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: cap.maxDepth }));
     capture = undefined;
     valueDone();
   };
 
-  const fail = (message: string, l = line, c = column): never => {
+  const fail = (message: string, l = line, c = columnAt(i)): never => {
     throw new JsonScanError(`Invalid JSON: ${message}`, l, c);
   };
   const top = () => stack[stack.length - 1]!;
@@ -146,45 +161,56 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
         first = false;
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
       }
-      let i = 0;
+      i = 0;
       const n = text.length;
       captureFrom = 0;
       while (i < n) {
         const c = text.charCodeAt(i);
-        if (capture) {
-          // Fast path inside a captured value: only strings and brackets matter.
-          if (capture.inString) {
-            if (capture.escaped) capture.escaped = false;
-            else if (c === 0x5c) capture.escaped = true;
-            else if (c === 0x22) {
-              capture.inString = false;
-              if (capture.quoted && capture.depth === 0) {
-                finishCapture(i + 1);
-                i++;
-                advance(c);
-                continue;
-              }
-            }
-          } else if (capture.scalar) {
-            if (WS(c) || c === 0x2c || c === 0x5d || c === 0x7d) {
-              finishCapture(i);
-              continue; // the delimiter is handled by the outer structure
-            }
-          } else if (c === 0x22) capture.inString = true;
-          else if (c === 0x7b || c === 0x5b) {
-            capture.depth++;
-            capture.opened.push(c);
-          } else if (c === 0x7d || c === 0x5d) {
-            capture.opened.pop();
-            if (--capture.depth === 0) {
-              finishCapture(i + 1);
-              i++;
-              advance(c);
-              continue;
-            }
+        if (capture?.scalar) {
+          if (WS(c) || c === 0x2c || c === 0x5d || c === 0x7d) {
+            finishCapture(i);
+            continue; // the delimiter is handled by the outer structure
           }
           i++;
-          advance(c);
+          continue;
+        }
+        if (capture) {
+          // The hot loop, inside a captured string, object or array: only quotes, escapes,
+          // brackets and line breaks matter.
+          const cap = capture;
+          let { depth, maxDepth, inString, escaped } = cap;
+          let done = false;
+          for (; i < n; i++) {
+            const d = text.charCodeAt(i);
+            if (inString) {
+              if (escaped) escaped = false;
+              else if (d === 0x5c) escaped = true;
+              else if (d === 0x22) {
+                inString = false;
+                if (depth === 0) {
+                  done = true;
+                  i++;
+                  break;
+                }
+              }
+            } else if (d === 0x22) inString = true;
+            else if (d === 0x7b || d === 0x5b) {
+              if (++depth > maxDepth) maxDepth = depth;
+              cap.opened.push(d);
+            } else if (d === 0x7d || d === 0x5d) {
+              cap.opened.pop();
+              if (--depth === 0) {
+                done = true;
+                i++;
+                break;
+              }
+            } else if (d === 0x0a || d === 0x0d) newline(d, i);
+          }
+          cap.depth = depth;
+          cap.maxDepth = maxDepth;
+          cap.inString = inString;
+          cap.escaped = escaped;
+          if (done) finishCapture(i);
           continue;
         }
         if (key) {
@@ -200,17 +226,16 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
             f.state = 'colon';
             key = undefined;
             i++;
-            advance(c);
             continue;
           } else if (c < 0x20) fail('control character in a string (write it escaped, e.g. \\n or \\t)');
           if (key) key.text += text[i];
           i++;
-          advance(c);
+          if (c === 0x0a || c === 0x0d) newline(c, i - 1);
           continue;
         }
         if (WS(c)) {
           i++;
-          advance(c);
+          if (c === 0x0a || c === 0x0d) newline(c, i - 1);
           continue;
         }
         const f = top();
@@ -221,47 +246,46 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
             if (c === 0x7d && f.state === 'keyOrEnd') {
               closeContainer();
             } else if (c === 0x22) {
-              key = { text: '"', escaped: false, line, column };
+              key = { text: '"', escaped: false, line, column: columnAt(i) };
             } else if (c === 0x7d) fail('trailing comma', comma.line, comma.column);
             else fail('property name in double quotes expected');
             i++;
-            advance(c);
+            if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
           if (f.state === 'colon') {
             if (c !== 0x3a) fail('colon expected');
             f.state = 'value';
             i++;
-            advance(c);
+            if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
           if (f.state === 'commaOrEnd') {
             if (c === 0x2c) {
               f.state = 'key';
-              comma = { line, column };
+              comma = { line, column: columnAt(i) };
             }
             else if (c === 0x7d) closeContainer();
             else fail('comma expected');
             i++;
-            advance(c);
+            if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
         }
         if (f.kind === 'array' && f.state === 'commaOrEnd') {
           if (c === 0x2c) {
             f.state = 'value';
-            comma = { line, column };
+            comma = { line, column: columnAt(i) };
           } else if (c === 0x5d) closeContainer();
           else fail('comma expected');
           i++;
-          advance(c);
+          if (c === 0x0a || c === 0x0d) newline(c, i - 1);
           continue;
         }
         if (f.kind === 'array' && c === 0x5d) {
           if (f.state === 'value') fail('trailing comma', comma.line, comma.column);
           closeContainer();
           i++;
-          advance(c);
           continue;
         }
         // A value starts here.
@@ -271,10 +295,10 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
         const streamedArray = c === 0x5b && f.kind === 'object' && stack.length === 2 && f.key === opts.streamMember;
         if (opensStructure && (stack.length === 1 || streamedArray)) {
           // The top-level container, or the streamed array: descend into it.
-          ready.push(stack.length === 1 ? { kind: 'root', container: c === 0x7b ? 'object' : 'array', line, column } : { kind: 'stream', key: opts.streamMember, line, column });
+          const at = { line, column: columnAt(i) };
+          ready.push(stack.length === 1 ? { kind: 'root', container: c === 0x7b ? 'object' : 'array', ...at } : { kind: 'stream', key: opts.streamMember, ...at });
           stack.push(c === 0x7b ? { kind: 'object', state: 'keyOrEnd', key: '' } : { kind: 'array', state: 'valueOrEnd', streamed: streamedArray, index: 0 });
           i++;
-          advance(c);
           continue;
         }
         if (!event) fail('unexpected value');
@@ -282,18 +306,18 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
           parts: [],
           chars: 0,
           line,
-          column,
+          column: columnAt(i),
           depth: opensStructure ? 1 : 0,
+          maxDepth: opensStructure ? 1 : 0,
           opened: opensStructure ? [c] : [],
           inString: c === 0x22,
           escaped: false,
           scalar: !opensStructure && c !== 0x22,
-          quoted: c === 0x22,
           event: event!,
         };
         captureFrom = i;
         i++;
-        advance(c);
+        if (c === 0x0a || c === 0x0d) newline(c, i - 1);
       }
       if (capture) {
         capture.parts.push(text.slice(captureFrom, n));
@@ -302,6 +326,9 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
           throw new JsonScanError(`a value is larger than the limit`, capture.line, capture.column, true);
         }
       }
+      prevCR = n > 0 && text.charCodeAt(n - 1) === 0x0d;
+      base += n;
+      i = 0;
       // Values that finished inside this chunk, in order.
       for (const ev of ready.splice(0)) yield ev;
     }
@@ -310,7 +337,7 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
     if (capture) {
       const cap = capture as NonNullable<typeof capture>;
       if (cap.scalar) {
-        ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column }));
+        ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: 0 }));
         capture = undefined;
         valueDone();
       } else if (cap.inString) fail('unterminated string', cap.line, cap.column);
@@ -333,18 +360,5 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
     valueDone();
   }
 
-  function advance(c: number): void {
-    if (c === 0x0a) {
-      if (!afterCR) line++;
-      column = 1;
-      afterCR = false;
-    } else if (c === 0x0d) {
-      line++;
-      column = 1;
-      afterCR = true;
-    } else {
-      column++;
-      afterCR = false;
-    }
-  }
+
 }

@@ -20,6 +20,7 @@ import {
   kindOf,
   lineProblem,
   ProblemError,
+  MAX_DEPTH,
   TOO_DEEP,
   tooDeepAt,
   type JsonPath,
@@ -120,7 +121,7 @@ export async function* readJsonGroups(path: string, opts: ReadOptions): AsyncGen
         if ('problem' in g) throw new ProblemError(g.problem);
         checkGroup(g.doc, g.value, g.base, whereOf(g.base), false, opts.trusted);
         const json = g.doc.text;
-        yield { index: g.index, line: g.doc.firstLine, endLine: g.doc.firstLine + lineBreaks(json), bytes: Buffer.byteLength(json), trajectories: trajectoryCount(g.value), json };
+        yield { index: g.index, line: g.doc.firstLine, endLine: g.endLine, bytes: Buffer.byteLength(json), trajectories: trajectoryCount(g.value), json };
       }
       return;
     } catch (e) {
@@ -272,7 +273,7 @@ function groupSpans(text: string, kind: Shape): { line: number; endLine: number;
 
 // --- streamed documents ----------------------------------------------------------------------
 
-type Streamed = { index: number; doc: JsonText; value: unknown; base: JsonPath } | { index: number; problem: Problem };
+type Streamed = { index: number; doc: JsonText; value: unknown; base: JsonPath; endLine: number } | { index: number; problem: Problem };
 
 /**
  * The groups of a streamed document from `start` on (earlier ones are cut out but not parsed).
@@ -335,7 +336,8 @@ async function* streamGroupsIter(
           opts.signal?.throwIfAborted();
           const base: JsonPath = root?.container === 'object' ? ['trajectory_groups', index] : [index];
           const doc = new JsonText(path, ev.value.text, ev.value.line, true, ev.value.column, base);
-          const deep = tooDeepAt(ev.value.text);
+          // The scanner counted the nesting: the exact place is only looked for when it is too deep.
+          const deep = ev.value.maxDepth > MAX_DEPTH ? tooDeepAt(ev.value.text) : -1;
           if (deep >= 0) {
             yield { index, problem: doc.problem(deep, 1, `${formatPath(base)} ${TOO_DEEP}`) };
             continue;
@@ -347,7 +349,7 @@ async function* streamGroupsIter(
             yield { index, problem: syntax(doc.syntaxProblem() ?? doc.problem(0, 1, 'Invalid JSON')) };
             continue;
           }
-          yield { index, doc, value, base };
+          yield { index, doc, value, base, endLine: ev.value.endLine };
         }
       }
     }
@@ -388,17 +390,4 @@ function scalarKind(text: string): string {
   if (c === 't' || c === 'f') return 'boolean';
   if (c === 'n') return 'null';
   return 'number';
-}
-
-function lineBreaks(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) n++;
-    else if (c === 13) {
-      n++;
-      if (text.charCodeAt(i + 1) === 10) i++;
-    }
-  }
-  return n;
 }
