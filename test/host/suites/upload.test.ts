@@ -197,6 +197,35 @@ describe('upload trajectories', () => {
     );
   });
 
+  it('the JSON schema of *.trajectories.json is as lenient as the service: an official-client file gets no squiggle but the one real mistake', async () => {
+    const file = path.join(dir, 'art.trajectories.json');
+    const groups = [artGroup(1), artGroup(2, { unset: true }), { trajectories: [{ messages_and_choices: [], reward: 'high' }] }];
+    const text = JSON.stringify({ model_id: 'agent-001', split: 'train', trajectory_groups: groups }, null, 2);
+    fs.writeFileSync(file, text);
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    // The deliberate mistake shows that the schema has run; it must be the only finding.
+    await waitFor('JSON schema diagnostics', () => vscode.languages.getDiagnostics(doc.uri).length > 0, 30_000);
+    await new Promise((r) => setTimeout(r, 500));
+    const diags = vscode.languages.getDiagnostics(doc.uri);
+    assert.deepStrictEqual(diags.map((d) => d.range.start.line), [text.split('\n').findIndex((l) => l.includes('"high"'))], diags.map((d) => d.message).join(' | '));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('lists a problem once: in an open *.trajectories.json, the upload leaves what the schema shows to it', async () => {
+    const file = path.join(dir, 'once.trajectories.json');
+    fs.writeFileSync(file, '{\n  "trajectory_groups": [\n    { "trajectories": [ { "messages_and_choices": [], "reward": "high" } ] }\n  ]\n}\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await waitFor('JSON schema diagnostics', () => vscode.languages.getDiagnostics(uri).length > 0, 30_000);
+    const report = await upload(uri, [uri], { modelId: 'model-x', split: 'train' });
+    assert.strictEqual(report.status, 'invalid', 'the upload still refuses the file');
+    await new Promise((r) => setTimeout(r, 300));
+    const onLine3 = vscode.languages.getDiagnostics(uri).filter((d) => d.range.start.line === 2);
+    assert.strictEqual(onLine3.length, 1, onLine3.map((d) => `${d.source}: ${d.message}`).join(' | '));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('gives completion and squiggles for *.trajectories.json through the generated JSON schema', async () => {
     const file = path.join(dir, 'edit.trajectories.json');
     fs.writeFileSync(file, '{\n  "trajectory_groups": [\n    { "trajectories": [ { "messages_and_choices": [], "reward": "high" } ] }\n  ]\n}\n');
