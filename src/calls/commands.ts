@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallBatchItem } from '../api';
-import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
+import { LiveProblems } from '../common/liveProblems';
 import { formatBytes } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -50,6 +51,8 @@ export interface ImportReport {
  */
 export class CallImports implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-calls');
+  /** Edits to a validated file check it again, so its entries follow the file. */
+  private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateCallsFile(file)).problems);
 
   constructor(
     private readonly connection: Connection,
@@ -63,6 +66,7 @@ export class CallImports implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.live.dispose();
     this.diagnostics.dispose();
   }
 
@@ -83,7 +87,7 @@ export class CallImports implements vscode.Disposable {
     const summaries: CallsValidationSummary[] = [];
     for (const uri of files) {
       const s = await validateCallsFile(uri.fsPath);
-      this.diagnostics.set(uri, s.problems.map(toDiagnostic));
+      this.live.set(uri, s.problems);
       summaries.push(s);
     }
     const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));

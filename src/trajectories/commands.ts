@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
-import { filesFromArgs, optionsFromArgs, ownProblems, toDiagnostic } from '../common/diagnostics';
+import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { LiveProblems } from '../common/liveProblems';
 import { formatBytes } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -70,6 +71,8 @@ async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number
 /** svc.uploadTrajectories and its "Retry remaining" companion. */
 export class TrajectoryUploads implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-trajectories');
+  /** Edits to a validated file check it again, so its entries follow the file. */
+  private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems);
   /** What "Retry remaining" would send; undefined when nothing is left. */
   remaining: Remaining | undefined;
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
@@ -92,6 +95,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.live.dispose();
     this.diagnostics.dispose();
   }
 
@@ -205,7 +209,7 @@ export class TrajectoryUploads implements vscode.Disposable {
           progress.report({ message: path.basename(uri.fsPath) });
           try {
             const summary = await validateTrajectoryFile(uri.fsPath, { signal: abort.signal });
-            this.diagnostics.set(uri, ownProblems(uri, summary.problems).map(toDiagnostic));
+            this.live.set(uri, summary.problems);
             out.push(summary);
           } catch (e) {
             if (abort.signal.aborted) return undefined;

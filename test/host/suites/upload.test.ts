@@ -87,6 +87,32 @@ describe('upload trajectories', () => {
     assert.match(diags.find((d) => d.range.start.line === 3)!.message, /single trajectory|trajectories/);
   });
 
+  it('Problems entries follow the file: fixing the line in the editor clears its entry, unsaved, without another upload', async () => {
+    const file = path.join(dir, 'fixme.jsonl');
+    const good = JSON.stringify(group(0));
+    const bad = JSON.stringify({ trajectories: [{ ...group(1).trajectories[0], reward: 'high' }] });
+    fs.writeFileSync(file, [good, bad, good].join('\n') + '\n');
+    const uri = vscode.Uri.file(file);
+    const report = await upload(uri, [uri], { modelId: 'model-x', split: 'train' });
+    assert.strictEqual(report.status, 'invalid');
+    assert.deepStrictEqual(vscode.languages.getDiagnostics(uri).map((d) => d.range.start.line), [1]);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const edit = new vscode.WorkspaceEdit();
+    const at = bad.indexOf('"high"');
+    edit.replace(uri, new vscode.Range(1, at, 1, at + '"high"'.length), '0.5');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    await waitFor('the entry to go', () => vscode.languages.getDiagnostics(uri).length === 0, 10_000);
+    assert.ok(doc.isDirty, 'checked from the unsaved text');
+    // And a new mistake comes back the same way.
+    const again = new vscode.WorkspaceEdit();
+    again.insert(uri, new vscode.Position(2, 0), '{"trajectories": 3}\n');
+    assert.ok(await vscode.workspace.applyEdit(again));
+    await waitFor('the new entry', () => vscode.languages.getDiagnostics(uri).some((d) => d.range.start.line === 2), 10_000);
+    assert.strictEqual(server.stats.count('/v1/preview/models/'), 0, 'nothing was uploaded');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+
   it('cancels in the middle after the request in flight; "Retry remaining" finishes without duplicates', async () => {
     const uri = writeJsonl('many.jsonl', 40);
     server.faults.add({ path: '/v1/preview/models/model-c/log', kind: 'delay', ms: 150, times: 100 });

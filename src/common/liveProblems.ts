@@ -1,0 +1,83 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ownProblems, toDiagnostic, type FileProblem } from './diagnostics';
+
+/** Documents larger than this are checked again on save only (a copy per keystroke would cost too much). */
+const LIVE_LIMIT_CHARS = 8 * 1024 * 1024;
+const DEBOUNCE_MS = 300;
+
+/**
+ * Keeps the Problems entries of a validated file in step with the file: once a file has been
+ * validated, edits check it again while it is open (debounced; unsaved text is checked from a
+ * private temporary copy), so an entry goes as soon as it is fixed, without another upload.
+ */
+export class LiveProblems implements vscode.Disposable {
+  private readonly watched = new Set<string>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly subscriptions: vscode.Disposable[];
+  private tmpDir: string | undefined;
+
+  constructor(
+    private readonly diagnostics: vscode.DiagnosticCollection,
+    /** Validates a file on disk (the path keeps the document's name, so its format is kept). */
+    private readonly validate: (file: string) => Promise<FileProblem[]>,
+  ) {
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e.document, false)),
+      vscode.workspace.onDidSaveTextDocument((d) => this.changed(d, true)),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        this.cancel(d.uri.toString());
+        this.watched.delete(d.uri.toString());
+      }),
+    ];
+  }
+
+  /** Shows the problems of a file just validated, and follows its edits from now on. */
+  set(uri: vscode.Uri, problems: readonly FileProblem[]): void {
+    this.diagnostics.set(uri, ownProblems(uri, problems).map(toDiagnostic));
+    this.watched.add(uri.toString());
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.subscriptions.forEach((s) => s.dispose());
+    if (this.tmpDir) void fs.rm(this.tmpDir, { recursive: true, force: true });
+  }
+
+  private changed(doc: vscode.TextDocument, saved: boolean): void {
+    const key = doc.uri.toString();
+    if (!this.watched.has(key) || doc.uri.scheme !== 'file') return;
+    if (!saved && doc.getText().length > LIVE_LIMIT_CHARS) return;
+    this.cancel(key);
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        // A failed re-check leaves the last entries; the next edit or upload tries again.
+        this.recheck(doc, saved).catch(() => undefined);
+      }, saved ? 0 : DEBOUNCE_MS),
+    );
+  }
+
+  private cancel(key: string): void {
+    const t = this.timers.get(key);
+    if (t) clearTimeout(t);
+    this.timers.delete(key);
+  }
+
+  private async recheck(doc: vscode.TextDocument, saved: boolean): Promise<void> {
+    const version = doc.version;
+    let file = doc.uri.fsPath;
+    if (!saved && doc.isDirty) {
+      this.tmpDir ??= await fs.mkdtemp(path.join(os.tmpdir(), 'svc-live-'));
+      file = path.join(this.tmpDir, path.basename(doc.uri.fsPath));
+      await fs.writeFile(file, doc.getText(), 'utf8');
+    }
+    const problems = await this.validate(file);
+    // An edit while checking makes this result stale: the next timer brings the fresh one.
+    if (doc.version !== version || !this.watched.has(doc.uri.toString())) return;
+    this.set(doc.uri, problems);
+  }
+}
