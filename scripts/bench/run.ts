@@ -114,7 +114,7 @@ async function main() {
     const up = await measure(url, async () => {
       const s = await validateTrajectoryFile(file);
       if (s.problems.length) throw new Error(`bench file invalid: ${s.problems[0]!.message}`);
-      const r = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true }), { modelId: 'bench', split: 'train' });
+      const r = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
       if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
     });
     const rawUp = await measure(url, async () => {

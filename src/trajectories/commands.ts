@@ -276,7 +276,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       }
       let last = 0;
       // Validated just before (the one schema pass): the reader only frames the groups.
-      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true }), {
+      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true, groupTrajectories: summary.groupTrajectories }), {
         modelId: plan.modelId,
         split: plan.split,
         members: summary.members,
