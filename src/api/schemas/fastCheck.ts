@@ -6,6 +6,7 @@
  * test/unit/trajectories/fastCheck.test.ts: on the producers' variants and on fuzzed groups, this
  * check and the schema must agree on every value.
  */
+import { isProjectId } from '../refs';
 import { isLenientDateTime } from './common';
 
 type O = Record<string, unknown>;
@@ -100,4 +101,76 @@ const exception = (v: unknown) => isObj(v) && opt(v.type, isString) && opt(v.mes
 /** Whether `v` passes the `TrajectoryGroup` schema; false says only "ask the schema why". */
 export function isTrajectoryGroup(v: unknown): boolean {
   return isObj(v) && every(v.trajectories, trajectory) && common(v) && opt(v.exceptions, (x) => every(x, exception));
+}
+
+// --- call batch items --------------------------------------------------------------------------
+// Unlike the group check, this one need only be sound one way: when it says yes the `CallBatchItem`
+// schema says yes too (test/unit/api/callFastCheck.test.ts); anything unusual (a rare time zone,
+// an odd year) falls to the schema, which has the last word.
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+function plainDateTime(v: unknown): boolean {
+  if (typeof v !== 'string') return false;
+  const m = DATE_TIME.exec(v);
+  if (!m) return false;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as number[];
+  const oh = m[7] === undefined ? 0 : Number(m[7]);
+  const om = m[8] === undefined ? 0 : Number(m[8]);
+  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
+  return y! >= 1000 && mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && s! <= 59 && oh <= 14 && om <= 59;
+}
+
+const plainProjectId = (v: unknown) => typeof v === 'string' && isProjectId(v);
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
+const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+const onlyKeys = (o: O, keys: ReadonlySet<string>) => Object.keys(o).every((k) => keys.has(k));
+
+const START_KEYS = new Set(['project_id', 'op_name', 'started_at', 'attributes', 'inputs', 'id', 'trace_id', 'display_name', 'parent_id', 'thread_id', 'turn_id', 'otel_dump', 'svc_user_id', 'svc_run_id', 'svc_run_step']);
+const END_KEYS = new Set(['project_id', 'id', 'ended_at', 'summary', 'exception', 'output', 'svc_run_step_end']);
+const MODE_KEYS = new Set(['mode', 'req']);
+const START_REQ = new Set(['start']);
+const END_REQ = new Set(['end']);
+
+function callStart(s: unknown): boolean {
+  return (
+    isObj(s) &&
+    onlyKeys(s, START_KEYS) &&
+    plainProjectId(s.project_id) &&
+    nonEmpty(s.op_name) &&
+    plainDateTime(s.started_at) &&
+    isObj(s.attributes) &&
+    isObj(s.inputs) &&
+    optional(s.id, nonEmpty) &&
+    optional(s.trace_id, nonEmpty) &&
+    optional(s.display_name, isString) &&
+    optional(s.parent_id, isString) &&
+    optional(s.thread_id, isString) &&
+    optional(s.turn_id, isString) &&
+    optional(s.otel_dump, isObj) &&
+    optional(s.svc_user_id, isString) &&
+    optional(s.svc_run_id, isString) &&
+    optional(s.svc_run_step, isInt)
+  );
+}
+
+function callEnd(e: unknown): boolean {
+  return (
+    isObj(e) &&
+    onlyKeys(e, END_KEYS) &&
+    plainProjectId(e.project_id) &&
+    nonEmpty(e.id) &&
+    plainDateTime(e.ended_at) &&
+    isObj(e.summary) &&
+    optional(e.exception, isString) &&
+    optional(e.svc_run_step_end, isInt)
+  );
+}
+
+/** True only if `v` passes the `CallBatchItem` schema (false: ask the schema). */
+export function isPlainCallBatchItem(v: unknown): boolean {
+  if (!isObj(v) || !onlyKeys(v, MODE_KEYS) || !isObj(v.req)) return false;
+  if (v.mode === 'start') return onlyKeys(v.req, START_REQ) && callStart(v.req.start);
+  if (v.mode === 'end') return onlyKeys(v.req, END_REQ) && callEnd(v.req.end);
+  return false;
 }
