@@ -110,15 +110,20 @@ export function isTrajectoryGroup(v: unknown): boolean {
 
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
 
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 function plainDateTime(v: unknown): boolean {
-  if (typeof v !== 'string') return false;
+  if (typeof v !== 'string' || v.length < 20) return false;
   const m = DATE_TIME.exec(v);
   if (!m) return false;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as number[];
-  const oh = m[7] === undefined ? 0 : Number(m[7]);
-  const om = m[8] === undefined ? 0 : Number(m[8]);
-  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
-  return y! >= 1000 && mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && s! <= 59 && oh <= 14 && om <= 59;
+  const y = +m[1]!;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS[mo - 1]! + (mo === 2 && leap ? 1 : 0)) return false;
+  if (+m[4]! > 23 || +m[5]! > 59 || +m[6]! > 59) return false;
+  return m[7] === undefined || (+m[7] <= 14 && +m[8]! <= 59);
 }
 
 const plainProjectId = (v: unknown) => typeof v === 'string' && isProjectId(v);
