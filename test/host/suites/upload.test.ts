@@ -260,6 +260,11 @@ describe('upload trajectories', () => {
     await waitFor('JSON schema diagnostics', () => vscode.languages.getDiagnostics(doc.uri).some((d) => /number/i.test(d.message)), 30_000);
     const d = vscode.languages.getDiagnostics(doc.uri).find((x) => /number/i.test(x.message))!;
     assert.strictEqual(d.range.start.line, 2);
+    // Completion inside a trajectory offers its fields from the schema.
+    const at = new vscode.Position(2, doc.lineAt(2).text.indexOf('"messages_and_choices"'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at);
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+    for (const field of ['tools', 'additional_histories', 'metrics', 'start_time']) assert.ok(labels.includes(field), `completion offers ${field}: ${labels.join(', ')}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

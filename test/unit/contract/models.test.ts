@@ -114,6 +114,14 @@ describe('contract: models', () => {
       assert.ok(page.data[0]!.step < page.data[1]!.step, 'default order is ascending');
     });
 
+    it('fills the envelope defaults of the spec when the service leaves the optional fields out', async () => {
+      h = await harness();
+      const data = [{ id: '0b6f4a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b', step: 1, metrics: {} }];
+      h.server.faults.add({ path: '/v1/preview/models/m/checkpoints', kind: 'status', status: 200, body: { data, has_more: false } });
+      const page = await h.client.models.listCheckpoints('m');
+      assert.deepEqual(page, { data, has_more: false, object: 'list', first_id: '', last_id: '' });
+    });
+
     it('refuses a limit outside 1..100 before sending', async () => {
       h = await harness();
       await assert.rejects(h.client.models.listCheckpoints('m', { limit: 0 }), ValidationError);
