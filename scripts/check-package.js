@@ -33,5 +33,31 @@ if (/\beval\(|new Function\(/.test(bundleText)) {
   console.error('check-package: the bundle contains eval or new Function');
   process.exit(1);
 }
+// What is really there, at run time: load the service client's bundle with the Function
+// constructor watched, parse a request and a response of every endpoint, and count the code it
+// generated (zod aliases the constructor, so a text search of the bundle cannot see it).
+const generated = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    `const Real = Function; let n = 0;
+     globalThis.Function = new Proxy(Real, { construct(t, a) { n++; return Reflect.construct(t, a); }, apply(t, th, a) { n++; return Reflect.apply(t, th, a); } });
+     const api = require(${JSON.stringify(path.join(root, 'out', 'api', 'index.js'))});
+     const t = { messages_and_choices: [{ role: 'user', content: 'x' }, { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'y' } }], reward: 1 };
+     api.TrajectoryLogRequest.safeParse({ split: 's', trajectory_groups: [{ trajectories: [t] }] });
+     api.TrajectoryLogRequest.safeParse({ split: 's', trajectory_groups: [{ trajectories: [{ reward: 'x' }] }] });
+     api.ThreadsQueryRequest.safeParse({ project_id: 'a/b', sort_by: [{ field: 'turn_count', direction: 'asc' }] });
+     api.ThreadRow.safeParse({ thread_id: 't', turn_count: 1, start_time: 'x', last_updated: 'y' });
+     api.CheckpointList.safeParse({ data: [{ id: 'i', step: 1, metrics: {} }], has_more: false });
+     api.CallBatchItem.safeParse({ mode: 'start', req: { start: { project_id: 'a/b', op_name: 'o', started_at: '2026-01-01T00:00:00Z', attributes: {}, inputs: {} } } });
+     api.FeedbackCreateRequest?.safeParse({ project_id: 'a/b', svc_ref: 'x', feedback_type: 't', payload: {} });
+     console.log(n);`,
+  ],
+  { encoding: 'utf8' },
+);
+if (generated.status !== 0 || generated.stdout.trim() !== '0') {
+  console.error(`check-package: the service client generates code at run time (Function constructed ${generated.stdout.trim() || '?'} times)${generated.stderr ? `:\n${generated.stderr}` : ''}`);
+  process.exit(1);
+}
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);
 console.log(`check-package: dist/extension.js ${bundle} bytes, ${gz} bytes gzip`);
