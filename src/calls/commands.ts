@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand } from '../common/interaction';
 import type { CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
@@ -62,7 +63,7 @@ export class CallImports implements vscode.Disposable {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [this, vscode.commands.registerCommand('svc.importCalls', (a?: unknown, b?: unknown, c?: unknown) => this.import(a, b, c))];
+    return [this, registerCommand('svc.importCalls', (a?: unknown, b?: unknown, c?: unknown) => this.import(a, b, c))];
   }
 
   dispose(): void {

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import type { Checkpoint } from '../api';
+import type { Checkpoint, CheckpointOrder } from '../api';
+
+/** workspaceState key of the checkpoint order: view state, never a setting. */
+export const ORDER_KEY = 'svc.checkpoints.order';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
@@ -30,20 +33,25 @@ export class CheckpointsModel extends Disposable {
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
+    private readonly viewState: vscode.Memento,
   ) {
     super();
     this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of models, order or page size drops what is loaded.
-    this._register(
-      connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsOrder', 'checkpointsPageSize']) && this.reset()),
-    );
+    // Only a real change of models or page size drops what is loaded.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsPageSize']) && this.reset()));
   }
 
   get models(): string[] {
     return this.connection.config.models;
   }
-  get order() {
-    return this.connection.config.checkpointsOrder;
+  get order(): CheckpointOrder {
+    return this.viewState.get(ORDER_KEY) === 'asc' ? 'asc' : 'desc';
+  }
+
+  /** Orders every model's checkpoints (kept in workspaceState) and reloads. */
+  async setOrder(order: CheckpointOrder): Promise<void> {
+    await this.viewState.update(ORDER_KEY, order);
+    this.reset();
   }
   get ready(): boolean {
     return !!this.connection.client && this.connection.state !== 'signedOut';

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorReporter } from '../common/errors';
+import { withPrompts } from '../common/interaction';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import type { CheckpointsModel } from './model';
 
@@ -46,7 +47,12 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     this.updateDescription();
   }
 
-  async getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
+  /** The view asks because the user opened or expanded it: a load it starts may ask questions. */
+  getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
+    return withPrompts(true, () => this.children(element));
+  }
+
+  private async children(element?: CheckpointNode): Promise<CheckpointNode[]> {
     if (!element) {
       if (!this.model.ready) return []; // welcome views
       return this.model.models.map((modelId) => this.modelNode(modelId));

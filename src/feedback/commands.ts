@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { registerCommand } from '../common/interaction';
 import { callRef, CancelledError, parseRef, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -62,7 +63,7 @@ export class AttachFeedbackCommand {
   constructor(private readonly deps: FeedbackCommandDeps) {}
 
   register(): vscode.Disposable {
-    return vscode.commands.registerCommand(ATTACH_COMMAND, (first?: unknown, second?: unknown) => this.run(first, second));
+    return registerCommand(ATTACH_COMMAND, (first?: unknown, second?: unknown) => this.run(first, second));
   }
 
   async run(first?: unknown, second?: unknown): Promise<FeedbackCreateResponse | undefined> {

@@ -4,7 +4,12 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
-import { toQueryFilter, type ThreadFilter } from './filter';
+import { parseStoredFilter, parseStoredSort, toQueryFilter, type ThreadFilter } from './filter';
+import type { SortBy } from '../api';
+
+/** workspaceState keys: view state is the user's, per workspace, and never goes to settings. */
+export const SORT_KEY = 'svc.threads.sort';
+export const FILTER_KEY = 'svc.threads.filter';
 
 export type ThreadsStatus = 'unconfigured' | 'signedOut' | 'noProject' | 'idle' | 'loading' | 'loaded' | 'error';
 
@@ -29,14 +34,20 @@ export class ThreadsModel extends Disposable {
   /** The query filter of the pages loaded since the last reset: "last hour" must not move between pages. */
   private queryFilter: ReturnType<typeof toQueryFilter>;
 
+  private _sort: SortBy;
+
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
+    private readonly viewState: vscode.Memento,
   ) {
     super();
+    this._sort = parseStoredSort(viewState.get(SORT_KEY));
+    this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
+    void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!this._filter);
     this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of sort or page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsSortBy', 'threadsPageSize']) && this.reset()));
+    // Only a real change of page size drops what is loaded.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsPageSize']) && this.reset()));
   }
 
   get rows(): readonly ThreadRow[] {
@@ -54,8 +65,15 @@ export class ThreadsModel extends Disposable {
   get project(): string {
     return this.connection.config.project;
   }
-  get sort() {
-    return this.connection.config.threadsSortBy;
+  get sort(): SortBy {
+    return this._sort;
+  }
+
+  /** Sorts by `sort` (kept in workspaceState) and reloads. */
+  async setSort(sort: SortBy): Promise<void> {
+    this._sort = { field: sort.field, direction: sort.direction };
+    await this.viewState.update(SORT_KEY, this._sort);
+    this.reset();
   }
   get isLoading(): boolean {
     return this._loading !== undefined;
@@ -74,10 +92,12 @@ export class ThreadsModel extends Disposable {
     return this._rows.find((r) => r.thread_id === threadId);
   }
 
-  setFilter(filter: ThreadFilter | undefined): void {
+  /** Filters by `filter` (kept in workspaceState; undefined clears it) and reloads. */
+  async setFilter(filter: ThreadFilter | undefined): Promise<void> {
     this._filter = filter;
     void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!filter);
     this.reset();
+    await this.viewState.update(FILTER_KEY, filter);
   }
 
   /** Drops everything loaded and cancels the load in flight; the view reloads on demand. */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorReporter } from '../common/errors';
+import { withPrompts } from '../common/interaction';
 import { escapeMarkdown, formatDuration, formatRelative } from '../common/format';
 import { describeFilter, describeSort } from './filter';
 import type { ThreadsModel } from './model';
@@ -43,7 +44,12 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     this.updateDescription();
   }
 
-  async getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
+  /** The view asks because the user opened or expanded it: a load it starts may ask questions. */
+  getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
+    return withPrompts(true, () => this.children(element));
+  }
+
+  private async children(element?: ThreadNode): Promise<ThreadNode[]> {
     if (element) return [];
     this.resolving++;
     try {
