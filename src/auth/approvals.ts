@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { ConfigurationError } from '../api';
-import { mayPrompt } from '../common/interaction';
 import { approvalId, hostOf, type CredentialSource, type KeyApproval } from './resolve';
 
 /** globalState key: approval id -> the user's answer. Never synced, never in settings. */
@@ -119,16 +118,17 @@ export class KeyApprovals {
   }
 
   /**
-   * Returns when every use in `approvals` is approved; otherwise asks (when a prompt may open) or
-   * throws an ApprovalError. `reconsider`: ask again about uses refused before (an explicit
-   * sign-in or review, never a view loading).
+   * Returns when every use in `approvals` is approved; otherwise asks (with `prompt`: a user's
+   * action, never a scripted command or a request on its way) or throws an ApprovalError.
+   * `reconsider`: ask again about uses refused before (an explicit sign-in or review, never a view
+   * loading).
    */
-  async require(approvals: KeyApproval[], key: KeyDescription, options: { reconsider?: boolean } = {}): Promise<void> {
+  async require(approvals: KeyApproval[], key: KeyDescription, options: { prompt: boolean; reconsider?: boolean }): Promise<void> {
     const pending = approvals.filter((a) => this.decision(a) !== true);
     if (!pending.length) return;
     const refused = pending.filter((a) => this.decision(a) === false || this.dismissed.has(approvalId(a)));
-    if (refused.length && !(options.reconsider && mayPrompt())) throw new ApprovalError(refusedMessage(refused), refused, true);
-    if (!mayPrompt()) throw new ApprovalError(requiredMessage(pending), pending, false);
+    if (refused.length && !(options.reconsider && options.prompt)) throw new ApprovalError(refusedMessage(refused), refused, true);
+    if (!options.prompt) throw new ApprovalError(requiredMessage(pending), pending, false);
     // Two views loading at once ask one question.
     const id = pending.map(approvalId).join('\n');
     let asking = this.asking.get(id);

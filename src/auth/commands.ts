@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { checkKey, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import { mayPrompt, registerCommand } from '../common/interaction';
+import { registerCommand, type Invocation } from '../common/interaction';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
 import { ApprovalError, type KeyApprovals } from './approvals';
@@ -30,24 +30,24 @@ export interface AuthDeps {
 
 export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
   return [
-    registerCommand('svc.signIn', (args?: SignInArgs) => signIn(deps, args)),
+    registerCommand('svc.signIn', (how, args?: SignInArgs) => signIn(deps, how, args)),
     registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(args)),
-    registerCommand('svc.reviewKeyUse', () => reviewKeyUse(deps)),
+    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(how, args)),
+    registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
     registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 
 /** A failure of a command: shown when the user ran it, thrown (a readable rejection) when scripted. */
-async function fail(message: string): Promise<false> {
-  if (!mayPrompt()) throw new Error(message);
+async function fail(how: Invocation, message: string): Promise<false> {
+  if (!how.interactive) throw new Error(message);
   void vscode.window.showErrorMessage(message);
   return false;
 }
 
-async function setBaseUrl(args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
-  if (args && args.baseUrl === undefined) return fail('svc: svc.setBaseUrl needs { baseUrl }.');
+async function setBaseUrl(how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
+  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(how, `svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
+  if (args && args.baseUrl === undefined) return fail(how, 'svc: svc.setBaseUrl needs { baseUrl }.');
   const url =
     args?.baseUrl ??
     (await vscode.window.showInputBox({
@@ -59,13 +59,13 @@ async function setBaseUrl(args?: { baseUrl?: string; scope?: SettingsScope }): P
     }));
   if (url === undefined) return false;
   const problem = validateUrl(url);
-  if (problem) return fail(`svc: ${problem}`);
+  if (problem) return fail(how, `svc: ${problem}`);
   const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
   if (!scope) return false;
   try {
     await writeSetting('baseUrl', url.trim().replace(/\/+$/, ''), scope);
   } catch (e) {
-    return fail(`svc: ${(e as Error).message}`);
+    return fail(how, `svc: ${(e as Error).message}`);
   }
   return true;
 }
@@ -107,7 +107,7 @@ async function askCredentials(deps: AuthDeps, args: SignInArgs | undefined): Pro
   const mode = await vscode.window.showQuickPick(items, { title: `svc: Sign in to ${trace}`, ignoreFocusOut: true });
   if (!mode) return undefined;
   // The origin first: a URL a workspace set is approved before a key is typed for it.
-  await deps.connection.approveOrigin(mode.target, { reconsider: true });
+  await deps.connection.approveOrigin(mode.target, { prompt: true, reconsider: true });
   if (mode.id === 'key') {
     const key = await askSecret('API key', `Used for ${deps.connection.originOf(mode.target)}: as the Basic password (user "api") and as the Bearer token.`);
     if (key === undefined) return undefined;
@@ -149,17 +149,17 @@ function said(c: KeyCheck): string {
  * the key with one request there (and on the model endpoints' origin when the key will go there
  * too), and stores it unless the service rejected it.
  */
-async function signIn(deps: AuthDeps, args?: SignInArgs): Promise<boolean> {
+async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promise<boolean> {
   const { connection, credentials, approvals } = deps;
   if (!connection.client) {
-    if (args) return fail('svc: set svc.baseUrl before signing in.');
-    if (!(await setBaseUrl())) return false;
+    if (args) return fail(how, 'svc: set svc.baseUrl before signing in.');
+    if (!(await setBaseUrl(how))) return false;
     if (!connection.client) return false;
   }
   if (args?.target !== undefined && args.target !== 'trace' && args.target !== 'training') {
-    return fail(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`);
+    return fail(how, `svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`);
   }
-  if (args) await connection.approveOrigin(args.target ?? 'trace');
+  if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
   const asked = await askCredentials(deps, args);
   if (!asked) return false;
   const { creds, target } = asked;
@@ -170,7 +170,7 @@ async function signIn(deps: AuthDeps, args?: SignInArgs): Promise<boolean> {
   // The advanced form's separate token goes to the model endpoints on the same origin: check it too.
   const sameOriginToken = target === 'trace' && other === origin && creds.accessToken !== creds.password ? await check(deps, creds, 'training') : undefined;
   const rejected = [first, sameOriginToken].find((c) => c?.outcome === 'rejected');
-  if (rejected) return fail(`svc: ${origin} ${said(rejected)}. Nothing was stored.`);
+  if (rejected) return fail(how, `svc: ${origin} ${said(rejected)}. Nothing was stored.`);
 
   const where = await credentials.store(origin, creds);
   await connection.refreshAuth();
@@ -185,7 +185,7 @@ async function signIn(deps: AuthDeps, args?: SignInArgs): Promise<boolean> {
   if (models?.borrowedFrom === origin) {
     if (args?.useForModels !== undefined) await approvals.record([{ kind: 'borrowKey', from: origin, to: other }], args.useForModels);
     try {
-      await connection.authorize('training', { reconsider: !args });
+      await connection.authorize('training', { prompt: how.interactive, reconsider: how.interactive });
       const second = await check(deps, { accessToken: creds.accessToken }, 'training');
       lines.push(`The model endpoints at ${other} ${said(second)}.`);
     } catch (e) {
@@ -228,14 +228,14 @@ async function signOut({ credentials, connection }: AuthDeps): Promise<void> {
 }
 
 /** Asks again every question about where the configured origins' keys may go (refused ones too). */
-async function reviewKeyUse({ connection }: AuthDeps): Promise<string[]> {
-  if (!mayPrompt()) throw new Error('svc: Review Key Use asks questions; run it from the palette.');
+async function reviewKeyUse({ connection }: AuthDeps, how: Invocation): Promise<string[]> {
+  if (!how.interactive) throw new Error('svc: Review Key Use asks questions; run it from the palette.');
   const lines: string[] = [];
   for (const base of ['trace', 'training'] as const) {
     const origin = connection.originOf(base);
     if (!origin || (base === 'training' && origin === connection.originOf('trace'))) continue;
     try {
-      const found = await connection.authorize(base, { reconsider: true });
+      const found = await connection.authorize(base, { prompt: true, reconsider: true });
       lines.push(found ? `${origin}: ${describeSource(found.source)}${found.borrowedFrom ? ` (the key of ${found.borrowedFrom})` : ''}` : `${origin}: no key`);
     } catch (e) {
       if (!(e instanceof ApprovalError)) throw e;

@@ -4,6 +4,7 @@ import type { Checkpoint, CheckpointOrder } from '../api';
 /** workspaceState key of the checkpoint order: view state, never a setting. */
 export const ORDER_KEY = 'svc.checkpoints.order';
 import { Disposable } from '../common/disposable';
+import type { Invocation } from '../common/interaction';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
@@ -80,14 +81,17 @@ export class CheckpointsModel extends Disposable {
     this.changed.fire(undefined);
   }
 
-  ensureLoaded(modelId: string): Promise<void> {
+  ensureLoaded(modelId: string, how?: Invocation): Promise<void> {
     const s = this.state(modelId);
     if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();
-    return this.loadMore(modelId);
+    return this.loadMore(modelId, how);
   }
 
-  /** Loads the next page of one model; a second call while loading returns the same load. */
-  loadMore(modelId: string): Promise<void> {
+  /**
+   * Loads the next page of one model; a second call while loading returns the same load. A user's
+   * action (`how.interactive`) may be asked first whether the key may go to the model endpoints.
+   */
+  loadMore(modelId: string, how?: Invocation): Promise<void> {
     const s = this.state(modelId);
     if (s.loading) return s.loading;
     const client = this.connection.client;
@@ -99,6 +103,8 @@ export class CheckpointsModel extends Disposable {
     const after = s.items.at(-1)?.id;
     const load = (async () => {
       try {
+        if (how?.interactive) await this.connection.prepare('training');
+        if (generation !== this.generation) return;
         const page = await client.models.listCheckpoints(
           modelId,
           { after, limit: this.connection.config.checkpointsPageSize, order: this.order },

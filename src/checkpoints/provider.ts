@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorReporter } from '../common/errors';
-import { withPrompts } from '../common/interaction';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import type { CheckpointsModel } from './model';
 
@@ -47,12 +46,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     this.updateDescription();
   }
 
-  /** The view asks because the user opened or expanded it: a load it starts may ask questions. */
-  getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
-    return withPrompts(true, () => this.children(element));
-  }
-
-  private async children(element?: CheckpointNode): Promise<CheckpointNode[]> {
+  async getChildren(element?: CheckpointNode): Promise<CheckpointNode[]> {
     if (!element) {
       if (!this.model.ready) return []; // welcome views
       return this.model.models.map((modelId) => this.modelNode(modelId));
@@ -61,7 +55,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     const { modelId } = element;
     this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
     try {
-      await this.model.ensureLoaded(modelId);
+      // The user expanded the model: its first load may ask questions.
+      await this.model.ensureLoaded(modelId, { interactive: true });
       const s = this.model.state(modelId);
       if (s.loading) await s.loading;
       return this.childrenOf(modelId);

@@ -1,26 +1,18 @@
 /**
- * Whether the code running now may open a prompt. A command called with an arguments object is
- * scripted (a test, another extension, a keybinding with args): it never opens a prompt, it does
- * the work or rejects with a readable error. A command run from the palette, a menu or a view, and
- * a view loading its rows because the user opened it, may ask.
+ * Whether a command may open a prompt. A command called with an arguments object is scripted (a
+ * test, another extension, a keybinding with args): it never opens a prompt, it does the work or
+ * rejects with a readable error. A command run from the palette, a menu or a view may ask.
  *
- * The answer travels with the async call chain (AsyncLocalStorage), so a question that comes up
- * deep inside a request (may this key go to that origin?) knows who started it. Code that runs
- * outside any marked chain (an event handler, a timer) may not prompt.
+ * The answer is passed on explicitly, down to the one place that asks "may this key go to that
+ * origin?" (Connection.authorize): an implicit context (AsyncLocalStorage) does not survive the
+ * extension host's own callbacks (withProgress, RPC), which run in whatever context they were
+ * created in.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import * as vscode from 'vscode';
 
-const context = new AsyncLocalStorage<boolean>();
-
-/** Runs `fn` with prompts allowed (`true`) or forbidden (`false`) for everything it starts. */
-export function withPrompts<T>(allowed: boolean, fn: () => T): T {
-  return context.run(allowed, fn);
-}
-
-/** Whether a prompt may be opened now. */
-export function mayPrompt(): boolean {
-  return context.getStore() === true;
+export interface Invocation {
+  /** False when the command was called with an arguments object: no prompt may open. */
+  readonly interactive: boolean;
 }
 
 /**
@@ -33,9 +25,7 @@ export function isArgumentsObject(value: unknown): boolean {
   return (proto === Object.prototype || proto === null) && !('kind' in value);
 }
 
-/** registerCommand, with prompts allowed unless an argument is an arguments object. */
-export function registerCommand(id: string, handler: (...args: never[]) => unknown): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...args: unknown[]) =>
-    withPrompts(!args.some(isArgumentsObject), () => (handler as (...a: unknown[]) => unknown)(...args)),
-  );
+/** registerCommand, with the handler told first whether it may prompt (see Invocation). */
+export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown): vscode.Disposable {
+  return vscode.commands.registerCommand(id, (...args: unknown[]) => handler({ interactive: !args.some(isArgumentsObject) }, ...(args as A)));
 }

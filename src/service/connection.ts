@@ -138,24 +138,34 @@ export class Connection extends Disposable {
 
   /**
    * The key for requests to `base`, once every approval its use needs is given: asked in a modal
-   * when a prompt may open (see common/interaction.ts), else an ApprovalError. Undefined when
-   * there is no key. `reconsider` asks again about uses refused before (sign-in, review).
+   * with `prompt` (the user's own action: a view opening, a command from the palette), else an
+   * ApprovalError. Undefined when there is no key. `reconsider` asks again about uses refused
+   * before (sign-in, review).
    */
-  async authorize(base: Base, options: { reconsider?: boolean } = {}): Promise<FoundKey | undefined> {
+  async authorize(base: Base, options: { prompt: boolean; reconsider?: boolean }): Promise<FoundKey | undefined> {
     const found = await this.credentials.find(base);
     if (!found) return undefined;
     await this.approvals.require([...this.urlApprovals(base), ...found.approvals], found, options);
     return found;
   }
 
+  /**
+   * Before a user's action loads data from `base`: asks what the key's use there still needs, so
+   * the requests that follow find it answered. An answer of no shows as their error.
+   */
+  async prepare(base: Base): Promise<void> {
+    await this.authorize(base, { prompt: true }).catch(() => undefined);
+  }
+
   /** Approves the origin of `base` itself (a workspace-set URL), before the user types a key for it. */
-  async approveOrigin(base: Base, options: { reconsider?: boolean } = {}): Promise<void> {
+  async approveOrigin(base: Base, options: { prompt: boolean; reconsider?: boolean }): Promise<void> {
     const approvals = this.urlApprovals(base);
     if (approvals.length) await this.approvals.require(approvals, { source: 'secretStorage' }, options);
   }
 
+  /** Every request asks here: a request on its way never opens a prompt. */
   private async credentialsFor(base: Base): Promise<Credentials> {
-    return (await this.authorize(base))?.credentials ?? {};
+    return (await this.authorize(base, { prompt: false }))?.credentials ?? {};
   }
 
   /**

@@ -4,7 +4,7 @@ import { describeSource } from '../auth/credentials';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
 import { escapeMarkdown } from '../common/format';
-import { mayPrompt, registerCommand } from '../common/interaction';
+import { registerCommand } from '../common/interaction';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 
@@ -78,7 +78,7 @@ export class StatusBar extends Disposable {
 }
 
 export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return registerCommand('svc.selectProject', async (args?: { projectId?: string; scope?: SettingsScope }) => {
+  return registerCommand('svc.selectProject', async (how, args?: { projectId?: string; scope?: SettingsScope }) => {
     let projectId = args?.projectId?.trim();
     if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new Error(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
     if (projectId === undefined) {
@@ -94,12 +94,12 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
     }
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
-    const scope = args?.scope ?? (mayPrompt() ? await pickScope('project') : 'user');
+    const scope = args?.scope ?? (how.interactive ? await pickScope('project') : 'user');
     if (!scope) return undefined;
     try {
       await writeSetting('project', projectId, scope);
     } catch (e) {
-      if (!mayPrompt()) throw e;
+      if (!how.interactive) throw e;
       void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
       return undefined;
     }

@@ -36,21 +36,21 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
   };
 
   return [
-    registerCommand('svc.threads.refresh', () => {
+    registerCommand('svc.threads.refresh', (how) => {
       model.reset();
-      return model.loadMore();
+      return model.loadMore(how);
     }),
-    registerCommand('svc.threads.loadMore', () => model.loadMore()),
-    registerCommand('svc.threads.sortBy', (args?: Partial<SortBy>) => sortBy(model, args)),
-    registerCommand('svc.threads.filter', (args?: FilterArgs) => filter(model, args)),
+    registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
+    registerCommand('svc.threads.sortBy', (_how, args?: Partial<SortBy>) => sortBy(model, args)),
+    registerCommand('svc.threads.filter', (_how, args?: FilterArgs) => filter(model, args)),
     registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    registerCommand('svc.threads.copyId', (arg: ThreadArg) => {
+    registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       return row ? copy(row.thread_id, 'the thread id') : undefined;
     }),
-    registerCommand('svc.threads.copyFirstTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'first')),
-    registerCommand('svc.threads.copyLastTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'last')),
-    registerCommand('svc.threads.openDetails', async (arg: ThreadArg) => {
+    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
+    registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
+    registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
       const uri = threadDetailsUri(model.project, row.thread_id);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
+import type { Invocation } from '../common/interaction';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
@@ -116,16 +117,17 @@ export class ThreadsModel extends Disposable {
   }
 
   /** Loads the first page if nothing is loaded yet. */
-  ensureLoaded(): Promise<void> {
+  ensureLoaded(how?: Invocation): Promise<void> {
     if (this._loaded || this._error !== undefined) return this._loading ?? Promise.resolve();
-    return this.loadMore();
+    return this.loadMore(how);
   }
 
   /**
    * Loads the next page. A call while a page is loading returns that load, so a double click on
-   * "Load more" cannot load the same page twice.
+   * "Load more" cannot load the same page twice. A user's action (`how.interactive`) may be asked
+   * first whether the key may go to the service (Connection.prepare); anything else is not.
    */
-  loadMore(): Promise<void> {
+  loadMore(how?: Invocation): Promise<void> {
     if (this._loading) return this._loading;
     const client = this.connection.client;
     if (!client || !this.project || this.connection.state === 'signedOut') return Promise.resolve();
@@ -139,6 +141,8 @@ export class ThreadsModel extends Disposable {
     const load = (async () => {
       const page: ThreadRow[] = [];
       try {
+        if (how?.interactive) await this.connection.prepare('trace');
+        if (generation !== this.generation) return;
         // One extra row tells whether another page exists.
         const rows = client.threads.query(
           {

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorReporter } from '../common/errors';
-import { withPrompts } from '../common/interaction';
 import { escapeMarkdown, formatDuration, formatRelative } from '../common/format';
 import { describeFilter, describeSort } from './filter';
 import type { ThreadsModel } from './model';
@@ -44,12 +43,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     this.updateDescription();
   }
 
-  /** The view asks because the user opened or expanded it: a load it starts may ask questions. */
-  getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
-    return withPrompts(true, () => this.children(element));
-  }
-
-  private async children(element?: ThreadNode): Promise<ThreadNode[]> {
+  async getChildren(element?: ThreadNode): Promise<ThreadNode[]> {
     if (element) return [];
     this.resolving++;
     try {
@@ -63,7 +57,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           return this.nodes();
         }
         if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
-        if (status === 'idle') await this.model.ensureLoaded();
+        // The view asks because the user opened it: its first load may ask questions.
+        if (status === 'idle') await this.model.ensureLoaded({ interactive: true });
         else if (status === 'loading') await this.model.loadMore();
         else return this.nodes();
       }
