@@ -204,6 +204,13 @@ function freePort() {
   });
 }
 
+/** User settings of a Restricted Mode run: trust on, no start-up dialog, the folder never trusted. */
+const RESTRICTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
 /**
  * A repository as a stranger could ship it: its .vscode/settings.json sends both service URLs to
  * servers the suite starts on these ports and records. Written before the workbench opens.
@@ -244,16 +251,7 @@ async function main() {
   };
   // Restricted Mode: trust on, no start-up dialog (nobody answers it, and an unanswered dialog
   // leaves the folder untrusted anyway), the folder never trusted.
-  const trust = args.restricted
-    ? {
-        workspaceTrust: true,
-        settings: {
-          'security.workspace.trust.enabled': true,
-          'security.workspace.trust.startupPrompt': 'never',
-          'security.workspace.trust.emptyWindow': false,
-        },
-      }
-    : {};
+  const trust = args.restricted ? { workspaceTrust: true, settings: RESTRICTED_SETTINGS } : {};
 
   let server;
   let interrupted = false;
@@ -307,4 +305,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { CHROMIUM_ARGS, TESTS_ENTRY, build, parseArgs };
+module.exports = { CHROMIUM_ARGS, TESTS_ENTRY, RESTRICTED_SETTINGS, build, parseArgs, seedHostileWorkspace };
