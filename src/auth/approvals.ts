@@ -24,9 +24,12 @@ export class ApprovalError extends ConfigurationError {
 export interface KeyDescription {
   source: CredentialSource;
   borrowedFrom?: string;
+  /** The key the user is about to type (sign-in). */
+  typed?: boolean;
 }
 
 export function describeKey(key: KeyDescription): string {
+  if (key.typed) return 'your API key';
   if (key.borrowedFrom) return `the key stored for ${key.borrowedFrom}`;
   switch (key.source) {
     case 'secretStorage':
@@ -94,6 +97,12 @@ export class KeyApprovals {
   private readonly asking = new Map<string, Promise<boolean>>();
 
   constructor(private readonly state: vscode.Memento) {}
+
+  /** How the uses in `approvals` stand: all approved, one refused (or closed unanswered), or to be asked. */
+  status(approvals: KeyApproval[]): 'approved' | 'refused' | 'ask' {
+    if (approvals.some((a) => this.decision(a) === false || this.dismissed.has(approvalId(a)))) return 'refused';
+    return approvals.every((a) => this.decision(a) === true) ? 'approved' : 'ask';
+  }
 
   /** The remembered answer, or undefined when the question was never answered. */
   decision(a: KeyApproval): boolean | undefined {

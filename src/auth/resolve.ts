@@ -89,7 +89,7 @@ function fromNetrc(entry: NetrcEntry | undefined): Credentials | undefined {
 }
 
 /** The key of `origin` itself (steps 1-3), without borrowing or the netrc default. */
-async function ownKey(sources: KeySources, origin: string, netrc: ReturnType<KeySources['netrc']>): Promise<FoundKey | undefined> {
+async function ownKey(sources: KeySources, origin: string, netrcFile: () => ReturnType<KeySources['netrc']>): Promise<FoundKey | undefined> {
   const stored = await sources.stored(origin);
   if (stored) {
     const { source, ...credentials } = stored;
@@ -97,6 +97,7 @@ async function ownKey(sources: KeySources, origin: string, netrc: ReturnType<Key
   }
   const env = fromEnvironment(sources.env);
   if (env) return { credentials: env, source: 'environment', approvals: [] };
+  const netrc = netrcFile();
   const exact = netrc && fromNetrc(findNetrcEntry(netrc.entries, hostOf(origin), { exact: true }));
   if (exact) return { credentials: exact, source: 'netrc', approvals: [] };
   return undefined;
@@ -107,7 +108,9 @@ async function ownKey(sources: KeySources, origin: string, netrc: ReturnType<Key
  * the model endpoints' and differs from it, the trace origin's key is a candidate (step 4).
  */
 export async function findKey(sources: KeySources, origin: string, role: 'trace' | 'training', traceOrigin?: string): Promise<FoundKey | undefined> {
-  const netrc = sources.netrc();
+  // The file is read at most once per lookup, and only when no stored or environment key answers.
+  let read: { value: ReturnType<KeySources['netrc']> } | undefined;
+  const netrc = () => (read ??= { value: sources.netrc() }).value;
   const own = await ownKey(sources, origin, netrc);
   if (own) return own;
   if (role === 'training' && traceOrigin && traceOrigin !== origin) {
@@ -115,7 +118,8 @@ export async function findKey(sources: KeySources, origin: string, role: 'trace'
     // An environment key would have been found as the origin's own (step 2).
     if (theirs) return { ...theirs, borrowedFrom: traceOrigin, approvals: [{ kind: 'borrowKey', from: traceOrigin, to: origin }] };
   }
-  const fallback = netrc && fromNetrc(netrcDefault(netrc.entries));
-  if (fallback) return { credentials: fallback, source: 'netrcDefault', approvals: [{ kind: 'netrcDefault', origin, file: netrc.file }] };
+  const file = netrc();
+  const fallback = file && fromNetrc(netrcDefault(file.entries));
+  if (fallback) return { credentials: fallback, source: 'netrcDefault', approvals: [{ kind: 'netrcDefault', origin, file: file.file }] };
   return undefined;
 }

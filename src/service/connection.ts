@@ -155,12 +155,20 @@ export class Connection extends Disposable {
    */
   async prepare(base: Base): Promise<void> {
     await this.authorize(base, { prompt: true }).catch(() => undefined);
+    // The status bar says whether the key may go there: an answer may have just been given.
+    this.stateChanged.fire();
   }
 
   /** Approves the origin of `base` itself (a workspace-set URL), before the user types a key for it. */
   async approveOrigin(base: Base, options: { prompt: boolean; reconsider?: boolean }): Promise<void> {
     const approvals = this.urlApprovals(base);
-    if (approvals.length) await this.approvals.require(approvals, { source: 'secretStorage' }, options);
+    if (approvals.length) await this.approvals.require(approvals, { source: 'secretStorage', typed: true }, options);
+  }
+
+  /** Whether the key of `base` (as last read) may be sent: approved, refused, or still to ask. */
+  approvalStatus(base: Base): 'approved' | 'refused' | 'ask' {
+    const key = base === 'training' ? this._trainingKey : undefined;
+    return this.approvals.status([...this.urlApprovals(base), ...(key?.approvals ?? [])]);
   }
 
   /** Every request asks here: a request on its way never opens a prompt. */

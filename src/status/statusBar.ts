@@ -62,13 +62,17 @@ export class StatusBar extends Disposable {
     const c = this.connection;
     const lines: string[] = [];
     const cfg = c.config;
-    if (cfg.baseUrlFrom.source === 'workspace') lines.push(`svc.baseUrl comes from ${escapeMarkdown(cfg.baseUrlFrom.file ?? 'the workspace settings')}.`);
+    const ANSWER = { approved: 'you allowed sending your key there', refused: 'you refused sending your key there', ask: 'svc asks before sending your key there' };
+    if (cfg.baseUrlFrom.source === 'workspace') {
+      lines.push(`svc.baseUrl comes from ${escapeMarkdown(cfg.baseUrlFrom.file ?? 'the workspace settings')}: ${ANSWER[c.approvalStatus('trace')]}.`);
+    }
     if (cfg.baseUrlFrom.source === 'environment') lines.push('svc.baseUrl comes from SVC_BASE_URL.');
     const training = c.originOf('training');
     if (training && training !== c.originOf('trace')) {
       const key = c.trainingKey;
-      const what = key ? `${describeSource(key.source)}${key.borrowedFrom ? `, the key of ${key.borrowedFrom} (asks first)` : ''}` : 'no key';
-      lines.push(`Models at ${escapeMarkdown(training)}: ${escapeMarkdown(what)}.`);
+      const what = key ? `${describeSource(key.source)}${key.borrowedFrom ? `, the key of ${key.borrowedFrom}` : ''}` : 'no key';
+      const answer = key && (key.approvals.length || cfg.trainingBaseUrlFrom.source === 'workspace') ? ` (${ANSWER[c.approvalStatus('training')]})` : '';
+      lines.push(`Models at ${escapeMarkdown(training)}: ${escapeMarkdown(what)}${answer}.`);
     }
     if (cfg.ignoredWorkspaceSettings.length) {
       lines.push(`Restricted Mode ignores this workspace's ${cfg.ignoredWorkspaceSettings.join(', ')}.`);
