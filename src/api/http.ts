@@ -438,11 +438,28 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
+/** The status of a proxy that refused to open a tunnel (undici says "Proxy response (407) !== 200"). */
+function proxyRefusal(e: unknown): number | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const m = /^Proxy response \((\d{3})\)/.exec(String((cur as { message?: unknown }).message ?? ''));
+    if (m) return Number(m[1]);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Maps undici/Node failures to NetworkError (TlsError for a failed certificate check) or CancelledError. */
 export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, host?: string): SvcError {
   if (e instanceof SvcError) return e;
   if (signal?.aborted) return new CancelledError({ request: info, cause: e });
   const code = errorCode(e);
+  const proxyStatus = proxyRefusal(e);
+  if (proxyStatus !== undefined) {
+    const fix = proxyStatus === 407 ? ': it wants credentials; put them in the proxy URL (http://user:password@proxy:port)' : '';
+    // The proxy's configuration, not the network: the same request gets the same answer.
+    return new ConfigurationError(`${info.method} ${info.path}: the proxy refused the connection (${proxyStatus})${fix}.`, { request: info, cause: e });
+  }
   if (isTlsCertificateCode(code)) {
     return new TlsError(`${info.method} ${info.path}: ${describeTlsFailure(code!, host ?? 'the service')}`, { request: info, code, beforeSend: true, cause: e });
   }

@@ -229,7 +229,7 @@ describe('trust: keys go only where the user sent them', function () {
       assert.ok(asked[1]!.title.includes(originOf(models)) && asked[1]!.detail!.includes(`svc.trainingBaseUrl to ${originOf(models)}`), JSON.stringify(asked[1]));
       assert.deepStrictEqual(asked[0]!.items, [ALLOW, DONT_ALLOW]);
       a.statusBar.update();
-      assert.match((a.statusBar.item.tooltip as vscode.MarkdownString).value, /svc\.baseUrl comes from .*settings\.json: you refused sending your key there/);
+      assert.match((a.statusBar.item.tooltip as vscode.MarkdownString).value, /svc\.baseUrl comes from .*settings\\?\.json: you refused sending your key there/);
       const node = a.threadsProvider.nodes()[0] as { kind: string; message: string };
       assert.strictEqual(node.kind, 'error');
       assert.match(node.message, /svc did not send your key to .*: you refused it/);

@@ -81,8 +81,9 @@ describe('api transport: proxies', () => {
     const proxy = await startConnectProxy({ resolve: () => '127.0.0.1', auth: { username: 'u', password: 'p' } });
     try {
       h = await harness();
-      const client = h.make({ traceBaseUrl: `http://svc.test:${new URL(h.server.url).port}`, allowInsecureHttp: true, env: { HTTP_PROXY: proxy.url }, retry: { maxAttempts: 1 } });
-      await assert.rejects(client.models.listCheckpoints('m'));
+      const client = h.make({ traceBaseUrl: `http://svc.test:${new URL(h.server.url).port}`, allowInsecureHttp: true, env: { HTTP_PROXY: proxy.url } });
+      await assert.rejects(client.models.listCheckpoints('m'), /the proxy refused the connection \(407\): it wants credentials; put them in the proxy URL/);
+      assert.equal(proxy.targets().length, 1, 'not retried: the proxy answers the same');
       assert.equal(h.server.stats.count(), 0);
     } finally {
       proxy.close();
