@@ -297,7 +297,7 @@ export class HttpClient {
     const key = proxyUrl ?? 'direct';
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      const tls = { rejectUnauthorized: this.proxy.strictSSL, ...(this.trust ? { ca: this.trust.ca } : {}) };
+      const tls = { rejectUnauthorized: this.proxy.strictSSL, ...(this.trust ? { secureContext: this.trust.secureContext } : {}) };
       if (proxyUrl) {
         // Credentials in the proxy URL become the Proxy-Authorization of the CONNECT request only.
         const { uri, authorization } = proxyCredentials(proxyUrl);

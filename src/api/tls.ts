@@ -29,6 +29,8 @@ export const LINUX_CA_BUNDLES = [
 export interface TrustStore {
   /** PEM certificates for the `ca` option: Node's roots first. */
   ca: string[];
+  /** One TLS context for every connection (parsing a few hundred certificates per connection is slow). */
+  secureContext: tls.SecureContext;
   /** Where the certificates beyond Node's roots came from, for the log. */
   sources: string[];
   /** Files that were named but could not be read, for the log. */
@@ -52,11 +54,35 @@ function nodeSystemCertificates(): string[] | undefined {
   }
 }
 
+/** Stores already built, by what they were built from (files by path and modification time). */
+const built = new Map<string, TrustStore | undefined>();
+
+function stamp(file: string): string {
+  try {
+    const s = fs.statSync(file);
+    return `${file}@${s.mtimeMs}:${s.size}`;
+  } catch {
+    return `${file}@none`;
+  }
+}
+
 /**
  * The trust list, or undefined when Node's defaults are all there is (nothing to add). Reads small
- * files synchronously: it runs when the client is built, not per request.
+ * files synchronously: it runs when the client is built, not per request. Clients built from the
+ * same files share one store.
  */
 export function loadTrustStore(options: TrustOptions = {}, env: NodeJS.ProcessEnv = process.env): TrustStore | undefined {
+  const system = options.systemCertificates ?? true;
+  const files = [...(system ? (options.systemBundles ?? LINUX_CA_BUNDLES) : []), ...(env.NODE_EXTRA_CA_CERTS ? [env.NODE_EXTRA_CA_CERTS] : [])];
+  const key = JSON.stringify([system, !!options.systemBundles, files.map(stamp)]);
+  if (!built.has(key)) {
+    if (built.size > 16) built.clear();
+    built.set(key, buildTrustStore(options, env));
+  }
+  return built.get(key);
+}
+
+function buildTrustStore(options: TrustOptions, env: NodeJS.ProcessEnv): TrustStore | undefined {
   const extra: string[] = [];
   const sources: string[] = [];
   const problems: string[] = [];
@@ -95,8 +121,9 @@ export function loadTrustStore(options: TrustOptions = {}, env: NodeJS.ProcessEn
       problems.push(`NODE_EXTRA_CA_CERTS ${extraFile} could not be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
   }
-  if (!extra.length) return problems.length ? { ca: [...tls.rootCertificates], sources, problems } : undefined;
-  return { ca: [...new Set([...tls.rootCertificates, ...extra])], sources, problems };
+  if (!extra.length && !problems.length) return undefined;
+  const ca = [...new Set([...tls.rootCertificates, ...extra])];
+  return { ca, secureContext: tls.createSecureContext({ ca }), sources, problems };
 }
 
 const UNTRUSTED = new Set([
