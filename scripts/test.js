@@ -36,6 +36,8 @@ if (!onlyHost) {
 if (!onlyUnit) {
   step('host prerequisites (code-server, Chromium)', node, ['scripts/host/setup.js']);
   step('in-host suites (code-server)', node, ['scripts/host/run-tests.js']);
+  // Workspace trust on, a hostile .vscode/settings.json: what a cloned repository can do to your key.
+  step('in-host suite, Restricted Mode (code-server, workspace trust on)', node, ['scripts/host/run-tests.js', '--restricted', '--no-build']);
   // The UI test installs the VSIX the package step built; the in-host step rebuilt dist/ for
   // development, so package again first.
   step('package (for the UI test)', node, ['scripts/check-package.js']);

@@ -3,6 +3,7 @@
  * network request; views load when they are first shown.
  */
 import * as vscode from 'vscode';
+import { KeyApprovals } from './auth/approvals';
 import { registerAuthCommands } from './auth/commands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
@@ -14,6 +15,7 @@ import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
 import { Connection } from './service/connection';
+import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
 import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
@@ -24,11 +26,15 @@ import { ThreadsTreeProvider } from './threads/provider';
 export interface SvcExtensionApi {
   log: Logger;
   credentials: CredentialManager;
+  approvals: KeyApprovals;
   connection: Connection;
   threads: ThreadsModel;
   threadsProvider: ThreadsTreeProvider;
   checkpoints: CheckpointsModel;
   checkpointsProvider: CheckpointsTreeProvider;
+  threadsView: vscode.TreeView<unknown>;
+  checkpointsView: vscode.TreeView<unknown>;
+  restrictedMode: RestrictedModeNotice;
   statusBar: StatusBar;
   activationMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
@@ -49,25 +55,29 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const credentials = register(new CredentialManager(context.secrets, log));
   log.setSecretSource(() => credentials.knownSecrets());
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
-  const connection = register(new Connection(credentials, log, `svc-vscode/${version} vscode/${vscode.version}`));
+  // Answers about where a key may go live in globalState: no workspace can write there.
+  const approvals = new KeyApprovals(context.globalState);
+  const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
   const errors = new ErrorReporter(log);
 
-  const threads = register(new ThreadsModel(connection, log));
+  // Sort, filter and order are view state: workspaceState, never settings.
+  const threads = register(new ThreadsModel(connection, log, context.workspaceState));
   const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
   const threadsView = register(vscode.window.createTreeView('svc.threads', { treeDataProvider: threadsProvider, showCollapseAll: false }));
   threadsProvider.attach(threadsView);
   const threadDetails = new ThreadDetailsProvider(threads);
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
 
-  const checkpoints = register(new CheckpointsModel(connection, log));
+  const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors));
   const checkpointsView = register(vscode.window.createTreeView('svc.checkpoints', { treeDataProvider: checkpointsProvider, showCollapseAll: true }));
   checkpointsProvider.attach(checkpointsView);
 
   const statusBar = register(new StatusBar(connection));
+  const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
 
   subs.push(
-    ...registerAuthCommands(credentials, connection),
+    ...registerAuthCommands({ credentials, connection, approvals }),
     ...registerThreadCommands(threads, threadDetails),
     ...registerCheckpointCommands(checkpoints, context.globalState),
     registerProjectCommand(connection, context.globalState),
@@ -88,11 +98,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   return {
     log,
     credentials,
+    approvals,
     connection,
     threads,
     threadsProvider,
     checkpoints,
     checkpointsProvider,
+    threadsView: threadsView as vscode.TreeView<unknown>,
+    checkpointsView: checkpointsView as vscode.TreeView<unknown>,
+    restrictedMode,
     statusBar,
     activationMs,
     logUri: context.logUri,

@@ -116,6 +116,16 @@ export class NetworkError extends SvcError {
   }
 }
 
+/**
+ * A certificate check failed (untrusted issuer, self-signed, expired, wrong host name). Not
+ * transient: the same certificate fails the same way, so it is never retried.
+ */
+export class TlsError extends NetworkError {
+  override get transient(): boolean {
+    return false;
+  }
+}
+
 /** A response that does not follow the service's contract: bad JSON, or a schema violation. */
 export class ProtocolError extends SvcError {
   /** Path of the offending field inside the response, e.g. `data[3].step`. */

@@ -17,12 +17,14 @@ import {
   RateLimitedError,
   ServerError,
   SvcError,
+  TlsError,
   ValidationError,
   type FieldIssue,
   type RequestInfo,
 } from './errors';
-import { isLoopbackHost, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
+import { isLoopbackHost, proxyCredentials, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep, type RetryOptions } from './retry';
+import { describeTlsFailure, isTlsCertificateCode, loadTrustStore, type TrustOptions, type TrustStore } from './tls';
 
 export interface Credentials {
   /** Basic username; the service's convention is `api`. */
@@ -50,10 +52,16 @@ export interface RequestLogEvent {
 export interface HttpClientOptions {
   traceBaseUrl: string;
   trainingBaseUrl?: string;
-  credentials: () => Promise<Credentials>;
+  /**
+   * The credentials for one request, asked per request and per base URL: the trace and the model
+   * endpoints may be on different origins with different keys. May throw to refuse the request.
+   */
+  credentials: (base: 'trace' | 'training') => Promise<Credentials>;
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
   proxy?: ProxyOptions;
+  /** Certificates to trust beyond Node's roots; see tls.ts. */
+  tls?: TrustOptions;
   userAgent?: string;
   logger?: (event: RequestLogEvent) => void;
   allowInsecureHttp?: boolean;
@@ -112,6 +120,7 @@ export class HttpClient {
   private readonly retry: RetryOptions;
   private readonly proxy: ResolvedProxy;
   private readonly maxResponseBytes: number;
+  private readonly trust: TrustStore | undefined;
   private readonly dispatchers = new Map<string, Dispatcher>();
   private closed = false;
 
@@ -122,6 +131,12 @@ export class HttpClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.proxy = resolveProxy(options.proxy, options.env);
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.trust = loadTrustStore(options.tls, options.env);
+  }
+
+  /** Where the trusted certificates beyond Node's roots came from, and files that failed to load. */
+  get trustSources(): { sources: string[]; problems: string[] } {
+    return { sources: this.trust?.sources ?? [], problems: this.trust?.problems ?? [] };
   }
 
   /** The retry settings in effect, for operations that resume on their own (streams). */
@@ -143,7 +158,7 @@ export class HttpClient {
       try {
         text = await readCapped(res.body, this.maxResponseBytes, res.info);
       } catch (e) {
-        const error = mapError(e, res.info, req.signal);
+        const error = mapError(e, res.info, req.signal, this.urlFor(req).host);
         const retryInMs = req.retry === 'idempotent' ? this.retryDelay(error, req.retry, attempts.n) : undefined;
         this.log({ ...res.info, status: res.status, durationMs: 0, attempt: attempts.n, error: `reading the response: ${error.message}`, retryInMs });
         if (retryInMs === undefined) throw error;
@@ -196,7 +211,7 @@ export class HttpClient {
         }
         error = await errorFromResponse(res, info);
       } catch (e) {
-        error = mapError(e, info, req.signal);
+        error = mapError(e, info, req.signal, url.host);
       }
       const retryInMs = this.retryDelay(error, req.retry, attempt);
       this.log({
@@ -257,7 +272,7 @@ export class HttpClient {
   }
 
   private async headersFor(req: HttpRequest, info: RequestInfo, body: Uint8Array | undefined) {
-    const creds = await this.options.credentials();
+    const creds = await this.options.credentials(req.base);
     const headers: Record<string, string> = {
       accept: req.accept ?? 'application/json',
       'user-agent': this.options.userAgent ?? 'svc-vscode',
@@ -265,12 +280,12 @@ export class HttpClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (req.auth === 'basic') {
       if (!creds.username || !creds.password) {
-        throw new AuthenticationError('Not signed in: no API key for the trace endpoints.', { request: info });
+        throw new AuthenticationError(`Not signed in: no API key for ${this.trace.origin}.`, { request: info });
       }
       headers.authorization = `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`;
     } else {
       if (!creds.accessToken) {
-        throw new AuthenticationError('Not signed in: no access token for the model endpoints.', { request: info });
+        throw new AuthenticationError(`Not signed in: no key for the model endpoints at ${this.training.origin}.`, { request: info });
       }
       headers.authorization = `Bearer ${creds.accessToken}`;
     }
@@ -282,10 +297,14 @@ export class HttpClient {
     const key = proxyUrl ?? 'direct';
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      const tls = { rejectUnauthorized: this.proxy.strictSSL };
-      dispatcher = proxyUrl
-        ? new ProxyAgent({ uri: proxyUrl, requestTls: tls, proxyTls: tls, connect: { timeout: this.timeoutMs } })
-        : new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs, ...tls } });
+      const tls = { rejectUnauthorized: this.proxy.strictSSL, ...(this.trust ? { secureContext: this.trust.secureContext } : {}) };
+      if (proxyUrl) {
+        // Credentials in the proxy URL become the Proxy-Authorization of the CONNECT request only.
+        const { uri, authorization } = proxyCredentials(proxyUrl);
+        dispatcher = new ProxyAgent({ uri, token: authorization, requestTls: tls, proxyTls: tls, connect: { timeout: this.timeoutMs } });
+      } else {
+        dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs, ...tls } });
+      }
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
@@ -419,11 +438,31 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
-/** Maps undici/Node failures to NetworkError or CancelledError. */
-export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal): SvcError {
+/** The status of a proxy that refused to open a tunnel (undici says "Proxy response (407) !== 200"). */
+function proxyRefusal(e: unknown): number | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const m = /^Proxy response \((\d{3})\)/.exec(String((cur as { message?: unknown }).message ?? ''));
+    if (m) return Number(m[1]);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Maps undici/Node failures to NetworkError (TlsError for a failed certificate check) or CancelledError. */
+export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, host?: string): SvcError {
   if (e instanceof SvcError) return e;
   if (signal?.aborted) return new CancelledError({ request: info, cause: e });
   const code = errorCode(e);
+  const proxyStatus = proxyRefusal(e);
+  if (proxyStatus !== undefined) {
+    const fix = proxyStatus === 407 ? ': it wants credentials; put them in the proxy URL (http://user:password@proxy:port)' : '';
+    // The proxy's configuration, not the network: the same request gets the same answer.
+    return new ConfigurationError(`${info.method} ${info.path}: the proxy refused the connection (${proxyStatus})${fix}.`, { request: info, cause: e });
+  }
+  if (isTlsCertificateCode(code)) {
+    return new TlsError(`${info.method} ${info.path}: ${describeTlsFailure(code!, host ?? 'the service')}`, { request: info, code, beforeSend: true, cause: e });
+  }
   const beforeSend = code !== undefined && CONNECT_PHASE_CODES.has(code);
   const timeout = code !== undefined && TIMEOUT_CODES.has(code);
   const what = timeout

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand, type Invocation } from '../common/interaction';
 import type { CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
@@ -62,7 +63,7 @@ export class CallImports implements vscode.Disposable {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [this, vscode.commands.registerCommand('svc.importCalls', (a?: unknown, b?: unknown, c?: unknown) => this.import(a, b, c))];
+    return [this, registerCommand('svc.importCalls', (how, a?: unknown, b?: unknown, c?: unknown) => this.import(how, a, b, c))];
   }
 
   dispose(): void {
@@ -70,7 +71,7 @@ export class CallImports implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async import(a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
+  async import(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
     const args = optionsFromArgs<ImportArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
     if (files.length === 0) {
@@ -98,6 +99,8 @@ export class CallImports implements vscode.Disposable {
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
 
+    // Run by the user: the key's use may be asked about before the first batch, not mid-import.
+    if (how.interactive) await this.connection.prepare('trace');
     const totalItems = summaries.reduce((n, s) => n + s.items, 0);
     const perBatch = args.itemsPerBatch ?? 1000;
     const started = performance.now();

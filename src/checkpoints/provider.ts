@@ -55,7 +55,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     const { modelId } = element;
     this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
     try {
-      await this.model.ensureLoaded(modelId);
+      // The user expanded the model: its first load may ask questions.
+      await this.model.ensureLoaded(modelId, { interactive: true });
       const s = this.model.state(modelId);
       if (s.loading) await s.loading;
       return this.childrenOf(modelId);

@@ -27,7 +27,20 @@ export class ErrorReporter {
       if (choice === 'Show Log') this.log.channel.show(true);
       return;
     }
-    const choice = await vscode.window.showErrorMessage(text, 'Show Log');
+    const fix = fixOf(error);
+    const choice = await vscode.window.showErrorMessage(text, ...(fix ? [fix.title] : []), 'Show Log');
+    if (fix && choice === fix.title) await vscode.commands.executeCommand(fix.command);
     if (choice === 'Show Log') this.log.channel.show(true);
   }
+}
+
+/** The command that fixes an error, when the error names one (e.g. a key use not approved yet). */
+export interface ErrorFix {
+  title: string;
+  command: string;
+}
+
+function fixOf(error: unknown): ErrorFix | undefined {
+  const fix = (error as { fix?: Partial<ErrorFix> } | undefined)?.fix;
+  return fix && typeof fix.title === 'string' && typeof fix.command === 'string' ? { title: fix.title, command: fix.command } : undefined;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { settingProblem, workspaceSettingsFile, type SettingsScope } from './config';
 
 /** globalState keys of the recently used model ids and project ids (offered first in pickers). */
 export const RECENT_MODELS = 'svc.recentModels';
@@ -36,4 +37,33 @@ export async function pickOrType(title: string, placeholder: string, known: stri
     });
     qp.show();
   });
+}
+
+/**
+ * Where to save svc.`key`: the user's settings (first, the default) or this workspace only. No
+ * question without a workspace, or when the workspace cannot take the value (Restricted Mode)
+ * and does not set it. When the workspace already sets it, that is offered first: a user value
+ * would change nothing there.
+ */
+export async function pickScope(key: string): Promise<SettingsScope | undefined> {
+  if (!vscode.workspace.workspaceFolders?.length) return 'user';
+  const setInWorkspace = settingProblem(key, 'user') !== undefined;
+  if (!setInWorkspace && settingProblem(key, 'workspace')) return 'user';
+  const file = workspaceSettingsFile() ?? 'the workspace settings';
+  type Item = vscode.QuickPickItem & { scope: SettingsScope };
+  const user: Item = {
+    label: '$(account) User settings',
+    description: setInWorkspace ? 'overridden by this workspace' : 'every window (recommended)',
+    scope: 'user',
+  };
+  const workspace: Item = {
+    label: '$(folder) This workspace only',
+    description: setInWorkspace ? `where it is set now: ${file}` : `writes ${file}`,
+    scope: 'workspace',
+  };
+  const pick = await vscode.window.showQuickPick(setInWorkspace ? [workspace, user] : [user, workspace], {
+    title: `svc: Save svc.${key} in…`,
+    ignoreFocusOut: true,
+  });
+  return pick?.scope;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import { registerCommand } from '../common/interaction';
 import { callRef, CancelledError, parseRef, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -62,7 +63,7 @@ export class AttachFeedbackCommand {
   constructor(private readonly deps: FeedbackCommandDeps) {}
 
   register(): vscode.Disposable {
-    return vscode.commands.registerCommand(ATTACH_COMMAND, (first?: unknown, second?: unknown) => this.run(first, second));
+    return registerCommand(ATTACH_COMMAND, (_how, first?: unknown, second?: unknown) => this.run(first, second));
   }
 
   async run(first?: unknown, second?: unknown): Promise<FeedbackCreateResponse | undefined> {
@@ -327,6 +328,8 @@ export class AttachFeedbackCommand {
     const id = explicitId ?? this.retryIds.idFor(key);
     const client = connection.client;
     if (!client) throw new Refusal('No svc service is configured (svc.baseUrl).', { title: 'Set Service URL', command: 'svc.setBaseUrl' });
+    // Run by the user: the key's use may be asked about first. A scripted call is never asked.
+    if (!scripted) await connection.prepare('trace');
     try {
       const res = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…`, cancellable: true },

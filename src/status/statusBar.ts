@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
 import { isProjectId } from '../api';
 import { describeSource } from '../auth/credentials';
-import { updateSetting } from '../common/config';
+import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
-import { pickOrType, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
+import { escapeMarkdown } from '../common/format';
+import { registerCommand } from '../common/interaction';
+import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 
 /** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
@@ -48,17 +50,43 @@ export class StatusBar extends Disposable {
         md.appendMarkdown(`Signed in to ${cfg.baseUrl} via ${describeSource(this.connection.source)}.`);
         break;
     }
+    for (const line of this.details()) md.appendMarkdown(`\n\n${line}`);
     md.appendMarkdown('\n\nClick to select the project.');
     this.item.tooltip = md;
     this.item.backgroundColor =
       this.connection.state === 'authFailed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
+
+  /** Where the URLs came from, the model endpoints' key, and what Restricted Mode ignores. */
+  private details(): string[] {
+    const c = this.connection;
+    const lines: string[] = [];
+    const cfg = c.config;
+    const ANSWER = { approved: 'you allowed sending your key there', refused: 'you refused sending your key there', ask: 'svc asks before sending your key there' };
+    if (cfg.baseUrlFrom.source === 'workspace') {
+      lines.push(`svc.baseUrl comes from ${escapeMarkdown(cfg.baseUrlFrom.file ?? 'the workspace settings')}: ${ANSWER[c.approvalStatus('trace')]}.`);
+    }
+    if (cfg.baseUrlFrom.source === 'environment') lines.push('svc.baseUrl comes from SVC_BASE_URL.');
+    const training = c.originOf('training');
+    if (training && training !== c.originOf('trace')) {
+      const key = c.trainingKey;
+      const what = key ? `${describeSource(key.source)}${key.borrowedFrom ? `, the key of ${key.borrowedFrom}` : ''}` : 'no key';
+      const answer = key && (key.approvals.length || cfg.trainingBaseUrlFrom.source === 'workspace') ? ` (${ANSWER[c.approvalStatus('training')]})` : '';
+      lines.push(`Models at ${escapeMarkdown(training)}: ${escapeMarkdown(what)}${answer}.`);
+    }
+    if (cfg.ignoredWorkspaceSettings.length) {
+      lines.push(`Restricted Mode ignores this workspace's ${cfg.ignoredWorkspaceSettings.join(', ')}.`);
+    }
+    return lines;
+  }
 }
 
 export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return vscode.commands.registerCommand('svc.selectProject', async (args?: { projectId?: string }) => {
+  return registerCommand('svc.selectProject', async (how, args?: { projectId?: string; scope?: SettingsScope }) => {
     let projectId = args?.projectId?.trim();
+    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new Error(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
     if (projectId === undefined) {
+      if (args) throw new Error('svc.selectProject needs { projectId }.');
       const current = connection.config.project;
       const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
       projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
@@ -70,7 +98,15 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
     }
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
-    await updateSetting('project', projectId);
+    const scope = args?.scope ?? (how.interactive ? await pickScope('project') : 'user');
+    if (!scope) return undefined;
+    try {
+      await writeSetting('project', projectId, scope);
+    } catch (e) {
+      if (!how.interactive) throw e;
+      void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+      return undefined;
+    }
     await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
     return projectId;
   });

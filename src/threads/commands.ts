@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { callRef, THREAD_SORT_FIELDS, type SortBy } from '../api';
-import { updateSetting } from '../common/config';
+import { registerCommand } from '../common/interaction';
 import { checkDateTime, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
 import type { ThreadsModel } from './model';
@@ -36,21 +36,21 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
   };
 
   return [
-    vscode.commands.registerCommand('svc.threads.refresh', () => {
+    registerCommand('svc.threads.refresh', (how) => {
       model.reset();
-      return model.loadMore();
+      return model.loadMore(how);
     }),
-    vscode.commands.registerCommand('svc.threads.loadMore', () => model.loadMore()),
-    vscode.commands.registerCommand('svc.threads.sortBy', (args?: Partial<SortBy>) => sortBy(model, args)),
-    vscode.commands.registerCommand('svc.threads.filter', (args?: FilterArgs) => filter(model, args)),
-    vscode.commands.registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    vscode.commands.registerCommand('svc.threads.copyId', (arg: ThreadArg) => {
+    registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
+    registerCommand('svc.threads.sortBy', (_how, args?: Partial<SortBy>) => sortBy(model, args)),
+    registerCommand('svc.threads.filter', (_how, args?: FilterArgs) => filter(model, args)),
+    registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
+    registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       return row ? copy(row.thread_id, 'the thread id') : undefined;
     }),
-    vscode.commands.registerCommand('svc.threads.copyFirstTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'first')),
-    vscode.commands.registerCommand('svc.threads.copyLastTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'last')),
-    vscode.commands.registerCommand('svc.threads.openDetails', async (arg: ThreadArg) => {
+    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
+    registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
+    registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
       const uri = threadDetailsUri(model.project, row.thread_id);
@@ -82,12 +82,12 @@ async function sortBy(model: ThreadsModel, args?: Partial<SortBy>): Promise<void
     const pick = await vscode.window.showQuickPick(items, { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
     next = pick?.sort;
   }
-  if (next) await updateSetting('threads.sortBy', next);
+  if (next) await model.setSort(next);
 }
 
 async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
   if (args) {
-    model.setFilter(filterFromArgs(args));
+    await model.setFilter(filterFromArgs(args));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
@@ -110,7 +110,7 @@ async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
     const before = await ask('before');
     if (before === undefined) return;
     if (!after.trim() && !before.trim()) return;
-    model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
+    await model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
   } else if (pick.id === 'ids') {
     const text = await vscode.window.showInputBox({
       title: 'svc: Thread ids',
@@ -118,9 +118,9 @@ async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
       validateInput: (v) => (parseThreadIds(v).length ? undefined : 'Enter at least one thread id'),
     });
     if (text === undefined) return;
-    model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
+    await model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
   } else {
-    model.setFilter({ kind: 'relative', preset: pick.id });
+    await model.setFilter({ kind: 'relative', preset: pick.id });
   }
 }
 

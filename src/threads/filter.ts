@@ -1,5 +1,5 @@
 /** Thread filters: presets, custom ranges and id lists. Pure: no vscode import. */
-import type { ThreadsQueryFilter, SortBy } from '../api';
+import { THREAD_SORT_FIELDS, type ThreadsQueryFilter, type SortBy } from '../api';
 
 export type ThreadFilter =
   | { kind: 'relative'; preset: RelativePreset }
@@ -73,4 +73,35 @@ export function checkDateTime(value: string): string | undefined {
 /** Parses a free-text list of thread ids (commas, spaces or new lines). */
 export function parseThreadIds(text: string): string[] {
   return [...new Set(text.split(/[\s,]+/).map((s) => s.trim()).filter(Boolean))];
+}
+
+export const DEFAULT_SORT: SortBy = { field: 'last_updated', direction: 'desc' };
+
+/** A sort read back from workspaceState: anything unknown gives the default. */
+export function parseStoredSort(value: unknown): SortBy {
+  const v = (value && typeof value === 'object' ? value : {}) as { field?: unknown; direction?: unknown };
+  const field = (THREAD_SORT_FIELDS as readonly unknown[]).includes(v.field) ? (v.field as SortBy['field']) : DEFAULT_SORT.field;
+  return { field, direction: v.direction === 'asc' ? 'asc' : 'desc' };
+}
+
+/** A filter read back from workspaceState; undefined for none or anything malformed. */
+export function parseStoredFilter(value: unknown): ThreadFilter | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const v = value as Record<string, unknown>;
+  const iso = (x: unknown) => (typeof x === 'string' && checkDateTime(x) === undefined ? x : undefined);
+  switch (v.kind) {
+    case 'relative':
+      return typeof v.preset === 'string' && v.preset in RELATIVE_PRESETS ? { kind: 'relative', preset: v.preset as RelativePreset } : undefined;
+    case 'range': {
+      const after = iso(v.after);
+      const before = iso(v.before);
+      return after || before ? { kind: 'range', ...(after ? { after } : {}), ...(before ? { before } : {}) } : undefined;
+    }
+    case 'ids': {
+      const ids = Array.isArray(v.threadIds) ? v.threadIds.filter((x): x is string => typeof x === 'string' && x !== '') : [];
+      return ids.length ? { kind: 'ids', threadIds: ids } : undefined;
+    }
+    default:
+      return undefined;
+  }
 }

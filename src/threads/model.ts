@@ -1,10 +1,16 @@
 import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
+import type { Invocation } from '../common/interaction';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
-import { toQueryFilter, type ThreadFilter } from './filter';
+import { parseStoredFilter, parseStoredSort, toQueryFilter, type ThreadFilter } from './filter';
+import type { SortBy } from '../api';
+
+/** workspaceState keys: view state is the user's, per workspace, and never goes to settings. */
+export const SORT_KEY = 'svc.threads.sort';
+export const FILTER_KEY = 'svc.threads.filter';
 
 export type ThreadsStatus = 'unconfigured' | 'signedOut' | 'noProject' | 'idle' | 'loading' | 'loaded' | 'error';
 
@@ -29,14 +35,20 @@ export class ThreadsModel extends Disposable {
   /** The query filter of the pages loaded since the last reset: "last hour" must not move between pages. */
   private queryFilter: ReturnType<typeof toQueryFilter>;
 
+  private _sort: SortBy;
+
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
+    private readonly viewState: vscode.Memento,
   ) {
     super();
+    this._sort = parseStoredSort(viewState.get(SORT_KEY));
+    this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
+    void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!this._filter);
     this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of sort or page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsSortBy', 'threadsPageSize']) && this.reset()));
+    // Only a real change of page size drops what is loaded.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsPageSize']) && this.reset()));
   }
 
   get rows(): readonly ThreadRow[] {
@@ -54,8 +66,15 @@ export class ThreadsModel extends Disposable {
   get project(): string {
     return this.connection.config.project;
   }
-  get sort() {
-    return this.connection.config.threadsSortBy;
+  get sort(): SortBy {
+    return this._sort;
+  }
+
+  /** Sorts by `sort` (kept in workspaceState) and reloads. */
+  async setSort(sort: SortBy): Promise<void> {
+    this._sort = { field: sort.field, direction: sort.direction };
+    await this.viewState.update(SORT_KEY, this._sort);
+    this.reset();
   }
   get isLoading(): boolean {
     return this._loading !== undefined;
@@ -74,10 +93,12 @@ export class ThreadsModel extends Disposable {
     return this._rows.find((r) => r.thread_id === threadId);
   }
 
-  setFilter(filter: ThreadFilter | undefined): void {
+  /** Filters by `filter` (kept in workspaceState; undefined clears it) and reloads. */
+  async setFilter(filter: ThreadFilter | undefined): Promise<void> {
     this._filter = filter;
     void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!filter);
     this.reset();
+    await this.viewState.update(FILTER_KEY, filter);
   }
 
   /** Drops everything loaded and cancels the load in flight; the view reloads on demand. */
@@ -96,16 +117,17 @@ export class ThreadsModel extends Disposable {
   }
 
   /** Loads the first page if nothing is loaded yet. */
-  ensureLoaded(): Promise<void> {
+  ensureLoaded(how?: Invocation): Promise<void> {
     if (this._loaded || this._error !== undefined) return this._loading ?? Promise.resolve();
-    return this.loadMore();
+    return this.loadMore(how);
   }
 
   /**
    * Loads the next page. A call while a page is loading returns that load, so a double click on
-   * "Load more" cannot load the same page twice.
+   * "Load more" cannot load the same page twice. A user's action (`how.interactive`) may be asked
+   * first whether the key may go to the service (Connection.prepare); anything else is not.
    */
-  loadMore(): Promise<void> {
+  loadMore(how?: Invocation): Promise<void> {
     if (this._loading) return this._loading;
     const client = this.connection.client;
     if (!client || !this.project || this.connection.state === 'signedOut') return Promise.resolve();
@@ -119,6 +141,8 @@ export class ThreadsModel extends Disposable {
     const load = (async () => {
       const page: ThreadRow[] = [];
       try {
+        if (how?.interactive) await this.connection.prepare('trace');
+        if (generation !== this.generation) return;
         // One extra row tells whether another page exists.
         const rows = client.threads.query(
           {

@@ -57,7 +57,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           return this.nodes();
         }
         if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
-        if (status === 'idle') await this.model.ensureLoaded();
+        // The view asks because the user opened it: its first load may ask questions.
+        if (status === 'idle') await this.model.ensureLoaded({ interactive: true });
         else if (status === 'loading') await this.model.loadMore();
         else return this.nodes();
       }

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, USER, waitFor } from './helpers';
+import { api, configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, USER, storeRevokedKey, waitFor } from './helpers';
 import { Prompts, type Step } from './prompts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-interactive-'));
@@ -80,7 +80,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     assert.deepStrictEqual(p.prompts()[1]!.refusals, ['The API key is empty.', 'The API key must not contain spaces or line breaks.']);
     assert.strictEqual(a.connection.state, 'signedIn');
     assert.strictEqual(a.connection.source, 'secretStorage');
-    assert.match(p.messages('info')[0]!.title, /^svc: signed in to http:\/\/127\.0\.0\.1:\d+\.$/);
+    assert.match(p.messages('info')[0]!.title, /^svc: signed in to http:\/\/127\.0\.0\.1:\d+: the service accepted the key\.$/);
     assert.ok(!JSON.stringify(p.shown).includes(KEY), 'the key is in no prompt or message');
   });
 
@@ -117,7 +117,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
   it('turns a 401 into one "Sign In Again" prompt; pressing it signs in and the view loads', async () => {
     const a = await api();
     // First a prompt nobody answers (it went to the notification center: it never settles).
-    await signIn('a-key-the-service-does-not-know');
+    await storeRevokedKey('a-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const ignored = new Prompts().answer(/./, () => new Promise<undefined>(() => undefined));
     try {
@@ -127,7 +127,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
       ignored.dispose();
     }
     // The next sign-in that fails asks again.
-    await signIn('another-key-the-service-does-not-know');
+    await storeRevokedKey('another-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const p = new Prompts().script({ pick: 'Paste an API key' }, { type: KEY }).answer(/./, 'Sign In Again');
     try {
@@ -147,7 +147,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
 
   it('a 401 while attaching feedback asks to sign in once, not twice', async () => {
     const a = await api();
-    await signIn('a-key-the-service-does-not-know');
+    await storeRevokedKey('a-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const p = new Prompts();
     try {
@@ -376,23 +376,28 @@ describe('interactive prompts (the commands as a user answers them)', () => {
 
   it('selects a project and adds and removes a model by typing, refusing a malformed project id', async () => {
     const a = await api();
-    await run('svc.selectProject', [{ type: 'acme/other', title: 'svc: Select a project' }]);
+    const USER_SCOPE = { pick: 'User settings', title: /^svc: Save svc\.(project|models) in…$/ };
+    await run('svc.selectProject', [{ type: 'acme/other', title: 'svc: Select a project' }, USER_SCOPE]);
     await waitFor('project', () => a.connection.config.project === 'acme/other');
     const bad = await run('svc.selectProject', [{ type: 'no-slash' }]);
     assert.match(bad.p.messages('error')[0]!.title, /"no-slash" is not a project id of the form <entity>\/<project>/);
-    const back = await run('svc.selectProject', [{ pick: PROJECT }]);
+    const back = await run('svc.selectProject', [{ pick: PROJECT }, USER_SCOPE]);
     assert.ok(back.p.prompts()[0]!.items.includes('acme/other'), 'recent projects are offered');
     await waitFor('project back', () => a.connection.config.project === PROJECT);
 
-    await run('svc.checkpoints.addModel', [{ type: 'm-typed', title: 'svc: Add a model' }]);
+    await run('svc.checkpoints.addModel', [{ type: 'm-typed', title: 'svc: Add a model' }, USER_SCOPE]);
     await waitFor('added', () => a.checkpoints.models.includes('m-typed'));
-    await run('svc.checkpoints.removeModel', [{ pick: 'm-typed', title: 'svc: Remove a model' }]);
+    await run('svc.checkpoints.removeModel', [{ pick: 'm-typed', title: 'svc: Remove a model' }, USER_SCOPE]);
     await waitFor('removed', () => !a.checkpoints.models.includes('m-typed'));
   });
 
   it('sets the base URL through a box that refuses other schemes, credentials in the URL and non-URLs', async () => {
     const a = await api();
-    const { p } = await run('svc.setBaseUrl', [{ type: `${server.url}/`, invalid: ['ftp://svc.example.com', 'https://u:p@svc.example.com', 'svc.example.com'] }]);
+    const { p } = await run('svc.setBaseUrl', [
+      { type: `${server.url}/`, invalid: ['ftp://svc.example.com', 'https://u:p@svc.example.com', 'svc.example.com'] },
+      { pick: 'User settings', title: 'svc: Save svc.baseUrl in…' },
+    ]);
+    assert.deepStrictEqual(p.prompts()[1]!.items, ['$(account) User settings', '$(folder) This workspace only'], 'user settings first');
     assert.deepStrictEqual(p.prompts()[0]!.refusals, [
       'Use an http or https URL.',
       'Do not put credentials in the URL; sign in instead.',

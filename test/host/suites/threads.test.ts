@@ -194,23 +194,23 @@ describe('threads view', () => {
     await a.threads.ensureLoaded();
   });
 
-  it('reloads once per sort change, not once per configuration event', async () => {
+  it('keeps the sort in workspaceState, and reloads once per sort change, not once per configuration event', async () => {
     const a = await api();
     await vscode.commands.executeCommand('svc.threads.refresh');
     server.stats.clear();
     await vscode.commands.executeCommand('svc.threads.sortBy', { field: 'turn_count', direction: 'desc' });
     await waitFor('sort applied', () => a.threads.sort.field === 'turn_count');
     await a.threads.ensureLoaded();
+    assert.deepStrictEqual(a.workspaceState.get('svc.threads.sort'), { field: 'turn_count', direction: 'desc' }, 'view state, not a setting');
     const rows = a.threads.rows.length;
     // A configuration event that leaves the effective value as it is (like a settings-file watcher
-    // echo) changes nothing: here a user-level value under the workspace-level one the command wrote.
+    // echo) changes nothing: here the user's page size of 50 removed, leaving the default 50.
     const svc = vscode.workspace.getConfiguration('svc');
-    const inspected = svc.inspect('threads.sortBy');
-    assert.deepStrictEqual(inspected?.workspaceValue, { field: 'turn_count', direction: 'desc' }, 'the command writes to the workspace');
+    assert.strictEqual(svc.inspect('threads.pageSize')?.globalValue, 50);
     let events = 0;
-    const sub = vscode.workspace.onDidChangeConfiguration((e) => (events += e.affectsConfiguration('svc.threads.sortBy') ? 1 : 0));
-    await svc.update('threads.sortBy', { field: 'thread_id', direction: 'asc' }, vscode.ConfigurationTarget.Global);
-    await svc.update('threads.sortBy', inspected?.globalValue, vscode.ConfigurationTarget.Global);
+    const sub = vscode.workspace.onDidChangeConfiguration((e) => (events += e.affectsConfiguration('svc.threads.pageSize') ? 1 : 0));
+    await svc.update('threads.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    await svc.update('threads.pageSize', 50, vscode.ConfigurationTarget.Global);
     await new Promise((r) => setTimeout(r, 300));
     sub.dispose();
     assert.ok(events >= 1, `the host fired ${events} configuration events`);

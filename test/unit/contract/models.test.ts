@@ -182,19 +182,23 @@ describe('contract: models', () => {
       await other.close();
     });
 
-    it('goes through the proxy named by HTTP_PROXY (a loopback CONNECT proxy), and around it for NO_PROXY', async () => {
-      const proxy = await startConnectProxy();
+    it('goes through the proxy named by HTTP_PROXY for a remote host, and around it for NO_PROXY', async () => {
+      // All servers live on loopback, which never goes through a proxy: the client names a
+      // remote-looking host and the proxy finds it on loopback.
+      const proxy = await startConnectProxy({ resolve: () => '127.0.0.1' });
       const proxyUrl = proxy.url;
       try {
         h = await harness();
         h.server.addCheckpoints('m', 2);
-        const via = h.make({ env: { HTTP_PROXY: proxyUrl } });
+        const remote = `http://svc.test:${new URL(h.server.url).port}`;
+        const via = h.make({ traceBaseUrl: remote, allowInsecureHttp: true, env: { HTTP_PROXY: proxyUrl } });
         assert.equal((await via.models.listCheckpoints('m')).data.length, 2);
         assert.equal(proxy.tunnels(), 1);
-        const around = h.make({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
-        assert.equal((await around.models.listCheckpoints('m')).data.length, 2);
+        assert.deepEqual(proxy.targets(), [`svc.test:${new URL(h.server.url).port}`]);
+        const around = h.make({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: 'svc.test' }, traceBaseUrl: remote, allowInsecureHttp: true });
+        await around.models.listCheckpoints('m').catch(() => undefined); // svc.test does not resolve without the proxy
         assert.equal(proxy.tunnels(), 1, 'NO_PROXY bypassed the proxy');
-        const explicit = h.make({ env: {}, proxy: { url: proxyUrl } });
+        const explicit = h.make({ env: {}, traceBaseUrl: remote, allowInsecureHttp: true, proxy: { url: proxyUrl } });
         await explicit.feedback.create({ project_id: 'a/b', svc_ref: 'svc:///a/b/call/1', feedback_type: 't', payload: {} });
         assert.equal(proxy.tunnels(), 2, 'explicit proxy settings (http.proxy) are honoured');
       } finally {

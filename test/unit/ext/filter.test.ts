@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { checkDateTime, describeFilter, describeSort, parseThreadIds, toQueryFilter } from '../../../src/threads/filter';
+import { checkDateTime, describeFilter, describeSort, parseStoredFilter, parseStoredSort, parseThreadIds, toQueryFilter } from '../../../src/threads/filter';
 
 describe('threads/filter', () => {
   const now = Date.parse('2026-11-21T12:00:00Z');
@@ -30,5 +30,17 @@ describe('threads/filter', () => {
 
   it('parses thread id lists', () => {
     assert.deepEqual(parseThreadIds(' a, b\nc  a '), ['a', 'b', 'c']);
+  });
+
+  it('reads sort and filter back from workspaceState, dropping anything malformed', () => {
+    assert.deepEqual(parseStoredSort({ field: 'turn_count', direction: 'asc' }), { field: 'turn_count', direction: 'asc' });
+    assert.deepEqual(parseStoredSort({ field: 'cost', direction: 'up' }), { field: 'last_updated', direction: 'desc' });
+    assert.deepEqual(parseStoredSort(undefined), { field: 'last_updated', direction: 'desc' });
+    assert.deepEqual(parseStoredFilter({ kind: 'relative', preset: 'day' }), { kind: 'relative', preset: 'day' });
+    assert.deepEqual(parseStoredFilter({ kind: 'range', after: '2026-11-20T09:00:00Z', before: 'soon' }), { kind: 'range', after: '2026-11-20T09:00:00Z' });
+    assert.deepEqual(parseStoredFilter({ kind: 'ids', threadIds: ['t1', 3, ''] }), { kind: 'ids', threadIds: ['t1'] });
+    for (const bad of [undefined, null, 'hour', { kind: 'relative', preset: 'year' }, { kind: 'range' }, { kind: 'ids', threadIds: [] }, { kind: 'other' }]) {
+      assert.equal(parseStoredFilter(bad), undefined, JSON.stringify(bad));
+    }
   });
 });
