@@ -19,6 +19,7 @@ import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider } from './threads/provider';
+import { TrajectoryViewerProvider } from './viewer/provider';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -30,6 +31,7 @@ export interface SvcExtensionApi {
   checkpoints: CheckpointsModel;
   checkpointsProvider: CheckpointsTreeProvider;
   statusBar: StatusBar;
+  viewer: TrajectoryViewerProvider;
   activationMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
   logUri: vscode.Uri;
@@ -65,6 +67,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   checkpointsProvider.attach(checkpointsView);
 
   const statusBar = register(new StatusBar(connection));
+  const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
 
   subs.push(
     ...registerAuthCommands(credentials, connection),
@@ -74,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
     ...new TrajectoryUploads(connection, errors, log, context).register(),
+    ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),
   );
@@ -94,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     checkpoints,
     checkpointsProvider,
     statusBar,
+    viewer,
     activationMs,
     logUri: context.logUri,
     globalState: context.globalState,
