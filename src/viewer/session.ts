@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
+import type { UploadReport } from '../trajectories/commands';
 import { formatOf, validateTrajectoryFile } from '../trajectories/reader';
 import type { TranscriptStore } from './compare';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from './fileIndex';
@@ -293,11 +294,13 @@ export class ViewerSession extends Disposable {
         return;
       }
       case 'search':
-        return this.search(m.query);
+        await this.search(m.query);
+        return;
       case 'reveal':
         return this.reveal(m);
       case 'upload':
-        return m.group === undefined ? this.uploadFile() : this.uploadGroup(m.group);
+        await (m.group === undefined ? this.uploadFile() : this.uploadGroup(m.group));
+        return;
       case 'compare':
         return this.compare({ group: m.group, trajectory: m.trajectory });
       case 'rendered': {
@@ -317,18 +320,22 @@ export class ViewerSession extends Disposable {
 
   // --- search -------------------------------------------------------------------------------------
 
-  private async search(query: string): Promise<void> {
+  /** Searches every message of the file; posts hits to the webview as they come, and returns them all. */
+  async search(query: string): Promise<SearchHit[]> {
     this.searching?.abort();
     const abort = new AbortController();
     this.searching = abort;
     const hits: SearchHit[] = [];
     let scanned = 0;
     let truncated = false;
-    const send = (done: boolean) => this.post({ type: 'search', query, hits, done, truncated, groupsScanned: scanned });
-    if (!query.trim()) return send(true);
+    const send = (done: boolean) => this.post({ type: 'search', query, hits: [...hits], done, truncated, groupsScanned: scanned });
+    if (!query.trim()) {
+      send(true);
+      return hits;
+    }
     await this.built;
     const index = this.index;
-    if (!index || abort.signal.aborted) return;
+    if (!index || abort.signal.aborted) return hits;
     const q = query.toLowerCase();
     let last = performance.now();
     try {
@@ -356,14 +363,16 @@ export class ViewerSession extends Disposable {
         }
       }
     } catch {
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) return hits;
     }
     if (!abort.signal.aborted) send(true);
+    return hits;
   }
 
   // --- actions ------------------------------------------------------------------------------------
 
-  private async reveal(m: Extract<FromWebview, { type: 'reveal' }>): Promise<void> {
+  /** Opens the file as text beside the viewer, at a problem's position or where an item starts. */
+  async reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
     const index = this.index;
     if (!index) return;
     let pos: { line: number; column: number };
@@ -386,28 +395,30 @@ export class ViewerSession extends Disposable {
     } satisfies vscode.TextDocumentShowOptions);
   }
 
-  private async uploadFile(): Promise<void> {
+  /** Uploads the file through svc.uploadTrajectories (after saving unsaved edits, if the user agrees). */
+  async uploadFile(): Promise<UploadReport | undefined> {
     const doc = this.openDocument();
     if (doc?.isDirty) {
       const choice = await vscode.window.showWarningMessage(`${this.name} has unsaved changes; the upload sends the file on disk.`, { modal: true }, 'Save and Upload');
-      if (choice !== 'Save and Upload') return;
+      if (choice !== 'Save and Upload') return undefined;
       await doc.save();
     }
-    await vscode.commands.executeCommand('svc.uploadTrajectories', this.uri);
+    return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', this.uri);
   }
 
-  private async uploadGroup(group: number): Promise<void> {
+  /** Uploads one group through svc.uploadTrajectories (a file holding just its text). */
+  async uploadGroup(group: number): Promise<UploadReport | undefined> {
     await this.built;
     const index = this.index;
-    if (!index || group >= index.groups) return;
+    if (!index || group >= index.groups) return undefined;
     const row = this.row(index, group);
     if (row.invalid || row.errors) {
       void vscode.window.showErrorMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`);
-      return;
+      return undefined;
     }
     const { text } = await index.readGroup(group);
     const file = await this.deps.groupFiles.write(this.uri.fsPath || this.uri.path, group, text, index.format);
-    await vscode.commands.executeCommand('svc.uploadTrajectories', vscode.Uri.file(file));
+    return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', vscode.Uri.file(file));
   }
 
   /** Opens two trajectories' transcripts in the diff editor; asks which other one when `to` is not given. */

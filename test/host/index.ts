@@ -39,6 +39,7 @@ function loadSuites(): void {
   require('./suites/import.test');
   require('./suites/feedback.test');
   require('./suites/interactive.test');
+  require('./suites/viewer.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
