@@ -303,7 +303,7 @@ function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
         ] as const
       ).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
     ),
-    d.problems.length ? section(`${plural(d.problems.length, 'problem')} in this group`, true, problemList(d.problems, r.index)) : undefined,
+    d.problems.length ? section(`${plural(d.problems.length, 'problem')} in this group`, d.problems.length <= 5, problemList(d.problems, r.index)) : undefined,
     d.exceptions.length
       ? section(
           `${plural(d.exceptions.length, 'exception')}`,
