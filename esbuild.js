@@ -85,7 +85,7 @@ async function main() {
   if (tests) {
     contexts.push(
       await esbuild.context({
-        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts' },
+        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts', 'test/host/bench-viewer': 'test/host/bench-viewer.ts' },
         bundle: true,
         mainFields: ['module', 'main'],
         format: 'cjs',

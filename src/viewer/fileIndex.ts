@@ -103,6 +103,11 @@ export interface BuildOptions {
   onProgress?: () => void;
   progressMs?: number;
   chunkBytes?: number;
+  /**
+   * Awaited after the first chunk: the rest of the file waits until the first group is on screen,
+   * so indexing does not compete with the view's first requests.
+   */
+  firstChunkGate?: Promise<unknown>;
 }
 
 export interface ReadGroup {
@@ -165,8 +170,17 @@ export class TrajectoryIndex {
       }
     };
     const bom = await this.hasBom();
-    if (this.format === 'jsonl') await this.buildJsonl(bom ? 3 : 0, chunk, opts.signal, progress);
-    else await this.buildJson(bom ? 3 : 0, chunk, opts.signal, progress);
+    let gated = false;
+    const step = async (force?: boolean) => {
+      progress(force);
+      if (!gated && opts.firstChunkGate) {
+        gated = true;
+        progress(true);
+        await opts.firstChunkGate;
+      }
+    };
+    if (this.format === 'jsonl') await this.buildJsonl(bom ? 3 : 0, chunk, opts.signal, step);
+    else await this.buildJson(bom ? 3 : 0, chunk, opts.signal, step);
     this.done = true;
     this.indexedBytes = this.source.size;
     progress(true);
@@ -179,7 +193,7 @@ export class TrajectoryIndex {
 
   // --- JSONL --------------------------------------------------------------------------------------
 
-  private async buildJsonl(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => void): Promise<void> {
+  private async buildJsonl(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
     let offset = from;
     let carry: Buffer | undefined;
     let lineNo = 1;
@@ -200,7 +214,7 @@ export class TrajectoryIndex {
       carry = p < buf.length ? Buffer.from(buf.subarray(p)) : undefined;
       offset += chunk.length;
       this.indexedBytes = offset;
-      progress();
+      await progress();
     }
     if (carry?.length) this.jsonlLine(carry, 0, carry.length, this.source.size - carry.length, lineNo);
   }
@@ -221,7 +235,7 @@ export class TrajectoryIndex {
 
   // --- JSON ---------------------------------------------------------------------------------------
 
-  private async buildJson(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => void): Promise<void> {
+  private async buildJson(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
     let depth = 0;
     let inString = false;
     let escaped = false;
@@ -328,7 +342,7 @@ export class TrajectoryIndex {
       this.indexedBytes = offset;
       // Groups are parsed once their bytes are known, in order.
       for (const g of pending.splice(0)) await this.addGroupFromSource(g.s, g.e, g.line, g.endLine, g.lineStart);
-      progress();
+      await progress();
       if (top === 'other') break;
     }
     if (top === undefined) this.shapeError = 'The file is empty';

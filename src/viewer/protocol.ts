@@ -170,7 +170,8 @@ export const ToWebview = z.discriminatedUnion('type', [
 export type ToWebview = z.infer<typeof ToWebview>;
 
 export const FromWebview = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('ready') }),
+  /** The webview loaded; `group`/`trajectory`: what it will show (its restored state), sent along at once. */
+  z.object({ type: z.literal('ready'), group: z.optional(num), trajectory: z.optional(num) }),
   z.object({ type: z.literal('groups'), start: num, count: num }),
   z.object({ type: z.literal('group'), index: num }),
   z.object({ type: z.literal('trajectory'), group: num, index: num }),

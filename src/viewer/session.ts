@@ -159,7 +159,17 @@ export class ViewerSession extends Disposable {
       this.fileProblems = [];
       void previousBuild.finally(() => previous?.source.close());
       this.postProgress();
-      await index.build({ signal: abort.signal, onProgress: () => this.postProgress() });
+      // The first paint goes first: after the first chunk, indexing waits for it (or 1.5 s).
+      const firstPaint = this.lastRendered ? undefined : new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, 1500);
+        const sub = this.onDidRender(() => {
+          clearTimeout(timer);
+          sub.dispose();
+          resolve();
+        });
+        abort.signal.addEventListener('abort', () => resolve());
+      });
+      await index.build({ signal: abort.signal, onProgress: () => this.postProgress(), firstChunkGate: firstPaint });
       this._onDidIndex.fire(index);
       void this.validate(version, index, opened.memory);
     } catch (e) {
@@ -269,6 +279,14 @@ export class ViewerSession extends Disposable {
         const layout = ART_LAYOUT.exec(this.uri.path);
         this.post({ type: 'init', file: layout ? `${this.name} · ${layout[1]} / ${layout[2]} · step ${Number(layout[3])}` : this.name, format: formatOf(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
+        // What the view will ask for first, sent without waiting to be asked: the first paint
+        // saves three round trips.
+        const g = m.group ?? 0;
+        if (index && g < index.groups) {
+          await this.handle({ type: 'groups', start: Math.max(0, g - 10), count: 40 });
+          await this.handle({ type: 'group', index: g });
+          await this.handle({ type: 'trajectory', group: g, index: m.trajectory !== undefined && m.trajectory >= 0 ? m.trajectory : 0 });
+        }
         return;
       }
       case 'groups': {

@@ -123,7 +123,9 @@ describe('UI: the trajectory viewer', function () {
     await wb.page.keyboard.press('Enter');
     await wb.page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
     await view().locator('body.vscode-light').waitFor({ timeout: 30_000 });
-    const background = await view().locator('body').evaluate((b: Element) => getComputedStyle(b).backgroundColor);
+    // Runs in the page (this project has no DOM types).
+    type Win = { getComputedStyle(e: unknown): { backgroundColor: string } };
+    const background = await view().locator('body').evaluate((b: unknown) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor);
     assert.equal(background, 'rgb(255, 255, 255)', 'the viewer takes the theme\'s editor background');
     await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
     await wb.page.keyboard.press('[');

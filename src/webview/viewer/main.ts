@@ -395,7 +395,11 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
     conversation.replaceChildren(h('div', { class: 'banner error' }, error ?? 'This trajectory cannot be shown'));
     return;
   }
+  // The first trajectory comes unasked with the first group: take it when nothing is chosen yet,
+  // and render an answer only once (a request may cross the unasked copy).
+  if (state.trajectory < 0 && detail && v.group === detail.row.index) state.trajectory = v.index;
   if (v.index !== state.trajectory) return;
+  if (view && view.group === v.group && view.index === v.index && !pendingMessage) return;
   view = v;
   conversation.replaceChildren(
     renderTrajectory(v, detail?.trajectories.length ?? 0, {
@@ -576,5 +580,5 @@ conversation.addEventListener('click', (e) => {
   }
 });
 
-send({ type: 'ready' });
+send({ type: 'ready', group: state.group, trajectory: state.trajectory >= 0 ? state.trajectory : undefined });
 if (state.query) runSearch();

@@ -1,0 +1,87 @@
+// The trajectory viewer's figures for `npm run bench` (also alone: `npx tsx scripts/bench/viewer.ts
+// [--quick]`): the time until the first group and trajectory are on screen, and the extension
+// host's and the webview's memory, for the 200 MB bench file next to the same viewer on a 15 KB
+// fixture in the same run. Runs test/host/bench-viewer.ts in code-server.
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { trajectoryFile } from './data';
+
+const root = path.resolve(__dirname, '..', '..');
+const SMALL = path.join(root, 'test', 'fixtures', 'viewer', 'art-model-dump.trajectories.jsonl');
+
+interface Figures {
+  bytes: number;
+  groups: number;
+  firstPaintMs: number;
+  indexedMs: number;
+  validatedMs: number;
+  startRss: number;
+  peakRss: number;
+  endRss: number;
+  webviewHeap?: number;
+  domNodes: number;
+}
+
+export interface ViewerRow {
+  what: string;
+  value: string;
+  baselineName: string;
+  baseline: string;
+  ratio: number;
+  note: string;
+}
+
+const mb = (b: number) => (b / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
+
+export function viewerBench(fileMb: number): ViewerRow[] {
+  const big = trajectoryFile(fileMb);
+  // The small file once unmeasured (a cold start of the webview bundle), then the big one and the
+  // small one again.
+  const files = [SMALL, big, SMALL];
+  const host = spawnSync(process.execPath, ['scripts/host/run-tests.js', '--entry', 'out/test/host/bench-viewer.js', '--env', `SVC_BENCH_VIEWER_FILES=${files.join(',')}`], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const line = /BENCH_VIEWER (\[.*\])/.exec(host.stdout)?.[1];
+  if (!line) throw new Error(`viewer bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
+  const [, large, small] = JSON.parse(line) as [Figures, Figures, Figures];
+  const size = `${mb(large.bytes)} MB JSONL, ${large.groups.toLocaleString('en-US')} groups`;
+  const rows: ViewerRow[] = [
+    {
+      what: `viewer: first group on screen, ${size}`,
+      value: ms(large.firstPaintMs),
+      baselineName: `the same viewer on a ${(small.bytes / 1024).toFixed(0)} KB file`,
+      baseline: ms(small.firstPaintMs),
+      ratio: large.firstPaintMs / small.firstPaintMs,
+      note: `(whole file indexed in ${(large.indexedMs / 1000).toFixed(1)} s, validated in ${(large.validatedMs / 1000).toFixed(1)} s)`,
+    },
+    {
+      what: 'viewer: extension host peak RSS while indexing and validating',
+      value: `${mb(large.peakRss)} MB (${mb(large.endRss)} MB after)`,
+      baselineName: 'host RSS before opening',
+      baseline: `${mb(large.startRss)} MB`,
+      ratio: large.peakRss / large.startRss,
+      note: '',
+    },
+  ];
+  if (large.webviewHeap && small.webviewHeap) {
+    rows.push({
+      what: 'viewer: webview JS heap at first paint',
+      value: `${mb(large.webviewHeap)} MB, ${large.domNodes.toLocaleString('en-US')} DOM nodes`,
+      baselineName: 'the same viewer on the small file',
+      baseline: `${mb(small.webviewHeap)} MB, ${small.domNodes.toLocaleString('en-US')} DOM nodes`,
+      ratio: large.webviewHeap / small.webviewHeap,
+      note: '(performance.memory in Chromium)',
+    });
+  }
+  return rows;
+}
+
+if (require.main === module) {
+  spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: root, stdio: 'inherit' });
+  for (const r of viewerBench(process.argv.includes('--quick') ? 20 : 200)) {
+    console.log(`  ${r.what}: ${r.value} | baseline (${r.baselineName}): ${r.baseline} | ratio ${r.ratio.toFixed(2)} ${r.note}`);
+  }
+}
