@@ -11,6 +11,7 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import type { UploadReport } from '../trajectories/commands';
+import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../trajectories/reader';
 import type { TranscriptStore } from './compare';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from './fileIndex';
@@ -30,8 +31,6 @@ export interface SessionDeps {
 
 const MAX_ROWS = 500;
 const MAX_HITS = 1000;
-/** The official client's on-disk layout: `<project>/models/<model>/trajectories/<split>/<step>.jsonl`. */
-const ART_LAYOUT = /[\\/]models[\\/]([^\\/]+)[\\/]trajectories[\\/]([^\\/]+)[\\/](\d+)\.jsonl$/i;
 
 export class ViewerSession extends Disposable {
   /** Bumped on every rebuild; the webview drops answers of older versions. */
@@ -276,8 +275,8 @@ export class ViewerSession extends Disposable {
     const version = this.version;
     switch (m.type) {
       case 'ready': {
-        const layout = ART_LAYOUT.exec(this.uri.path);
-        this.post({ type: 'init', file: layout ? `${this.name} · ${layout[1]} / ${layout[2]} · step ${Number(layout[3])}` : this.name, format: formatOf(this.uri.path), fileBytes: index?.source.size ?? 0 });
+        const layout = artLayout(this.uri.path);
+        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: formatOf(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
         // What the view will ask for first, sent without waiting to be asked: the first paint
         // saves three round trips.

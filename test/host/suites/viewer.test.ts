@@ -226,6 +226,21 @@ describe('trajectory viewer', function () {
       assert.strictEqual(server.store.logs[0]!.body.split, 'train');
     });
 
+    it('"Upload this group…" of an official-client step file proposes its model and sends the line unchanged', async () => {
+      const uri = copy('.art/weather/models/agent-7b/trajectories/train/0001.jsonl');
+      const session = await open(uri);
+      await waitFor('validation', () => !session.validating, 20_000);
+      assert.deepStrictEqual(session.problemsOf(1), [], 'the official client\'s group validates clean');
+      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
+      const report = await session.uploadGroup(1);
+      assert.strictEqual(report?.status, 'done');
+      prompts.assertDone();
+      assert.strictEqual(prompts.prompts()[0]!.items[0], 'agent-7b', 'the model named by the folder comes first');
+      assert.strictEqual(server.store.logs.length, 1);
+      const line = fs.readFileSync(uri.fsPath, 'utf8').split('\n')[1]!;
+      assert.deepStrictEqual(server.store.logs[0]!.body.trajectory_groups, [JSON.parse(line)], 'exactly the file\'s second group, unknown fields and nulls included');
+    });
+
     it('refuses to upload a group with problems and sends nothing', async () => {
       const session = await open(copy('mixed.jsonl'));
       await waitFor('validation', () => !session.validating && session.problemsOf(3).length > 0, 20_000);
