@@ -115,6 +115,24 @@ describe('UI: the trajectory viewer', function () {
     await title().filter({ hasText: /^Trajectory 2 of 3/ }).waitFor();
   });
 
+  it('searches every message with / and jumps to a hit with Enter', async () => {
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('/');
+    await wb.page.keyboard.type('humidity');
+    await wb.page.keyboard.press('Enter');
+    const rows = view().locator('.results .hit-row');
+    await view().locator('.search-status', { hasText: /^4 hits$/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await rows.count(), 4);
+    assert.match(await rows.nth(2).innerText(), /Group 3 · #3 · message 6/);
+    // Enter again goes to the first hit, then the next.
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Enter');
+    await view().locator('.group-info h2', { hasText: /^Group 1/ }).waitFor();
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+    await view().locator('#m-6.hit').waitFor();
+    await wb.page.keyboard.press('Escape');
+  });
+
   it('follows the light theme', async () => {
     await wb.runCommand('Preferences: Color Theme');
     const input = wb.page.locator('.quick-input-widget .quick-input-box input');
