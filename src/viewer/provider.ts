@@ -29,8 +29,12 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   ) {}
 
   register(): vscode.Disposable[] {
+    const sniff = () => void vscode.commands.executeCommand('setContext', 'svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
+    sniff();
     return [
       this,
+      // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
+      vscode.window.onDidChangeActiveTextEditor(sniff),
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
       vscode.commands.registerCommand('svc.openTrajectoryViewer', (a?: unknown, b?: unknown) => this.open(a, b)),
@@ -83,6 +87,13 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     const uri = filesFromArgs(a, undefined)[0] ?? activeResource();
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: vscode.ViewColumn.Beside });
   }
+}
+
+/** Whether a document's beginning names a trajectory field (cheap: the first 64 KiB of text). */
+export function looksLikeTrajectories(doc: vscode.TextDocument | undefined): boolean {
+  if (!doc || !/\.(jsonl?|ndjson)$/i.test(doc.uri.path)) return false;
+  const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 2000), 0)).slice(0, 65536);
+  return /"(trajectories|trajectory_groups|messages_and_choices)"\s*:/.test(head);
 }
 
 function activeResource(): vscode.Uri | undefined {

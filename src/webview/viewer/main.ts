@@ -424,7 +424,8 @@ function report(v: TrajectoryView | undefined): void {
   const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble')].map((b) => ({
     index: Number(b.dataset.index),
     role: b.dataset.role ?? '',
-    text: [...b.querySelectorAll<HTMLElement>(':scope > .content, :scope > .long > .content')].map((c) => c.textContent ?? '').join('\n'),
+    // Enough to check what is shown; a huge message is not sent back whole.
+    text: [...b.querySelectorAll<HTMLElement>(':scope > .content, :scope > .long > .content')].map((c) => c.textContent ?? '').join('\n').slice(0, 20_000),
     trainable: b.classList.contains('trainable'),
   }));
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;

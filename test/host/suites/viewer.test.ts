@@ -6,6 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { looksLikeTrajectories } from '../../../src/viewer/provider';
 import type { ViewerSession } from '../../../src/viewer/session';
 import type { ReferenceServer } from '../../server';
 import { api, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
@@ -125,6 +126,19 @@ describe('trajectory viewer', function () {
     assert.deepStrictEqual(session.lastRendered!.bubbles.map((b) => b.role), items.map((e) => e.role));
     assert.strictEqual(session.index!.row(1).stats.zeroVariance, true, 'group 2 gives no learning signal');
     assert.strictEqual(session.index!.row(1).stats.exceptions, 1);
+  });
+
+  it('offers "Open in Trajectory Viewer" on JSON files that hold trajectories, and opens them from the command', async () => {
+    const uri = copy('array.json');
+    const other = path.join(dir, 'settings.json');
+    fs.writeFileSync(other, '{"editor.tabSize": 2}\n');
+    assert.strictEqual(looksLikeTrajectories(await vscode.workspace.openTextDocument(uri)), true);
+    assert.strictEqual(looksLikeTrajectories(await vscode.workspace.openTextDocument(vscode.Uri.file(other))), false);
+    await vscode.window.showTextDocument(uri);
+    await vscode.commands.executeCommand('svc.openTrajectoryViewer');
+    await waitFor('the viewer of the active file', async () => (await api()).viewer.sessionsFor(uri).length === 1);
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === VIEW_TYPE);
   });
 
   it('shows the validation problems of the file on their groups', async () => {
