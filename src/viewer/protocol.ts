@@ -196,6 +196,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     bubbles: z.array(z.object({ index: num, role: z.string(), text: z.string(), trainable: z.boolean() })),
     groupRows: num,
     sinceLoadMs: num,
+    /** When the webview's script started, on the same clock. */
+    scriptStartMs: z.optional(num),
     heapBytes: z.optional(num),
     domNodes: num,
   }),

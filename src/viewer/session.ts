@@ -39,6 +39,8 @@ export class ViewerSession extends Disposable {
   /** When the view opened (performance.now()), for the bench's time to first paint. */
   readonly openedAt = performance.now();
   lastRendered: RenderedReport | undefined;
+  /** When the webview first said it was ready (performance.now()), for the bench. */
+  readyAt: number | undefined;
   private readonly _onDidRender = this._register(new vscode.EventEmitter<RenderedReport>());
   readonly onDidRender = this._onDidRender.event;
   private readonly _onDidIndex = this._register(new vscode.EventEmitter<TrajectoryIndex>());
@@ -158,9 +160,10 @@ export class ViewerSession extends Disposable {
       this.fileProblems = [];
       void previousBuild.finally(() => previous?.source.close());
       this.postProgress();
-      // The first paint goes first: after the first chunk, indexing waits for it (or 1.5 s).
+      // The first paint goes first: after the first chunk, indexing waits for it (at most 5 s, for
+      // a view that is never shown).
       const firstPaint = this.lastRendered ? undefined : new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, 1500);
+        const timer = setTimeout(resolve, 5000);
         const sub = this.onDidRender(() => {
           clearTimeout(timer);
           sub.dispose();
@@ -275,6 +278,7 @@ export class ViewerSession extends Disposable {
     const version = this.version;
     switch (m.type) {
       case 'ready': {
+        this.readyAt ??= performance.now();
         const layout = artLayout(this.uri.path);
         this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: formatOf(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();

@@ -12,6 +12,11 @@ interface Figures {
   bytes: number;
   groups: number;
   firstPaintMs: number;
+  /** When the webview had loaded and asked for its data. */
+  readyMs: number;
+  /** The webview document's own time, from its navigation start to the report. */
+  documentMs: number;
+  scriptStartMs?: number;
   indexedMs: number;
   validatedMs: number;
   startRss: number;
@@ -59,6 +64,9 @@ async function measure(api: SvcExtensionApi, file: string): Promise<Figures> {
       bytes,
       groups: session.index!.groups,
       firstPaintMs: painted.at - t0,
+      readyMs: (session.readyAt ?? painted.at) - t0,
+      documentMs: painted.sinceLoadMs,
+      scriptStartMs: painted.scriptStartMs,
       indexedMs,
       validatedMs,
       startRss,

@@ -11,6 +11,7 @@ import { bytes, fmt, h, plural, section, table } from './dom';
 import { VirtualList } from './vlist';
 import './viewer.css';
 
+const scriptStart = performance.now();
 // The CSP allows no eval: skip zod's `new Function` probe.
 z.config({ jitless: true });
 
@@ -436,6 +437,7 @@ function report(v: TrajectoryView | undefined): void {
     bubbles,
     groupRows: document.querySelectorAll('#groups .vrow').length,
     sinceLoadMs: performance.now(),
+    scriptStartMs: scriptStart,
     heapBytes: memory?.usedJSHeapSize,
     domNodes: document.getElementsByTagName('*').length,
   });
