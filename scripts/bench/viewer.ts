@@ -71,16 +71,17 @@ export function viewerBench(fileMb: number): ViewerRow[] {
       note: '',
     },
   ];
-  if (large.webviewHeap && small.webviewHeap) {
-    rows.push({
-      what: 'viewer: webview JS heap at first paint',
-      value: `${mb(large.webviewHeap)} MB, ${large.domNodes.toLocaleString('en-US')} DOM nodes`,
-      baselineName: 'the same viewer on the small file',
-      baseline: `${mb(small.webviewHeap)} MB, ${small.domNodes.toLocaleString('en-US')} DOM nodes`,
-      ratio: large.webviewHeap / small.webviewHeap,
-      note: '(performance.memory in Chromium)',
-    });
-  }
+  // Chromium's performance.memory is the webview renderer's heap, which the workbench shares: the
+  // DOM size says more about the view's own cost.
+  const heap = (f: Figures) => (f.webviewHeap ? `, JS heap ${mb(f.webviewHeap)} MB` : '');
+  rows.push({
+    what: 'viewer: webview DOM nodes at first paint',
+    value: `${large.domNodes.toLocaleString('en-US')}${heap(large)}`,
+    baselineName: 'the same viewer on the small file',
+    baseline: `${small.domNodes.toLocaleString('en-US')}${heap(small)}`,
+    ratio: large.domNodes / small.domNodes,
+    note: '',
+  });
   return rows;
 }
 

@@ -6,10 +6,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { webviewHtml } from '../../../src/common/webview';
 import { looksLikeTrajectories } from '../../../src/viewer/provider';
 import type { ViewerSession } from '../../../src/viewer/session';
 import type { ReferenceServer } from '../../server';
-import { api, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, EXTENSION_ID, resetSettings, signOut, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const VIEW_TYPE = 'svc.trajectoryViewer';
@@ -139,6 +140,21 @@ describe('trajectory viewer', function () {
     await waitFor('the viewer of the active file', async () => (await api()).viewer.sessionsFor(uri).length === 1);
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
     assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === VIEW_TYPE);
+  });
+
+  it('serves the webview under a strict CSP: its bundle only, by nonce, nothing inline without it', () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+    const webview = { cspSource: 'https://webview.test', asWebviewUri: (u: vscode.Uri) => u } as unknown as vscode.Webview;
+    const html = webviewHtml(webview, ext.extensionUri, { entry: 'viewer', title: '<img src=x onerror=alert(1)>' });
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)![1]!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)![1]!;
+    assert.match(csp, /^default-src 'none'; /);
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*|http:/);
+    const scripts = [...html.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
+    assert.ok(scripts.length === 1 && scripts[0]!.includes(`nonce="${nonce}"`), 'one script, under the nonce');
+    assert.ok(html.includes(`<style nonce="${nonce}">`), 'the stylesheet, under the nonce');
+    assert.ok(!html.includes('<img'), 'the title is escaped');
+    assert.notStrictEqual(nonce, /script-src 'nonce-([^']+)'/.exec(webviewHtml(webview, ext.extensionUri, { entry: 'viewer', title: 't' }))![1], 'a fresh nonce each time');
   });
 
   it('shows the validation problems of the file on their groups', async () => {
