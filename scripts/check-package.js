@@ -10,7 +10,7 @@ const root = path.resolve(__dirname, '..');
 const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
 const out = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
 
-const allowed = [/^dist\/extension\.js$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -22,8 +22,8 @@ if (pack.status !== 0) {
 const ls = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
 const files = ls.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
-if (unexpected.length || !files.includes('dist/extension.js')) {
-  console.error(`check-package: unexpected VSIX content:\n  ${unexpected.join('\n  ') || '(dist/extension.js missing)'}`);
+if (unexpected.length || !files.includes('dist/extension.js') || !files.includes('dist/webview/viewer.js')) {
+  console.error(`check-package: unexpected VSIX content:\n  ${unexpected.join('\n  ') || '(dist/extension.js or dist/webview/viewer.js missing)'}`);
   process.exit(1);
 }
 const bundle = fs.statSync(path.join(root, 'dist', 'extension.js')).size;

@@ -29,6 +29,7 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 if (!onlyHost) {
   step('typecheck', bin('tsc'), ['-p', '.', '--noEmit']);
+  step('typecheck (webviews)', bin('tsc'), ['-p', 'src/webview', '--noEmit']);
   step('lint', node, ['scripts/lint.js']);
   step('unit and contract tests (plain Node)', bin('mocha'), ['--config', 'test/.mocharc.json']);
   step('package (VSIX content check)', node, ['scripts/check-package.js']);

@@ -21,6 +21,7 @@ import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider } from './threads/provider';
+import { TrajectoryViewerProvider } from './viewer/provider';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -36,6 +37,7 @@ export interface SvcExtensionApi {
   checkpointsView: vscode.TreeView<unknown>;
   restrictedMode: RestrictedModeNotice;
   statusBar: StatusBar;
+  viewer: TrajectoryViewerProvider;
   activationMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
   logUri: vscode.Uri;
@@ -75,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
+  const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
 
   subs.push(
     ...registerAuthCommands({ credentials, connection, approvals }),
@@ -84,6 +87,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
     ...new TrajectoryUploads(connection, errors, log, context).register(),
+    ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),
   );
@@ -108,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     checkpointsView: checkpointsView as vscode.TreeView<unknown>,
     restrictedMode,
     statusBar,
+    viewer,
     activationMs,
     logUri: context.logUri,
     globalState: context.globalState,

@@ -12,6 +12,7 @@ import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajecto
 import { uploadGroups } from '../../src/trajectories/upload';
 import { callItems, trajectoryFile, trajectoryJsonFile } from './data';
 import { BENCH_KEY } from './keys';
+import { viewerBench } from './viewer';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
@@ -270,6 +271,10 @@ async function main() {
     if (inside && wall) {
       row('activation in the host: ext.activate(), wall', `${wall[1]} ms (${inside[1]} ms inside activate())`, `built-in ${wall[2]} activate(), wall`, `${wall[3]} ms`, Number(wall[1]) / Number(wall[3]), '(code-server 1.100.3)');
     } else console.log(`  activation: not measured (host run exit ${host.status})`);
+  }
+  if (!process.argv.includes('--no-host')) {
+    console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MB file`);
+    for (const v of viewerBench(UPLOAD_MB)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
   }
   console.log('\n| measure | value | baseline | baseline value | ratio | notes |\n|---|---|---|---|---|---|');
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -46,6 +46,7 @@ function loadSuites(): void {
   require('./suites/feedback.test');
   require('./suites/interactive.test');
   require('./suites/trust.test');
+  require('./suites/viewer.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
