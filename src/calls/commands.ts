@@ -74,6 +74,8 @@ export class CallImports implements vscode.Disposable {
   async import(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
     const args = optionsFromArgs<ImportArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
+    if (!how.interactive && files.length === 0) throw new Error('svc.importCalls: no files: pass an explorer selection or { files: [...] }.');
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
       if (!picked?.length) return { status: 'aborted', files: [] };
@@ -81,7 +83,15 @@ export class CallImports implements vscode.Disposable {
     }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      await this.errors.show(new Error('Sign in to the svc service before importing calls.'));
+      let host = '';
+      try {
+        host = new URL(this.connection.config.baseUrl).host;
+      } catch {
+        // no URL yet
+      }
+      const where = host ? ` to ${host}` : '';
+      if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
+      void this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`));
       return { status: 'aborted', files: [] };
     }
 

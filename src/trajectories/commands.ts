@@ -3,6 +3,15 @@ import * as vscode from 'vscode';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
+import { registerCommand, type Invocation } from '../common/interaction';
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
 import { formatBytes } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -88,7 +97,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   register(): vscode.Disposable[] {
     return [
       this,
-      vscode.commands.registerCommand('svc.uploadTrajectories', (a?: unknown, b?: unknown, c?: unknown) => this.upload(a, b, c)),
+      registerCommand('svc.uploadTrajectories', (how, a?: unknown, b?: unknown, c?: unknown) => this.upload(how, a, b, c)),
       vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', (args?: RetryArgs) => this.retryRemaining(args)),
       vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
     ];
@@ -99,13 +108,21 @@ export class TrajectoryUploads implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async upload(a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
-    if (this.running) {
-      void vscode.window.showWarningMessage('svc: an upload is already running; cancel it or wait for it to finish.');
+  async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
+    // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
+    const refuse = (message: string): UploadReport => {
+      if (!how.interactive) throw new Error(`svc.uploadTrajectories: ${message}`);
+      void vscode.window.showWarningMessage(`svc: ${message}`);
       return { status: 'aborted', files: [] };
-    }
+    };
+    if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
     const args = optionsFromArgs<UploadArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    if (!how.interactive) {
+      if (files.length === 0) return refuse('no files: pass an explorer selection or { files: [...] }.');
+      if (!args.modelId) return refuse('no model: pass { modelId }.');
+      if (!args.split) return refuse('no split: pass { split }.');
+    }
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: true,
@@ -119,7 +136,9 @@ export class TrajectoryUploads implements vscode.Disposable {
     files = uploadOrder(files, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      await this.errors.show(new Error('Sign in to the svc service before uploading.'));
+      const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
+      if (!how.interactive) return refuse(`not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
+      void this.errors.show(new Error(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`));
       return { status: 'aborted', files: [] };
     }
 
@@ -143,6 +162,8 @@ export class TrajectoryUploads implements vscode.Disposable {
     const split = args.split ?? (await this.pickSplit(files[0]!, summaries[0]!, layout?.split));
     if (!split) return { status: 'aborted', files: [] };
     await this.remember(modelId, split, files);
+    // Run by the user: whether the key may go to the training origin is asked now, not mid-upload.
+    if (how.interactive) await this.connection.prepare('training');
 
     const stamped = await Promise.all(files.map(async (uri) => ({ uri, startGroup: 0, ...(await stampOf(uri)) })));
     const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: stamped };
