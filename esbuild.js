@@ -8,6 +8,7 @@ const esbuild = require('esbuild');
 /** Browser-platform entries, one per webview: dist/webview/<name>.js (+ .css). One line each. */
 const webviewEntries = {
   viewer: 'src/webview/viewer/main.ts',
+  dashboard: 'src/webview/dashboard/main.ts',
 };
 
 const production = process.argv.includes('--production');

@@ -26,12 +26,21 @@ if (unexpected.length || !files.includes('dist/extension.js') || !files.includes
   console.error(`check-package: unexpected VSIX content:\n  ${unexpected.join('\n  ') || '(dist/extension.js or dist/webview/viewer.js missing)'}`);
   process.exit(1);
 }
+// Every webview page the extension loads must ship (a missing one is a blank panel).
+const webviews = ['dashboard.js', 'dashboard.css'];
+const missing = webviews.filter((f) => !files.includes(`dist/webview/${f}`));
+if (missing.length) {
+  console.error(`check-package: webview assets missing from the VSIX: ${missing.join(', ')}`);
+  process.exit(1);
+}
 const bundle = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
 const gz = require('node:zlib').gzipSync(fs.readFileSync(path.join(root, 'dist', 'extension.js'))).length;
 const bundleText = fs.readFileSync(path.join(root, 'dist', 'extension.js'), 'utf8');
-if (/\beval\(|new Function\(/.test(bundleText)) {
-  console.error('check-package: the bundle contains eval or new Function');
-  process.exit(1);
+for (const [name, text] of [['dist/extension.js', bundleText], ...webviews.filter((f) => f.endsWith('.js')).map((f) => [`dist/webview/${f}`, fs.readFileSync(path.join(root, 'dist', 'webview', f), 'utf8')])]) {
+  if (/\beval\(|new Function\(/.test(text)) {
+    console.error(`check-package: ${name} contains eval or new Function`);
+    process.exit(1);
+  }
 }
 // What is really there, at run time: load the service client's bundle with the Function
 // constructor watched, parse a request and a response of every endpoint, and count the code it
@@ -61,3 +70,7 @@ if (generated.status !== 0 || generated.stdout.trim() !== '0') {
 }
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);
 console.log(`check-package: dist/extension.js ${bundle} bytes, ${gz} bytes gzip`);
+for (const f of webviews) {
+  const bytes = fs.readFileSync(path.join(root, 'dist', 'webview', f));
+  console.log(`check-package: dist/webview/${f} ${bytes.length} bytes, ${require('node:zlib').gzipSync(bytes).length} bytes gzip`);
+}

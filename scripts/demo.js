@@ -56,7 +56,7 @@ async function main() {
   installExtension({ vsix, extensionsDir });
 
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json'], {
+  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json', '--admin'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

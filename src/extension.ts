@@ -10,6 +10,9 @@ import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorReporter } from './common/errors';
+import { NewCheckpointsBadge } from './dashboard/badge';
+import { registerDashboardCommands } from './dashboard/commands';
+import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
@@ -36,6 +39,7 @@ export interface SvcExtensionApi {
   threadsView: vscode.TreeView<unknown>;
   checkpointsView: vscode.TreeView<unknown>;
   restrictedMode: RestrictedModeNotice;
+  dashboards: Dashboards;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
   activationMs: number;
@@ -71,9 +75,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
-  const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors));
+  const dashboards = register(new Dashboards(connection, errors, log, context));
+  const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors, dashboards));
   const checkpointsView = register(vscode.window.createTreeView('svc.checkpoints', { treeDataProvider: checkpointsProvider, showCollapseAll: true }));
   checkpointsProvider.attach(checkpointsView);
+  register(new NewCheckpointsBadge(checkpointsView, dashboards));
+  register(dashboards.onDidFindCheckpoints(({ modelId, checkpoints: found }) => checkpoints.addFound(modelId, found)));
+  register(dashboards.registerSerializer());
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
@@ -83,6 +91,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     ...registerAuthCommands({ credentials, connection, approvals }),
     ...registerThreadCommands(threads, threadDetails),
     ...registerCheckpointCommands(checkpoints, context.globalState),
+    ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
@@ -111,6 +120,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     threadsView: threadsView as vscode.TreeView<unknown>,
     checkpointsView: checkpointsView as vscode.TreeView<unknown>,
     restrictedMode,
+    dashboards,
     statusBar,
     viewer,
     activationMs,

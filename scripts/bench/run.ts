@@ -11,6 +11,7 @@ import { createServiceClient, type CallBatchItem } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { callItems, trajectoryFile, trajectoryJsonFile } from './data';
+import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 
@@ -67,6 +68,9 @@ async function measure(url: string, fn: () => Promise<void>): Promise<{ ms: numb
   const ms = performance.now() - t0;
   return { ms, sinkMs: (await sinkCpu(url)) - c0 };
 }
+
+/** The in-host dashboard figures (test/host/bench.ts), printed with the checkpoints section. */
+let hostDashboard: { openMs: number; fetchedMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number } | null = null;
 
 async function main() {
   console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`);
@@ -164,6 +168,7 @@ async function main() {
       const line = /BENCH (\{.*\})/.exec(host.stdout)?.[1];
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
+      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null');
       row(`host: upload ${UPLOAD_MB} MB via the command`, `${fmt(mb(hb.bytes) / (hb.ms / 1000))} MB/s, peak RSS ${fmt(mb(hb.peakRss), 0)} MB`, 'host RSS before the upload', `${fmt(mb(hb.startRss), 0)} MB`, hb.peakRss / hb.startRss, `(${fmt(hb.ms / 1000)} s)`);
 
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${fmt(mb(rssJson.bytes), 0)} MB .json file`);
@@ -252,6 +257,32 @@ async function main() {
     const ck = mid(ckRuns);
     const rawCk = mid(rawCkRuns);
     row('iterate 10 000 checkpoints (checkpointPages)', `${fmt(ck.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(rawCk.ms, 0)} ms`, ck.ms / rawCk.ms, `(median of 5 alternating; client ${spread(ckRuns)}, raw ${spread(rawCkRuns)}; lower is better)`);
+    if (hostDashboard) {
+      // The same 100 pages of the 30-metric model, fetched raw: what opening the dashboard cannot beat.
+      const raw30Runs: { ms: number; sinkMs: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        raw30Runs.push(
+          await measure(url, async () => {
+            let after = '';
+            for (;;) {
+              const r3 = await request(`${url}/v1/preview/models/bench30/checkpoints?limit=100&order=asc${after ? `&after=${after}` : ''}`, { headers: { authorization: bearer } });
+              const page = JSON.parse(await r3.body.text()) as { has_more: boolean; last_id: string };
+              if (!page.has_more) break;
+              after = page.last_id;
+            }
+          }),
+        );
+      }
+      const raw30 = [...raw30Runs].sort((x, y) => x.ms - y.ms)[1]!;
+      row(
+        `host: open the training dashboard, ${hostDashboard.count.toLocaleString('en-US')} × ${hostDashboard.charts} (${hostDashboard.requests} pages) until drawn`,
+        `${fmt(hostDashboard.openMs, 0)} ms (last page fetched at ${fmt(hostDashboard.fetchedMs, 0)} ms; drawn ${fmt(hostDashboard.drawMs, 0)} ms after it reached the page)`,
+        'raw sequential GETs of the same pages',
+        `${fmt(raw30.ms, 0)} ms`,
+        hostDashboard.openMs / raw30.ms,
+        `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; code-server 1.100.3, webview in headless Chromium)`,
+      );
+    }
   } finally {
     await client.close();
     await agent.close();
@@ -264,6 +295,24 @@ async function main() {
   const bundle = fs.readFileSync(path.join(root, 'dist', 'extension.js'));
   const gz = zlib.gzipSync(bundle, { level: 9 }).length;
   row('bundle dist/extension.js', `${fmt(bundle.length / 1024, 0)} KiB (${fmt(gz / 1024, 0)} KiB gzip)`, 'undici alone, bundled', `${fmt(undiciSize() / 1024, 0)} KiB`, bundle.length / undiciSize());
+  // 6. The training dashboard's webview (needs the production bundle just built).
+  const render = await benchRender();
+  console.log(`\nthe training dashboard (${render.n.toLocaleString('en-US')} checkpoints × ${render.m} metrics, headless Chromium)`);
+  row(
+    `dashboard: draw ${render.n.toLocaleString('en-US')} × ${render.m} after the data is in`,
+    `${fmt(render.renderMs, 0)} ms`,
+    `bare uPlot, the same ${render.m} series`,
+    `${fmt(render.baselineMs, 0)} ms`,
+    render.renderMs / render.baselineMs,
+    `(median of ${render.runs.render.length}: ${render.runs.render.map((v) => fmt(v, 0)).join(', ')} ms; one checkpoint more from a poll: ${fmt(render.appendMs, 0)} ms)`,
+  );
+  row(
+    'webview dist/webview/dashboard.js + .css',
+    `${fmt(render.bundleBytes / 1024, 0)} KiB + ${fmt(render.cssBytes / 1024, 0)} KiB (${fmt(render.bundleGzip / 1024, 0)} KiB gzip)`,
+    'uPlot alone, bundled and minified',
+    `${fmt(render.uplotBytes / 1024, 0)} KiB`,
+    render.bundleBytes / render.uplotBytes,
+  );
   if (!process.argv.includes('--no-host')) {
     const host = spawnSync(process.execPath, ['scripts/host/run-tests.js', '--grep', 'activates without'], { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 });
     const inside = /activation took ([\d.]+) ms/.exec(host.stdout);

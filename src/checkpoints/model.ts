@@ -81,6 +81,23 @@ export class CheckpointsModel extends Disposable {
     this.changed.fire(undefined);
   }
 
+  /**
+   * Shows checkpoints found elsewhere (a training dashboard's poll) in the loaded pages: at the
+   * top when newest come first, at the end when oldest come first and the end is loaded. Nothing
+   * changes for a model not loaded yet: its first page will have them.
+   */
+  addFound(modelId: string, found: readonly Checkpoint[]): void {
+    const s = this.states.get(modelId);
+    if (!s?.loaded || s.loading || found.length === 0) return;
+    const seen = new Set(s.items.map((c) => c.id));
+    const fresh = found.filter((c) => !seen.has(c.id)).sort((a, b) => a.step - b.step);
+    if (fresh.length === 0) return;
+    if (this.order === 'desc') s.items.unshift(...fresh.reverse());
+    else if (!s.hasMore) s.items.push(...fresh);
+    else return;
+    this.changed.fire(modelId);
+  }
+
   ensureLoaded(modelId: string, how?: Invocation): Promise<void> {
     const s = this.state(modelId);
     if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();

@@ -27,6 +27,10 @@ export interface SvcConfig {
   models: string[];
   threadsPageSize: number;
   checkpointsPageSize: number;
+  /** Seconds between polls of an open training dashboard; 0 = off. */
+  checkpointsPollSeconds: number;
+  /** Notify about checkpoints found by a poll (opt-in). */
+  checkpointsNotify: boolean;
   requestTimeoutSeconds: number;
   allowInsecureHttp: boolean;
   /** Settings of this workspace that Restricted Mode ignores, e.g. `svc.baseUrl`. */
@@ -124,6 +128,8 @@ export function readConfig(): SvcConfig {
     models: [...new Set(models.filter((m): m is string => typeof m === 'string' && m.trim() !== '').map((m) => m.trim()))],
     threadsPageSize: clampInt(c.get('threads.pageSize'), 1, 500, 50),
     checkpointsPageSize: clampInt(c.get('checkpoints.pageSize'), 1, 100, 20),
+    checkpointsPollSeconds: clampInt(c.get('checkpoints.pollSeconds'), 0, 86_400, 30),
+    checkpointsNotify: c.get<boolean>('checkpoints.notifyNew') === true,
     requestTimeoutSeconds: clampInt(c.get('requestTimeoutSeconds'), 1, 600, 30),
     // Machine scope: a workspace cannot set it.
     allowInsecureHttp: c.get<boolean>('allowInsecureHttp') === true,

@@ -40,6 +40,7 @@ function loadSuites(): void {
   require('./suites/auth.test');
   require('./suites/threads.test');
   require('./suites/checkpoints.test');
+  require('./suites/dashboard.test');
   require('./suites/connection.test');
   require('./suites/upload.test');
   require('./suites/import.test');
