@@ -8,6 +8,7 @@ const esbuild = require('esbuild');
 /** Browser-platform entries, one per webview: dist/webview/<name>.js (+ .css). One line each. */
 const webviewEntries = {
   viewer: 'src/webview/viewer/main.ts',
+  threadDetails: 'src/webview/threadDetails/main.ts',
 };
 
 const production = process.argv.includes('--production');
