@@ -8,7 +8,10 @@ import { registerCommand } from '../common/interaction';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 
-/** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
+/**
+ * `svc: <project>` in the status bar, showing the auth state. A click does what the tooltip says:
+ * sign in when signed out or after the service rejected the credentials, else select the project.
+ */
 export class StatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
 
@@ -39,7 +42,7 @@ export class StatusBar extends Disposable {
         break;
       case 'signedOut':
         this.item.text = `$(account) svc: signed out`;
-        md.appendMarkdown(`Signed out of ${cfg.baseUrl}. Run **svc: Sign In**.`);
+        md.appendMarkdown(`Signed out of ${cfg.baseUrl}.`);
         break;
       case 'authFailed':
         this.item.text = `$(warning) svc: ${project}`;
@@ -50,8 +53,16 @@ export class StatusBar extends Disposable {
         md.appendMarkdown(`Signed in to ${cfg.baseUrl} via ${describeSource(this.connection.source)}.`);
         break;
     }
-    for (const line of this.details()) md.appendMarkdown(`\n\n${line}`);
-    md.appendMarkdown('\n\nClick to select the project.');
+    for (const line of this.details()) md.appendMarkdown(`
+
+${line}`);
+    const needsSignIn = this.connection.state === 'signedOut' || this.connection.state === 'authFailed';
+    this.item.command = needsSignIn ? 'svc.signIn' : 'svc.selectProject';
+    md.appendMarkdown(needsSignIn ? '
+
+Click to sign in.' : '
+
+Click to select the project.');
     this.item.tooltip = md;
     this.item.backgroundColor =
       this.connection.state === 'authFailed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;

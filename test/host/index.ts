@@ -41,6 +41,7 @@ function loadSuites(): void {
   require('./suites/threads.test');
   require('./suites/checkpoints.test');
   require('./suites/connection.test');
+  require('./suites/errors.test');
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
