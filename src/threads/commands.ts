@@ -69,7 +69,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       if (!row) return undefined;
       const project = arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project;
       await panel.show(project, row, { openJson: () => openJson(project, row) });
-      return threadDetailsUri(project, row.thread_id).toString();
+      return undefined;
     }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
