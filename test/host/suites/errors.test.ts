@@ -5,7 +5,7 @@ import * as net from 'net';
 import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 /** A loopback port nothing listens on. */
@@ -89,8 +89,8 @@ describe('errors: what they say and the next step they offer', () => {
   it('after a 401 the status bar item signs in, as its tooltip says; once signed in it selects the project again', async () => {
     const a = await api();
     assert.strictEqual(a.statusBar.item.command, 'svc.selectProject');
-    await signIn('a-key-the-service-does-not-know');
-    await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
+    await storeRevokedKey('a-key-the-service-does-not-know');
+    await waitFor('signed in (revoked key)', () => a.connection.state === 'signedIn');
     const p = new Prompts();
     try {
       await vscode.commands.executeCommand('svc.threads.refresh');

@@ -427,7 +427,7 @@ describe('threads view', () => {
         await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.threads.filter', 'day')), /takes an object argument/);
         await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.threads.sortBy', { direction: 'asc' })), /A sort field is needed/);
         await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.threads.filter', { after: '2026-02-30' })), /after "2026-02-30".*2026-11-15/);
-        await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.selectProject', { project: 'acme/x' })), /takes \{ projectId/);
+        await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.selectProject', { project: 'acme/x' })), /needs \{ projectId \}/);
         assert.deepStrictEqual(p.prompts(), [], 'no prompt for a scripted call');
       } finally {
         p.dispose();
