@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Packages the VSIX (production build) and checks what it holds: only dist/extension.js, media/,
-// package.json, package.nls.json, README, CHANGELOG and LICENSE. Prints its size.
+// `npm run package`: packages the VSIX (production build) and checks what it holds: only
+// dist/extension.js, the webview bundles, media/, package.json, package.nls.json, README,
+// CHANGELOG and LICENSE. Prints its size. Creates the output folder (vsce does not).
+//   node scripts/check-package.js [--out <file.vsix>]   (default dist-vsix/svc-vscode.vsix)
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -8,9 +10,14 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
-const out = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+// The manifest's own files must ship: a walkthrough step without its media shows nothing.
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
+const required = ['dist/extension.js', 'dist/webview/viewer.js', 'dist/webview/threadDetails.js', 'dist/webview/threadDetails.css', manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -22,17 +29,19 @@ if (pack.status !== 0) {
 const ls = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
 const files = ls.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
-if (unexpected.length || !files.includes('dist/extension.js') || !files.includes('dist/webview/viewer.js')) {
-  console.error(`check-package: unexpected VSIX content:\n  ${unexpected.join('\n  ') || '(dist/extension.js or dist/webview/viewer.js missing)'}`);
+const missing = required.filter((f) => !files.includes(f));
+if (unexpected.length || missing.length) {
+  console.error(`check-package: unexpected VSIX content:\n  ${[...unexpected, ...missing.map((f) => `(${f} missing)`)].join('\n  ')}`);
   process.exit(1);
 }
 // Every webview page the extension loads must ship (a missing one is a blank panel).
-const webviews = ['dashboard.js', 'dashboard.css'];
-const missing = webviews.filter((f) => !files.includes(`dist/webview/${f}`));
+const required = ['dashboard.js', 'dashboard.css', 'viewer.js', 'viewer.css'];
+const missing = required.filter((f) => !files.includes(`dist/webview/${f}`));
 if (missing.length) {
   console.error(`check-package: webview assets missing from the VSIX: ${missing.join(', ')}`);
   process.exit(1);
 }
+const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));
 const bundle = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
 const gz = require('node:zlib').gzipSync(fs.readFileSync(path.join(root, 'dist', 'extension.js'))).length;
 const bundleText = fs.readFileSync(path.join(root, 'dist', 'extension.js'), 'utf8');

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): type check, lint, plain-Node unit and contract tests, then the
-// suites inside a real VS Code extension host (code-server + Chromium, installed on first run).
-//   --unit   only the plain-Node parts
-//   --host   only the in-host parts
+// The tests: type check, lint, plain-Node unit and contract tests, then the suites inside a real
+// VS Code extension host (code-server + Chromium, installed on first run). `npm test` runs both
+// halves as `npm run test:unit && npm run test:host` (so CI, which runs `npm test`, runs those two
+// README commands as they are written).
+//   --unit   only the plain-Node parts (npm run test:unit)
+//   --host   only the in-host parts (npm run test:host)
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -44,4 +46,5 @@ if (!onlyUnit) {
   step('package (for the UI test)', node, ['scripts/check-package.js']);
   step('UI test (Playwright drives the workbench)', bin('mocha'), ['--config', 'test/.mocharc.ui.json']);
 }
-console.log(`\nall tests passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const what = onlyUnit ? 'unit tests' : onlyHost ? 'in-host tests' : 'tests';
+console.log(`\nall ${what} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

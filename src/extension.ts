@@ -17,11 +17,13 @@ import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
+import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
 import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
+import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
@@ -34,6 +36,7 @@ export interface SvcExtensionApi {
   connection: Connection;
   threads: ThreadsModel;
   threadsProvider: ThreadsTreeProvider;
+  threadDetailsPanel: ThreadDetailsPanel;
   checkpoints: CheckpointsModel;
   checkpointsProvider: CheckpointsTreeProvider;
   threadsView: vscode.TreeView<unknown>;
@@ -73,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   threadsProvider.attach(threadsView);
   const threadDetails = new ThreadDetailsProvider(threads);
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
+  const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log));
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
@@ -87,9 +91,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
 
+  // Recent lists (offered first in the pickers) drop what the service refused: a project it does
+  // not know or show us, a model it does not know.
+  register(threads.onDidFail(({ project, error }) => refusedByService(error) && forgetRecent(context.globalState, RECENT_PROJECTS, project)));
+  register(
+    checkpoints.onDidChange((changed) => {
+      for (const id of checkpoints.models) {
+        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) void forgetRecent(context.globalState, RECENT_MODELS, id);
+      }
+    }),
+  );
+
   subs.push(
     ...registerAuthCommands({ credentials, connection, approvals }),
-    ...registerThreadCommands(threads, threadDetails),
+    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
     ...registerCheckpointCommands(checkpoints, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
@@ -115,6 +130,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     connection,
     threads,
     threadsProvider,
+    threadDetailsPanel,
     checkpoints,
     checkpointsProvider,
     threadsView: threadsView as vscode.TreeView<unknown>,

@@ -8,6 +8,10 @@
 export interface RequestInfo {
   method: string;
   path: string;
+  /** Where the connection goes, `host:port` (the proxy's when the request goes through one). */
+  connectTo?: string;
+  /** Whether `connectTo` is a proxy. */
+  viaProxy?: boolean;
 }
 
 /** One problem with a field, as the service reports it in a 422 body or as the client finds it. */

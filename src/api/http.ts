@@ -185,7 +185,8 @@ export class HttpClient {
    */
   async stream(req: HttpRequest, attempts: { n: number } = { n: 0 }): Promise<StreamResponse> {
     const url = this.urlFor(req);
-    const info: RequestInfo = { method: req.method, path: url.pathname + url.search };
+    const proxyUrl = proxyFor(url, this.proxy);
+    const info: RequestInfo = { method: req.method, path: url.pathname + url.search, connectTo: hostPort(proxyUrl ? new URL(proxyUrl) : url), viaProxy: !!proxyUrl };
     this.checkTransport(url, info);
     const body = req.body ?? (req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined);
 
@@ -311,13 +312,15 @@ export class HttpClient {
   }
 
   /** Logs an event on behalf of an operation that retries on its own (a resumed stream). */
-  logEvent(event: RequestLogEvent): void {
+  logEvent(event: RequestLogEvent & Partial<RequestInfo>): void {
     this.log(event);
   }
 
-  private log(event: RequestLogEvent): void {
+  private log(event: RequestLogEvent & Partial<RequestInfo>): void {
+    // Only the fields of a log event: RequestInfo's connection details are for error messages.
+    const { connectTo: _connectTo, viaProxy: _viaProxy, ...fields } = event;
     try {
-      this.options.logger?.({ ...event, durationMs: Math.round(event.durationMs) });
+      this.options.logger?.({ ...fields, durationMs: Math.round(event.durationMs) });
     } catch {
       // A broken logger must not break requests.
     }
@@ -415,8 +418,8 @@ async function errorFromResponse(res: Dispatcher.ResponseData, info: RequestInfo
   if (status === 413) return new PayloadTooLargeError(`The request was too large for the service (413): ${where}${said}`, base);
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    const wait = retryAfterMs !== undefined ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : '';
-    return new RateLimitedError(`The service is rate limiting requests (429): ${where}${said}.${wait}`, { ...base, retryAfterMs });
+    const wait = retryAfterMs !== undefined ? `; try again in ${Math.ceil(retryAfterMs / 1000)} s` : '';
+    return new RateLimitedError(`The service is rate limiting requests (429): ${where}${said}${wait}`, { ...base, retryAfterMs });
   }
   if (status >= 500) return new ServerError(`The service failed (${status}) on ${where}${said}`, base);
   return new SvcError(`Unexpected status ${status} from ${where}${said}`, base);
@@ -465,14 +468,25 @@ export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, ho
   }
   const beforeSend = code !== undefined && CONNECT_PHASE_CODES.has(code);
   const timeout = code !== undefined && TIMEOUT_CODES.has(code);
+  // Name where the connection went: "could not connect" alone leaves the user guessing which
+  // URL is wrong. No period at the end: callers put these messages inside their own sentences.
+  const to = info.connectTo ? ` to ${info.viaProxy ? 'the proxy ' : ''}${info.connectTo}` : '';
   const what = timeout
-    ? 'timed out'
+    ? `timed out${code === 'UND_ERR_CONNECT_TIMEOUT' ? ` connecting${to}` : ''}`
     : code === 'ECONNREFUSED'
-      ? 'could not connect (connection refused)'
+      ? `could not connect${to} (connection refused)`
       : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'could not resolve the host'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE'
-          ? 'lost the connection'
-          : `failed${code ? ` (${code})` : ''}`;
-  return new NetworkError(`${info.method} ${info.path} ${what}.`, { request: info, code, beforeSend, timeout, cause: e });
+        ? `could not resolve the host${info.connectTo ? ` of ${info.connectTo}` : ''}`
+        : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
+          ? `could not reach ${info.connectTo ?? 'the host'} (${code === 'EHOSTUNREACH' ? 'host' : 'network'} unreachable)`
+          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE'
+            ? 'lost the connection'
+            : `failed${code ? ` (${code})` : ''}`;
+  return new NetworkError(`${info.method} ${info.path} ${what}`, { request: info, code, beforeSend, timeout, cause: e });
 }
+
+/** `host:port` of a URL, with the scheme's default port written out. */
+function hostPort(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+

@@ -5,7 +5,7 @@ import { registerCommand, type Invocation } from '../common/interaction';
 import type { CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
-import { formatBytes } from '../common/format';
+import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -173,13 +173,13 @@ export class CallImports implements vscode.Disposable {
     );
     const starts = report.files.reduce((n, f) => n + f.starts, 0);
     const ends = report.files.reduce((n, f) => n + f.ends, 0);
-    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    const took = formatDuration(performance.now() - started);
     if (starts + ends > 0) this.afterImport();
     if (report.status === 'done') {
       const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
       void vscode.window.showInformationMessage(
-        `svc: imported ${starts + ends} call records (${starts} started, ${ends} ended) from ${files.length} file(s) in ${secs} s.` +
-          (warnings ? ` ${warnings} warning(s) in the Problems panel.` : ''),
+        `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
+          (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;

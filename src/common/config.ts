@@ -35,6 +35,8 @@ export interface SvcConfig {
   allowInsecureHttp: boolean;
   /** Settings of this workspace that Restricted Mode ignores, e.g. `svc.baseUrl`. */
   ignoredWorkspaceSettings: string[];
+  /** The name recorded as the creator of feedback; empty for none. */
+  feedbackCreator: string;
 }
 
 export interface ProxyConfig {
@@ -134,6 +136,7 @@ export function readConfig(): SvcConfig {
     // Machine scope: a workspace cannot set it.
     allowInsecureHttp: c.get<boolean>('allowInsecureHttp') === true,
     ignoredWorkspaceSettings: vscode.workspace.isTrusted ? [] : restrictedWorkspaceSettings(),
+    feedbackCreator: (c.get<string>('feedback.creator') ?? '').trim(),
   };
 }
 

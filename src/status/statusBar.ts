@@ -6,9 +6,13 @@ import { Disposable } from '../common/disposable';
 import { escapeMarkdown } from '../common/format';
 import { registerCommand } from '../common/interaction';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
+import { scriptArgs } from '../common/treeNodes';
 import type { Connection } from '../service/connection';
 
-/** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
+/**
+ * `svc: <project>` in the status bar, showing the auth state. A click does what the tooltip says:
+ * sign in when signed out or after the service rejected the credentials, else select the project.
+ */
 export class StatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
 
@@ -39,7 +43,7 @@ export class StatusBar extends Disposable {
         break;
       case 'signedOut':
         this.item.text = `$(account) svc: signed out`;
-        md.appendMarkdown(`Signed out of ${cfg.baseUrl}. Run **svc: Sign In**.`);
+        md.appendMarkdown(`Signed out of ${cfg.baseUrl}.`);
         break;
       case 'authFailed':
         this.item.text = `$(warning) svc: ${project}`;
@@ -51,7 +55,9 @@ export class StatusBar extends Disposable {
         break;
     }
     for (const line of this.details()) md.appendMarkdown(`\n\n${line}`);
-    md.appendMarkdown('\n\nClick to select the project.');
+    const needsSignIn = this.connection.state === 'signedOut' || this.connection.state === 'authFailed';
+    this.item.command = needsSignIn ? 'svc.signIn' : 'svc.selectProject';
+    md.appendMarkdown(needsSignIn ? '\n\nClick to sign in.' : '\n\nClick to select the project.');
     this.item.tooltip = md;
     this.item.backgroundColor =
       this.connection.state === 'authFailed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
@@ -82,8 +88,12 @@ export class StatusBar extends Disposable {
 }
 
 export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return registerCommand('svc.selectProject', async (how, args?: { projectId?: string; scope?: SettingsScope }) => {
-    let projectId = args?.projectId?.trim();
+  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
+    // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
+    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
+    if (args !== undefined && typeof args !== 'object') throw new Error('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
+    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new Error('svc.selectProject: projectId must be a string such as "acme/chatbot".');
+    let projectId = (args?.projectId as string | undefined)?.trim();
     if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new Error(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
     if (projectId === undefined) {
       if (args) throw new Error('svc.selectProject needs { projectId }.');
@@ -98,7 +108,7 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
     }
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
-    const scope = args?.scope ?? (how.interactive ? await pickScope('project') : 'user');
+    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
     if (!scope) return undefined;
     try {
       await writeSetting('project', projectId, scope);

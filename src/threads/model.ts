@@ -22,11 +22,16 @@ export type ThreadsStatus = 'unconfigured' | 'signedOut' | 'noProject' | 'idle' 
 export class ThreadsModel extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   readonly onDidChange = this.changed.event;
+  private readonly failed = this._register(new vscode.EventEmitter<{ project: string; error: unknown }>());
+  /** Fires when loading the threads of a project failed, with the error (e.g. a 403 or 404 for it). */
+  readonly onDidFail = this.failed.event;
 
   private _rows: ThreadRow[] = [];
   private ids = new Set<string>();
   private _hasMore = false;
   private _error: unknown;
+  /** What failed: the first page of a load (a refresh shows it above the rows it kept), or a next page. */
+  private _errorDuring: 'refresh' | 'more' = 'refresh';
   private _loading: Promise<void> | undefined;
   private _loaded = false;
   private abort: AbortController | undefined;
@@ -59,6 +64,10 @@ export class ThreadsModel extends Disposable {
   }
   get error(): unknown {
     return this._error;
+  }
+  /** Whether the error is of a refresh (the rows shown are those loaded before it) or of "Load more". */
+  get errorDuring(): 'refresh' | 'more' {
+    return this._errorDuring;
   }
   get filter(): ThreadFilter | undefined {
     return this._filter;
@@ -116,6 +125,25 @@ export class ThreadsModel extends Disposable {
     this.changed.fire();
   }
 
+  /**
+   * Loads the first page again, keeping the rows on show until it arrives: a failed refresh
+   * leaves them in place (with the error), and a successful one replaces them. Cancels the load
+   * in flight. A change of query (filter, sort, project) resets instead: its old rows would
+   * answer another question.
+   */
+  refresh(how?: Invocation): Promise<void> {
+    this.generation++;
+    this.abort?.abort();
+    this.abort = undefined;
+    this._loading = undefined;
+    this._error = undefined;
+    if (!this._loaded) {
+      this._rows = [];
+      this.ids.clear();
+    }
+    return this.load(0, true, how);
+  }
+
   /** Loads the first page if nothing is loaded yet. */
   ensureLoaded(how?: Invocation): Promise<void> {
     if (this._loaded || this._error !== undefined) return this._loading ?? Promise.resolve();
@@ -129,6 +157,11 @@ export class ThreadsModel extends Disposable {
    */
   loadMore(how?: Invocation): Promise<void> {
     if (this._loading) return this._loading;
+    return this.load(this._rows.length, false, how);
+  }
+
+  /** Loads one page at `offset`; `replace`: the page replaces the rows (a refresh), else it is appended. */
+  private load(offset: number, replace: boolean, how: Invocation | undefined): Promise<void> {
     const client = this.connection.client;
     if (!client || !this.project || this.connection.state === 'signedOut') return Promise.resolve();
     const generation = this.generation;
@@ -136,8 +169,7 @@ export class ThreadsModel extends Disposable {
     this.abort = abort;
     this._error = undefined;
     const pageSize = this.connection.config.threadsPageSize;
-    const offset = this._rows.length;
-    if (offset === 0) this.queryFilter = toQueryFilter(this._filter);
+    const queryFilter = offset === 0 ? toQueryFilter(this._filter) : this.queryFilter;
     const load = (async () => {
       const page: ThreadRow[] = [];
       try {
@@ -147,7 +179,7 @@ export class ThreadsModel extends Disposable {
         const rows = client.threads.query(
           {
             project_id: this.project,
-            filter: this.queryFilter,
+            filter: queryFilter,
             sort_by: [this.sort],
             limit: pageSize + 1,
             offset,
@@ -156,6 +188,12 @@ export class ThreadsModel extends Disposable {
         );
         for await (const row of rows) page.push(row);
         if (generation !== this.generation) return;
+        if (replace) {
+          this._rows = [];
+          this.ids.clear();
+        }
+        // "Last hour" must not move between pages: later pages reuse the first page's filter.
+        this.queryFilter = queryFilter;
         this._hasMore = page.length > pageSize;
         for (const row of page.slice(0, pageSize)) {
           // Offset paging can repeat a row when data changed between pages; ids must stay unique.
@@ -167,8 +205,10 @@ export class ThreadsModel extends Disposable {
       } catch (e) {
         if (generation !== this.generation) return;
         this._error = e;
+        this._errorDuring = offset === 0 ? 'refresh' : 'more';
         this.log.error(`Loading threads of ${this.project} failed: ${e instanceof Error ? e.message : String(e)}`);
         this.connection.reportFailure(e);
+        this.failed.fire({ project: this.project, error: e });
       } finally {
         if (generation === this.generation) {
           this._loading = undefined;

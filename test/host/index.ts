@@ -42,6 +42,7 @@ function loadSuites(): void {
   require('./suites/checkpoints.test');
   require('./suites/dashboard.test');
   require('./suites/connection.test');
+  require('./suites/errors.test');
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');

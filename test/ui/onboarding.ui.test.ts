@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-import { openWorkbench, out, packagedVsix, recordFailure, root, type Workbench } from './helpers';
+import { openWorkbench, out, packagedVsix, recordFailure, root, setColorTheme, type Workbench } from './helpers';
 const KEY = 'demo-key';
 
 describe('UI: first run, from the welcome views to rows (VSIX installed, blank profile)', function () {
@@ -56,7 +56,12 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
 
     // 1. No service configured.
     await threadsPane.getByText('No svc service is configured.').waitFor({ state: 'visible', timeout: 60_000 });
+    // Welcome text reads as text: no literal backticks.
+    assert.doesNotMatch(await sidebar.locator('.welcome-view').first().innerText(), /`/);
     await wb.screenshot(out('welcome.png'));
+    await setColorTheme(wb, 'Light Modern');
+    await wb.screenshot(out('welcome-light.png'));
+    await setColorTheme(wb, 'Dark Modern');
     // Nothing to refresh, sort or filter yet: the view title offers none of it.
     const titleAction = (pane: typeof threadsPane, label: string) => pane.locator(`.pane-header .action-label[aria-label^="${label}"]`);
     for (const label of ['Refresh Threads', 'Sort Threads', 'Filter Threads']) assert.equal(await titleAction(threadsPane, label).count(), 0, label);

@@ -231,12 +231,12 @@ describe('feedback', () => {
     assert.deepStrictEqual(JSON.parse(link.target!.query), [{ ref }]);
     assert.strictEqual(link.tooltip, 'Attach feedback to this call');
 
-    // Thread details documents get links for their turn refs.
+    // A thread's JSON document gets links for its turn refs.
     const a = await api();
     await vscode.commands.executeCommand('svc.threads.refresh');
     const node = a.threadsProvider.nodes().find((n): n is Thread => n.kind === 'thread');
     assert.ok(node);
-    const uri = await vscode.commands.executeCommand<string>('svc.threads.openDetails', node);
+    const uri = await vscode.commands.executeCommand<string>('svc.threads.openJson', node);
     const details = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
     assert.ok(details);
     const detailLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', details.uri);

@@ -21,6 +21,7 @@ const SVC_KEYS = [
   'checkpoints.pageSize',
   'requestTimeoutSeconds',
   'allowInsecureHttp',
+  'feedback.creator',
 ];
 
 export async function api(): Promise<SvcExtensionApi> {
