@@ -151,7 +151,7 @@ async function serve(entry) {
   try {
     await waitFor(s, entry.ready, entry.timeoutMs ?? 120_000, `its ready line ${entry.ready}`);
     if (typeof entry.while === 'function') await entry.while(s.out);
-    for (const cmd of entry.while ?? []) {
+    else for (const cmd of entry.while ?? []) {
       console.log(`--- while it runs: ${cmd}`);
       await runToEnd(cmd);
     }
