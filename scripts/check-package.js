@@ -15,7 +15,9 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 // The manifest's own files must ship: a walkthrough step without its media shows nothing.
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
-const required = ['dist/extension.js', 'dist/webview/viewer.js', 'dist/webview/threadDetails.js', 'dist/webview/threadDetails.css', manifest.icon, ...walkthroughMedia];
+// Every webview page the extension loads must ship (a missing one is a blank panel).
+const webviewPages = ['dashboard', 'viewer', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]);
+const required = ['dist/extension.js', ...webviewPages, manifest.icon, ...walkthroughMedia];
 
 const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
@@ -32,13 +34,6 @@ const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
 const missing = required.filter((f) => !files.includes(f));
 if (unexpected.length || missing.length) {
   console.error(`check-package: unexpected VSIX content:\n  ${[...unexpected, ...missing.map((f) => `(${f} missing)`)].join('\n  ')}`);
-  process.exit(1);
-}
-// Every webview page the extension loads must ship (a missing one is a blank panel).
-const required = ['dashboard.js', 'dashboard.css', 'viewer.js', 'viewer.css'];
-const missing = required.filter((f) => !files.includes(`dist/webview/${f}`));
-if (missing.length) {
-  console.error(`check-package: webview assets missing from the VSIX: ${missing.join(', ')}`);
   process.exit(1);
 }
 const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));
