@@ -28,7 +28,8 @@ describe('training dashboard', () => {
   before(async () => {
     server = await startServer();
     server.addCheckpoints(MODEL, 30, { stepSize: 10, metrics });
-    await connect(server, { models: [MODEL], 'checkpoints.pollSeconds': 1, 'checkpoints.order': 'desc' });
+    await connect(server, { models: [MODEL], 'checkpoints.pollSeconds': 1 });
+    await vscode.commands.executeCommand('svc.checkpoints.toggleOrder', { order: 'desc' });
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

@@ -1,4 +1,7 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../../../src/api';
 import { callRef } from '../../../src/api/refs';
@@ -14,9 +17,17 @@ function attach(...args: unknown[]): Promise<FeedbackCreateResponse | undefined>
   return Promise.resolve(vscode.commands.executeCommand<FeedbackCreateResponse | undefined>('svc.attachFeedback', ...args));
 }
 
-/** Opens an untitled document with the given text in an editor. */
+let scratch = 0;
+/**
+ * Opens a document with the given text in an editor: a new file under the temp folder, not an
+ * untitled document, whose name ("Untitled-1") the workbench reuses as soon as one is closed, so a
+ * hover or cursor request could reach a closed document's model and find nothing (seen on a busy
+ * machine).
+ */
 async function openUntitled(content: string): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument({ content, language: 'plaintext' });
+  const file = path.join(os.tmpdir(), `svc-feedback-${process.pid}-${++scratch}.txt`);
+  fs.writeFileSync(file, content);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   return vscode.window.showTextDocument(doc);
 }
 
@@ -25,6 +36,7 @@ async function closeWithoutSaving(doc: vscode.TextDocument): Promise<void> {
   if (doc.isClosed) return;
   await vscode.window.showTextDocument(doc);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  if (doc.uri.scheme === 'file' && path.basename(doc.uri.fsPath).startsWith('svc-feedback-')) fs.rmSync(doc.uri.fsPath, { force: true });
 }
 
 function markdownText(h: vscode.Hover): string {
