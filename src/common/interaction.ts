@@ -9,6 +9,7 @@
  * created in.
  */
 import * as vscode from 'vscode';
+import { isTreeNode } from './treeNodes';
 
 export interface Invocation {
   /** False when the command was called with an arguments object: no prompt may open. */
@@ -22,7 +23,16 @@ export interface Invocation {
 export function isArgumentsObject(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value) || value instanceof vscode.Uri) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
-  return (proto === Object.prototype || proto === null) && !('kind' in value);
+  return (proto === Object.prototype || proto === null) && !('kind' in value) && !isTreeNode(value) && !isEditorContext(value);
+}
+
+/**
+ * What VS Code passes editor-title and editor-context commands after the resource:
+ * `{ groupId, editorIndex?, preserveFocus? }`. A click on the editor's Upload button, not a script.
+ */
+function isEditorContext(value: object): boolean {
+  const keys = Object.keys(value);
+  return typeof (value as { groupId?: unknown }).groupId === 'number' && keys.every((k) => k === 'groupId' || k === 'editorIndex' || k === 'preserveFocus');
 }
 
 /** registerCommand, with the handler told first whether it may prompt (see Invocation). */

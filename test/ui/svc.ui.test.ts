@@ -79,8 +79,15 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const page = wb.page;
     const pane = page.locator('.part.sidebar .pane:has(.title:text-is("Threads"))');
     const rows = pane.locator('.monaco-list-row[aria-label^="Thread "]');
+    // A load re-renders the rows when it ends; a click in that moment meets VS Code's "Actual
+    // command not found" (the rows' commands are replaced), so the test waits for the view to settle.
+    const settled = async () => {
+      await page.waitForFunction(`!document.querySelector('.part.sidebar .monaco-progress-container.active')`, undefined, { timeout: 20_000 });
+      await page.waitForTimeout(500);
+    };
     // Clicking a row focuses it (and opens its details beside the tree, keeping the focus there).
     const focusRow = async () => {
+      await settled();
       await rows.nth(2).click();
       await pane.locator('.monaco-list-row.focused[aria-label^="Thread "]').waitFor({ state: 'visible', timeout: 10_000 });
     };

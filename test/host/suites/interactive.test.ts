@@ -274,6 +274,22 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     assert.strictEqual(server.store.logs.length, 2);
   });
 
+  it("the editor title's Upload button (the file plus the editor's context object) asks for the model, as a click does, instead of refusing as a script", async () => {
+    server.store.logs.length = 0;
+    const uri = trajectoryFile('editor-title.jsonl', 2);
+    // What VS Code passes an editor/title command: the resource, then { groupId, editorIndex }.
+    const { result, p } = await run<{ status: string }>(
+      'svc.uploadTrajectories',
+      [{ type: 'title-model', title: 'svc: Upload to which model?' }, { pick: 'train' }],
+      { until: (p) => p.messages('info').length > 0 },
+      uri,
+      { groupId: 1, editorIndex: 0 },
+    );
+    assert.strictEqual(result.status, 'done');
+    assert.deepStrictEqual(p.messages('error'), []);
+    assert.deepStrictEqual(server.store.logs.map((l) => l.modelId), ['title-model']);
+  });
+
   it('uploads from the palette through the open dialog; a refused request is resumed from the "Retry Remaining" button', async () => {
     server.store.logs.length = 0;
     const uri = trajectoryFile('palette.jsonl', 3);
