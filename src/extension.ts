@@ -9,7 +9,8 @@ import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
-import { ErrorReporter } from './common/errors';
+import { ErrorPresenter } from './common/errors';
+import { presentCommandErrors, registerCommand } from './common/interaction';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
@@ -67,7 +68,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   // Answers about where a key may go live in globalState: no workspace can write there.
   const approvals = new KeyApprovals(context.globalState);
   const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
-  const errors = new ErrorReporter(log);
+  // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
+  const errors = new ErrorPresenter(log);
+  register(presentCommandErrors(errors));
+  register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && void errors.offerSignInAgain(authFailed.error)));
 
   // Sort, filter and order are view state: workspaceState, never settings.
   const threads = register(new ThreadsModel(connection, log, context.workspaceState));
@@ -108,7 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     ...registerCheckpointCommands(checkpoints, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
-    vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
+    registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
     ...new TrajectoryUploads(connection, errors, log, context).register(),
     ...viewer.register(),

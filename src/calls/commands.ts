@@ -6,7 +6,7 @@ import type { CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
@@ -57,7 +57,7 @@ export class CallImports implements vscode.Disposable {
 
   constructor(
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly log: Logger,
     private readonly afterImport: () => void,
   ) {}

@@ -37,9 +37,9 @@ export class CheckpointsModel extends Disposable {
     private readonly viewState: vscode.Memento,
   ) {
     super();
-    this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of models or page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsPageSize']) && this.reset()));
+    // Another client, key or project drops what is loaded; of the settings, only a real change of
+    // models or page size does.
+    this._register(connection.onDidChange(({ data, config }) => (data || (config && configChanged(config, ['models', 'checkpointsPageSize']))) && this.reset()));
   }
 
   get models(): string[] {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import type { CheckpointsModel } from './model';
 
@@ -34,7 +34,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
 
   constructor(
     private readonly model: CheckpointsModel,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly bests?: BestCheckpoints,
   ) {
     super();

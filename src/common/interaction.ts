@@ -9,6 +9,7 @@
  * created in.
  */
 import * as vscode from 'vscode';
+import type { ErrorPresenter } from './errors';
 import { isTreeNode } from './treeNodes';
 
 export interface Invocation {
@@ -35,7 +36,34 @@ function isEditorContext(value: object): boolean {
   return typeof (value as { groupId?: unknown }).groupId === 'number' && keys.every((k) => k === 'groupId' || k === 'editorIndex' || k === 'preserveFocus');
 }
 
-/** registerCommand, with the handler told first whether it may prompt (see Invocation). */
+/** The presenter every command's failure goes to; the composition root sets it before registering. */
+let presenter: Pick<ErrorPresenter, 'show' | 'rejection'> | undefined;
+
+/** Sends every failure of a command registered here to `errors` (until disposed). */
+export function presentCommandErrors(errors: Pick<ErrorPresenter, 'show' | 'rejection'>): vscode.Disposable {
+  presenter = errors;
+  return new vscode.Disposable(() => {
+    if (presenter === errors) presenter = undefined;
+  });
+}
+
+/**
+ * registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
+ * handler throws reaches VS Code's generic "Error running command": a user's action gets the
+ * presenter's notification (the command then resolves to undefined), a scripted call rejects
+ * with the presenter's readable message and opens nothing.
+ */
 export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...args: unknown[]) => handler({ interactive: !args.some(isArgumentsObject) }, ...(args as A)));
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    const how: Invocation = { interactive: !args.some(isArgumentsObject) };
+    try {
+      return await handler(how, ...(args as A));
+    } catch (e) {
+      if (!presenter) throw e;
+      if (!how.interactive) throw presenter.rejection(e, id);
+      // Not awaited: the notification stays until the user answers; the command is done.
+      void presenter.show(e);
+      return undefined;
+    }
+  });
 }

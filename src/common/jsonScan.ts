@@ -12,6 +12,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { InputError } from '../api/errors';
 
 export interface ScannedValue {
   /** The value's source text, exactly as in the file. */
@@ -47,7 +48,7 @@ export interface ScanOptions {
 }
 
 /** The outer structure is not valid JSON, or a value is too large to capture. */
-export class JsonScanError extends Error {
+export class JsonScanError extends InputError {
   constructor(
     message: string,
     readonly line: number,
@@ -55,8 +56,7 @@ export class JsonScanError extends Error {
     /** Set when a value was too large, not malformed. */
     readonly tooLarge = false,
   ) {
-    super(message);
-    this.name = 'JsonScanError';
+    super(message, { line, column });
   }
 }
 

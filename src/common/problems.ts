@@ -9,7 +9,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { z } from 'zod';
 import { readLines, type Line } from './lines';
-import { formatPath } from '../api/errors';
+import { formatPath, InputError } from '../api/errors';
 
 export interface Problem {
   file: string;
@@ -479,10 +479,9 @@ function oneOf(values: readonly unknown[]): string {
 }
 
 /** A file that does not hold what a reader expected; `problem` says where. */
-export class ProblemError extends Error {
+export class ProblemError extends InputError {
   constructor(readonly problem: Problem) {
-    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`);
-    this.name = 'ProblemError';
+    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`, { file: problem.file, line: problem.line, column: problem.column });
   }
 }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { formatMetric } from '../common/format';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -55,14 +55,15 @@ export class Dashboards extends Disposable implements DashboardHost {
 
   constructor(
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     readonly log: Logger,
     private readonly context: Pick<vscode.ExtensionContext, 'extensionUri' | 'globalState' | 'workspaceState'>,
   ) {
     super();
     this.extensionUri = context.extensionUri;
     this._register(
-      connection.onDidChange(() => {
+      connection.onDidChange(({ data }) => {
+        if (!data) return;
         // Another service or account: what was starred belongs to the old one.
         const ids = [...this.marks.keys()];
         this.marks.clear();

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { registerCommand } from '../common/interaction';
 import { callRef, CancelledError, parseRef, SvcError, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { isThreadNodeLike, parseAttachArgs, turnChoices, type AttachArgs, type FeedbackKind } from './args';
@@ -41,7 +41,7 @@ class Refusal extends Error {
 
 export interface FeedbackCommandDeps {
   connection: Connection;
-  errors: ErrorReporter;
+  errors: ErrorPresenter;
   log: Logger;
   globalState: vscode.Memento;
 }

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { AttachFeedbackCommand } from './commands';
@@ -10,7 +10,7 @@ export { ATTACH_COMMAND } from './commands';
 /** Dependencies of the feedback feature, passed by the composition root. */
 export interface FeedbackDeps {
   connection: Connection;
-  errors: ErrorReporter;
+  errors: ErrorPresenter;
   log: Logger;
   context: vscode.ExtensionContext;
 }

@@ -22,7 +22,6 @@ export class StatusBar extends Disposable {
     this.item.name = 'svc';
     this.item.command = 'svc.selectProject';
     this._register(connection.onDidChange(() => this.update()));
-    this._register(connection.onDidChangeState(() => this.update()));
     this.update();
     this.item.show();
   }

@@ -51,9 +51,9 @@ export class ThreadsModel extends Disposable {
     this._sort = parseStoredSort(viewState.get(SORT_KEY));
     this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
     void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!this._filter);
-    this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsPageSize']) && this.reset()));
+    // Another client, key or project drops what is loaded; of the settings, only a real change of
+    // page size does.
+    this._register(connection.onDidChange(({ data, config }) => (data || (config && configChanged(config, ['threadsPageSize']))) && this.reset()));
   }
 
   get rows(): readonly ThreadRow[] {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { SortBy } from '../api';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, plural } from '../common/format';
 import { treeNode } from '../common/treeNodes';
 import { describeFilter, describeSort } from './filter';
@@ -31,7 +31,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
 
   constructor(
     private readonly model: ThreadsModel,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
   ) {
     super();
     this._register(

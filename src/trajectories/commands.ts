@@ -13,7 +13,7 @@ const hostOf = (url: string) => {
   }
 };
 import { formatBytes, formatDuration, plural } from '../common/format';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
@@ -88,7 +88,7 @@ export class TrajectoryUploads implements vscode.Disposable {
 
   constructor(
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly log: Logger,
     private readonly context: vscode.ExtensionContext,
   ) {}
@@ -97,8 +97,8 @@ export class TrajectoryUploads implements vscode.Disposable {
     return [
       this,
       registerCommand('svc.uploadTrajectories', (how, a?: unknown, b?: unknown, c?: unknown) => this.upload(how, a, b, c)),
-      vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', (args?: RetryArgs) => this.retryRemaining(args)),
-      vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
+      registerCommand('svc.uploadTrajectories.retryRemaining', (_how, args?: RetryArgs) => this.retryRemaining(args)),
+      registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
     ];
   }
 

@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../common/logger';
 import { filesFromArgs } from '../common/diagnostics';
+import { registerCommand } from '../common/interaction';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
@@ -37,8 +38,8 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       vscode.window.onDidChangeActiveTextEditor(sniff),
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
-      vscode.commands.registerCommand('svc.openTrajectoryViewer', (a?: unknown, b?: unknown) => this.open(a, b)),
-      vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (a?: unknown) => this.showSource(a)),
+      registerCommand('svc.openTrajectoryViewer', (_how, a?: unknown, b?: unknown) => this.open(a, b)),
+      registerCommand('svc.trajectoryViewer.showSource', (_how, a?: unknown) => this.showSource(a)),
     ];
   }
 
