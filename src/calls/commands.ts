@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommand, type Invocation } from '../common/interaction';
-import type { CallBatchItem } from '../api';
+import { AuthenticationError, InputError, type CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
@@ -75,7 +75,7 @@ export class CallImports implements vscode.Disposable {
     const args = optionsFromArgs<ImportArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
-    if (!how.interactive && files.length === 0) throw new Error('svc.importCalls: no files: pass an explorer selection or { files: [...] }.');
+    if (!how.interactive && files.length === 0) throw new InputError('svc.importCalls: no files: pass an explorer selection or { files: [...] }.', { field: 'files' });
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
       if (!picked?.length) return { status: 'aborted', files: [] };
@@ -90,9 +90,8 @@ export class CallImports implements vscode.Disposable {
         // no URL yet
       }
       const where = host ? ` to ${host}` : '';
-      if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
-      void this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`));
-      return { status: 'aborted', files: [] };
+      if (!how.interactive) throw new AuthenticationError(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
+      throw new AuthenticationError(`Sign in${where || ' to the svc service'} before importing calls.`);
     }
 
     const summaries: CallsValidationSummary[] = [];
@@ -127,6 +126,8 @@ export class CallImports implements vscode.Disposable {
           const counts = { file: uri.fsPath, items: 0, starts: 0, ends: 0 };
           report.files.push(counts);
           let batch: { item: CallBatchItem; line: number }[] = [];
+          // The lines of the request that failed, for the message (the error itself stays as thrown).
+          let failedLines = '';
           const flush = async () => {
             if (!batch.length) return;
             const records = batch;
@@ -150,8 +151,8 @@ export class CallImports implements vscode.Disposable {
                 },
               },
             ).catch((e: unknown) => {
-              const lines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
-              throw new Error(`${name}, a request with ${lines}: ${this.errors.describe(e)}`, { cause: e });
+              failedLines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
+              throw e;
             });
           };
           try {
@@ -162,8 +163,7 @@ export class CallImports implements vscode.Disposable {
             await flush();
           } catch (e) {
             report.status = abort.signal.aborted ? 'cancelled' : 'failed';
-            report.error = e instanceof Error ? e.message : String(e);
-            if (e instanceof Error && e.cause !== undefined) e = e.cause;
+            report.error = `${name}${failedLines ? `, a request with ${failedLines}` : ''}: ${this.errors.describe(e)}`;
             if (report.status === 'failed') this.connection.reportFailure(e);
             this.log.error(`Import of ${name} ${report.status} after ${counts.items} calls: ${report.error}`);
             return;

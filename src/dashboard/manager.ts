@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Checkpoint } from '../api';
+import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatMetric } from '../common/format';
@@ -191,8 +191,8 @@ export class Dashboards extends Disposable implements DashboardHost {
    */
   async exportCsv(modelId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const sync = this.panels.get(modelId)?.sync;
-    if (!sync) throw new Error(`The training dashboard of "${modelId}" is not open.`);
-    if (sync.series.length === 0) throw new Error(`"${modelId}" has no checkpoints loaded to export.`);
+    if (!sync) throw new InputError(`The training dashboard of "${modelId}" is not open.`);
+    if (sync.series.length === 0) throw new InputError(`"${modelId}" has no checkpoints loaded to export.`);
     let uri = target;
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

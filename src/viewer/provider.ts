@@ -7,6 +7,7 @@
  * live (the session reads the open document's text).
  */
 import * as vscode from 'vscode';
+import { InputError } from '../api';
 import type { Logger } from '../common/logger';
 import { filesFromArgs } from '../common/diagnostics';
 import { registerCommand } from '../common/interaction';
@@ -75,7 +76,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(a, b)[0];
     uri ??= activeResource();
     if (!uri) {
-      if (file !== undefined || a !== undefined) throw new Error('svc.openTrajectoryViewer: no file given');
+      if (file !== undefined || a !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
       uri = picked?.[0];
       if (!uri) return;
