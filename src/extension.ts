@@ -16,7 +16,8 @@ import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
-import { TrajectoryUploads } from './trajectories/commands';
+import { registerUploadCommands } from './trajectories/commands';
+import { UploadManager } from './trajectories/manager';
 import { Logger } from './common/logger';
 import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
@@ -107,14 +108,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   );
 
   subs.push(
-    ...registerAuthCommands({ credentials, connection, approvals }),
+    ...registerAuthCommands({ credentials, connection, approvals, errors }),
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
     ...registerCheckpointCommands(checkpoints, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
-    ...new TrajectoryUploads(connection, errors, log, context).register(),
+    ...registerUploadCommands(new UploadManager(connection, errors, log, context)),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),

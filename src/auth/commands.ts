@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, checkKey, ConfigurationError, InputError, type Credentials, type InputPlace, type KeyCheck } from '../api';
+import { AuthenticationError, checkKey, ConfigurationError, InputError, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import type { ErrorPresenter } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
@@ -26,26 +27,32 @@ export interface AuthDeps {
   credentials: CredentialManager;
   connection: Connection;
   approvals: KeyApprovals;
+  errors: Pick<ErrorPresenter, 'show'>;
 }
 
 export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
   return [
     registerCommand('svc.signIn', (how, args?: SignInArgs) => signIn(deps, how, args)),
     registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(how, args)),
+    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(deps, how, args)),
     registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
     registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 
-/** A failure of a command: the presenter shows it when the user ran it; a scripted caller gets it as the rejection. */
-function fail(message: string, place: InputPlace = {}): never {
-  throw new InputError(message, place);
+/**
+ * A refusal of a command: the presenter shows it when the user ran it (the command then returns
+ * false), a scripted caller gets it as the rejection.
+ */
+function fail(deps: Pick<AuthDeps, 'errors'>, how: Invocation, error: Error): false {
+  if (!how.interactive) throw error;
+  void deps.errors.show(error);
+  return false;
 }
 
-async function setBaseUrl(_how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
-  if (args && args.baseUrl === undefined) return fail('svc: svc.setBaseUrl needs { baseUrl }.');
+async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
+  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(deps, how, new InputError(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`, { field: 'scope' }));
+  if (args && args.baseUrl === undefined) return fail(deps, how, new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' }));
   const url =
     args?.baseUrl ??
     (await vscode.window.showInputBox({
@@ -57,7 +64,7 @@ async function setBaseUrl(_how: Invocation, args?: { baseUrl?: string; scope?: S
     }));
   if (url === undefined) return false;
   const problem = validateUrl(url);
-  if (problem) return fail(`svc: ${problem}`);
+  if (problem) return fail(deps, how, new InputError(`svc: ${problem}`, { field: 'baseUrl' }));
   const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
   if (!scope) return false;
   await writeSetting('baseUrl', url.trim().replace(/\/+$/, ''), scope);
@@ -147,11 +154,11 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   const { connection, credentials, approvals } = deps;
   if (!connection.client) {
     if (args) throw new ConfigurationError('svc: set svc.baseUrl before signing in.');
-    if (!(await setBaseUrl(how))) return false;
+    if (!(await setBaseUrl(deps, how))) return false;
     if (!connection.client) return false;
   }
   if (args?.target !== undefined && args.target !== 'trace' && args.target !== 'training') {
-    return fail(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`);
+    return fail(deps, how, new InputError(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`, { field: 'target' }));
   }
   if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
   const asked = await askCredentials(deps, args);
@@ -164,7 +171,7 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   // The advanced form's separate token goes to the model endpoints on the same origin: check it too.
   const sameOriginToken = target === 'trace' && other === origin && creds.accessToken !== creds.password ? await check(deps, creds, 'training') : undefined;
   const rejected = [first, sameOriginToken].find((c) => c?.outcome === 'rejected');
-  if (rejected) throw new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`);
+  if (rejected) return fail(deps, how, new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`));
 
   const where = await credentials.store(origin, creds);
   await connection.refreshAuth();

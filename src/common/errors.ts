@@ -63,6 +63,17 @@ export class ErrorPresenter {
   }
 
   /**
+   * A failure or refusal whose text the caller composed (an outcome with its counts, a summary of
+   * a file's problems): logged and shown in the same voice, with the caller's actions and Show Log.
+   */
+  async showMessage(text: string, options: { actions?: ErrorAction[]; warning?: boolean } = {}): Promise<void> {
+    const redacted = this.log.redact(text);
+    if (options.warning) this.log.warn(redacted);
+    else this.log.error(redacted);
+    await this.ask(options.warning ? vscode.window.showWarningMessage : vscode.window.showErrorMessage, redacted, options.actions ?? [], undefined);
+  }
+
+  /**
    * A failed sign-in noticed by a request (the Connection's `authFailed` change): offers to sign
    * in again, once per failure of a working sign-in (the Connection fires once per transition).
    */
