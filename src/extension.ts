@@ -94,7 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
-  const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
+  const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
 
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does
   // not know or show us, a model it does not know.

@@ -102,9 +102,9 @@ export class CallImports implements vscode.Disposable {
     }
     const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
     if (invalid.length) {
-      void vscode.window
-        .showErrorMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, 'Show Problems')
-        .then((ch) => ch && vscode.commands.executeCommand('workbench.actions.view.problems'));
+      void this.errors.showMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, {
+        actions: [{ title: 'Show Problems', command: 'workbench.actions.view.problems' }],
+      });
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
 
@@ -183,12 +183,9 @@ export class CallImports implements vscode.Disposable {
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;
-      void vscode.window
-        .showErrorMessage(
-          `svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`,
-          'Import Again',
-        )
-        .then((ch) => ch && vscode.commands.executeCommand('svc.importCalls', { files: files.map((f) => f.fsPath) }));
+      void this.errors.showMessage(`svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`, {
+        actions: [{ title: 'Import Again', command: 'svc.importCalls', args: { files: files.map((f) => f.fsPath) } }],
+      });
     }
     return report;
   }

@@ -104,11 +104,16 @@ export class ErrorPresenter {
   ): Promise<void> {
     const buttons = [...(retry ? ['Retry'] : []), ...actions.map((a) => a.title), ...(showLog ? ['Show Log'] : [])];
     const choice = await show(text, ...buttons);
-    if (choice === 'Retry') await retry?.();
-    else if (choice === 'Show Log') this.log.channel.show(true);
-    else {
-      const action = actions.find((a) => a.title === choice);
-      if (action) await vscode.commands.executeCommand(action.command, ...(action.args !== undefined ? [action.args] : []));
+    try {
+      if (choice === 'Retry') await retry?.();
+      else if (choice === 'Show Log') this.log.channel.show(true);
+      else {
+        const action = actions.find((a) => a.title === choice);
+        if (action) await vscode.commands.executeCommand(action.command, ...(action.args !== undefined ? [action.args] : []));
+      }
+    } catch (e) {
+      // What the button ran failed (a scripted re-run rejects): shown like any failure.
+      await this.show(e);
     }
   }
 }

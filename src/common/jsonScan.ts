@@ -1,3 +1,4 @@
+// Over 300 lines: one streaming tokenizer (a state machine over byte chunks) that reads best whole.
 /**
  * Streams the outer structure of a large JSON document without holding it whole: the items of a
  * top-level array, or the members of a top-level object, with the items of one named array member

@@ -1,3 +1,4 @@
+// Over 300 lines: the JSON-syntax and zod-issue mappers share the position machinery they are built on.
 /**
  * Problems found in a JSON or JSONL file, each with the exact place it points at, and the
  * machinery that turns JSON syntax errors and zod issues into them. No `vscode` import: the

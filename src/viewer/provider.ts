@@ -8,6 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { InputError } from '../api';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { filesFromArgs } from '../common/diagnostics';
 import { registerCommand } from '../common/interaction';
@@ -28,6 +29,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
+    private readonly errors: ErrorPresenter,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -56,7 +58,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
-    const session = new ViewerSession(document.uri, panel, { extensionUri: this.extensionUri, log: this.log, groupFiles: this.groupFiles, transcripts: this.transcripts });
+    const session = new ViewerSession(document.uri, panel, { extensionUri: this.extensionUri, log: this.log, errors: this.errors, groupFiles: this.groupFiles, transcripts: this.transcripts });
     this.sessions.add(session);
     panel.onDidDispose(() => {
       this.sessions.delete(session);

@@ -1,3 +1,4 @@
+// Over 300 lines: the webview's request handlers share one file index and its rebuilds; split, that state would be spread over files.
 /**
  * One open trajectory viewer: its file's index (rebuilt when the file or its open text document
  * changes), the file's validation problems, and the webview's requests. The webview asks for what
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import type { UploadReport } from '../trajectories/commands';
@@ -25,6 +27,7 @@ export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: 
 export interface SessionDeps {
   extensionUri: vscode.Uri;
   log: Logger;
+  errors: Pick<ErrorPresenter, 'show' | 'showMessage'>;
   groupFiles: GroupFiles;
   transcripts: TranscriptStore;
 }
@@ -268,8 +271,7 @@ export class ViewerSession extends Disposable {
     try {
       await this.handle(m);
     } catch (e) {
-      this.deps.log.error(`Trajectory viewer (${m.type}): ${(e as Error).message}`);
-      void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+      void this.deps.errors.show(e, `Trajectory viewer (${m.type})`);
     }
   }
 
@@ -434,7 +436,7 @@ export class ViewerSession extends Disposable {
     if (!index || group >= index.groups) return undefined;
     const row = this.row(index, group);
     if (row.invalid || row.errors) {
-      void vscode.window.showErrorMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`);
+      void this.deps.errors.showMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`);
       return undefined;
     }
     const { text } = await index.readGroup(group);
