@@ -98,6 +98,22 @@ export class CheckpointsModel extends Disposable {
     this.changed.fire(modelId);
   }
 
+  /**
+   * Resolves once `modelId` is settled: its first page loaded, failed, or nothing can load (no
+   * client, signed out). Starts the first load when nothing is loaded yet (`how`: whether it may
+   * ask questions). A reset or a new load while waiting is waited for too, so the state afterwards
+   * reflects every change made meanwhile. This is the one thing the tree awaits before it answers.
+   */
+  async whenSettled(modelId: string, how?: Invocation): Promise<void> {
+    for (;;) {
+      if (!this.ready) return;
+      const s = this.state(modelId);
+      if (s.loading) await s.loading;
+      else if (!s.loaded && s.error === undefined) await this.loadMore(modelId, how);
+      else return;
+    }
+  }
+
   ensureLoaded(modelId: string, how?: Invocation): Promise<void> {
     const s = this.state(modelId);
     if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();

@@ -62,10 +62,9 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     const { modelId } = element;
     this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
     try {
-      // The user expanded the model: its first load may ask questions.
-      await this.model.ensureLoaded(modelId, { interactive: true });
-      const s = this.model.state(modelId);
-      if (s.loading) await s.loading;
+      // The user expanded the model: its first load may ask questions. The answer waits until
+      // the model has settled, so it holds every change made while it waited.
+      await this.model.whenSettled(modelId, { interactive: true });
       return this.childrenOf(modelId);
     } finally {
       const n = this.resolving.get(modelId)! - 1;

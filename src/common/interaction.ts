@@ -28,6 +28,15 @@ export function isArgumentsObject(value: unknown): boolean {
 }
 
 /**
+ * An argument only a script passes: an arguments object, or a bare string, number or boolean (no
+ * menu, view or editor passes those to our commands).
+ */
+export function isScriptArgument(value: unknown): boolean {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint' || isArgumentsObject(value);
+}
+
+/**
  * What VS Code passes editor-title and editor-context commands after the resource:
  * `{ groupId, editorIndex?, preserveFocus? }`. A click on the editor's Upload button, not a script.
  */
@@ -55,7 +64,7 @@ export function presentCommandErrors(errors: Pick<ErrorPresenter, 'show' | 'reje
  */
 export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown): vscode.Disposable {
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-    const how: Invocation = { interactive: !args.some(isArgumentsObject) };
+    const how: Invocation = { interactive: !args.some(isScriptArgument) };
     try {
       return await handler(how, ...(args as A));
     } catch (e) {

@@ -144,6 +144,22 @@ export class ThreadsModel extends Disposable {
     return this.load(0, true, how);
   }
 
+  /**
+   * Resolves once the model is settled: loaded, failed, or with nothing it can load (no client,
+   * signed out, no project). Starts the first load when nothing is loaded yet (`how`: whether that
+   * load may ask questions). A reset or a new load while waiting is waited for too, so what the
+   * model holds afterwards reflects every change made meanwhile. This is the one thing a view
+   * awaits before it answers.
+   */
+  async whenSettled(how?: Invocation): Promise<void> {
+    for (;;) {
+      const status = this.status;
+      if (status === 'loading') await this._loading;
+      else if (status === 'idle') await this.loadMore(how);
+      else return;
+    }
+  }
+
   /** Loads the first page if nothing is loaded yet. */
   ensureLoaded(how?: Invocation): Promise<void> {
     if (this._loaded || this._error !== undefined) return this._loading ?? Promise.resolve();
