@@ -62,9 +62,14 @@ export function presentCommandErrors(errors: Pick<ErrorPresenter, 'show' | 'reje
  * presenter's notification (the command then resolves to undefined), a scripted call rejects
  * with the presenter's readable message and opens nothing.
  */
-export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown): vscode.Disposable {
+export function registerCommand<A extends unknown[]>(
+  id: string,
+  handler: (how: Invocation, ...args: A) => unknown,
+  options: { /** Tells a scripted call from a user's action, for a command whose arguments blur the two. */ scripted?: (args: unknown[]) => boolean } = {},
+): vscode.Disposable {
+  const scripted = options.scripted ?? ((args: unknown[]) => args.some(isScriptArgument));
   return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-    const how: Invocation = { interactive: !args.some(isScriptArgument) };
+    const how: Invocation = { interactive: !scripted(args) };
     try {
       return await handler(how, ...(args as A));
     } catch (e) {

@@ -8,12 +8,25 @@
  * (scripted use) nothing is asked and refusals reject. Returns the service's response
  * (`{ id, created_at, svc_user_id, payload }`), or undefined when cancelled.
  */
-import type * as vscode from 'vscode';
+import { Uri, type Disposable } from 'vscode';
 import { registerCommand } from '../common/interaction';
+import { isThreadNodeLike, parseAttachArgs } from './args';
 import type { FeedbackManager } from './manager';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 
-export function registerFeedbackCommands(manager: FeedbackManager): vscode.Disposable[] {
-  return [registerCommand(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options))];
+export function registerFeedbackCommands(manager: FeedbackManager): Disposable[] {
+  // Scripted means "kind given": a link passes { ref } and then asks the rest, as the palette does.
+  return [registerCommand(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options), { scripted: isScriptedAttach })];
+}
+
+/**
+ * Whether an attach call is scripted: its arguments object (after a thread node, if any) gives
+ * `kind`, or is not valid at all (no menu or link passes a wrong one).
+ */
+function isScriptedAttach(args: unknown[]): boolean {
+  const raw = isThreadNodeLike(args[0]) ? args[1] : args[0];
+  if (raw === undefined || raw === null || raw instanceof Uri || Array.isArray(raw)) return false;
+  const parsed = parseAttachArgs(raw);
+  return !parsed.ok || parsed.args.kind !== undefined;
 }
