@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, createServiceClient, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, ConfigurationError, createServiceClient, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
@@ -193,7 +193,7 @@ export class Connection extends Disposable {
    * attempt per request: for checking a key before it is stored. The caller closes it.
    */
   probeClient(credentials: Credentials): ServiceClient {
-    if (!this.clientOptions) throw new Error('Set svc.baseUrl first.');
+    if (!this.clientOptions) throw new ConfigurationError('Set svc.baseUrl first.');
     return createServiceClient({ ...this.clientOptions, credentials: async () => credentials, retry: { maxAttempts: 1 }, logger: (event) => this.log.request(event) });
   }
 

@@ -8,6 +8,7 @@ import { writeFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -453,7 +454,7 @@ export class ViewerSession extends Disposable {
     if (!target) return;
     const side = async (p: { group: number; trajectory: number }) => {
       const t = await this.trajectory(index, p.group, p.trajectory);
-      if (t === undefined) throw new Error(`${this.name} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}`);
+      if (t === undefined) throw new InputError(`${this.name} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}`);
       const title = `${this.name} · group ${p.group + 1} · trajectory ${p.trajectory + 1}`;
       return this.deps.transcripts.put(title, transcript(trajectoryView(t, p.group, p.trajectory), title));
     };
