@@ -14,6 +14,7 @@ import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
+import { migrateFeedbackCreator } from './feedback/creatorMigration';
 import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
@@ -68,6 +69,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const approvals = new KeyApprovals(context.globalState);
   const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
   const errors = new ErrorReporter(log);
+  // A creator name an earlier version kept in globalState becomes the user setting, once.
+  await migrateFeedbackCreator(context.globalState).then(
+    (moved) => moved && log.info('Moved the remembered feedback creator to the svc.feedback.creator user setting.'),
+    (e: unknown) => log.warn(`Could not move the remembered feedback creator to the svc.feedback.creator setting: ${e instanceof Error ? e.message : String(e)}`),
+  );
 
   // Sort, filter and order are view state: workspaceState, never settings.
   const threads = register(new ThreadsModel(connection, log, context.workspaceState));
@@ -105,7 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   subs.push(
     ...registerAuthCommands({ credentials, connection, approvals }),
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
-    ...registerCheckpointCommands(checkpoints, context.globalState),
+    ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),

@@ -19,6 +19,7 @@ const SVC_KEYS = [
   'models',
   'threads.pageSize',
   'checkpoints.pageSize',
+  'checkpoints.metric',
   'requestTimeoutSeconds',
   'allowInsecureHttp',
   'feedback.creator',
@@ -30,6 +31,15 @@ export async function api(): Promise<SvcExtensionApi> {
   const exports = ext.isActive ? ext.exports : await ext.activate();
   assert.ok(exports, 'the extension hands its objects to tests only outside production mode');
   return exports;
+}
+
+/**
+ * The Checkpoints view's own node of a model, as VS Code passes it to the row's commands (the
+ * inline Refresh, an error row's click). Commands tell such nodes from scripting objects by
+ * identity, so a literal `{ kind: 'model', modelId }` would be a script.
+ */
+export function modelRow(a: SvcExtensionApi, modelId: string) {
+  return a.checkpointsProvider.getParent({ kind: 'empty', modelId })!;
 }
 
 export function startServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
