@@ -110,6 +110,9 @@ describe('trust: keys go only where the user sent them', function () {
     models = await startServer();
     trace.seedThreads(PROJECT, 3);
     trace.addCheckpoints('m', 2);
+    // Models the settings test adds (Add Model checks that the service knows them).
+    trace.addCheckpoints('m-view', 0);
+    trace.addCheckpoints('m-scripted', 0);
     models.addCheckpoints('m', 4);
   });
   afterEach(() => clean());
