@@ -131,11 +131,15 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
         arg,
       );
     }),
-    registerCommand('svc.checkpoints.copyId', async (_how, arg?: CheckpointNode) => {
-      if (!arg || arg.kind !== 'checkpoint') return undefined;
-      await vscode.env.clipboard.writeText(arg.checkpoint.id);
+    // A checkpoint row's inline button; scripted, { checkpointId }.
+    registerCommand('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
+      const args = scriptArgs(arg) as { checkpointId?: unknown } | undefined;
+      const node = args === undefined ? (arg as CheckpointNode | undefined) : undefined;
+      const id = node?.kind === 'checkpoint' ? node.checkpoint.id : typeof args?.checkpointId === 'string' ? args.checkpointId : undefined;
+      if (!id) throw new Error('svc.checkpoints.copyId takes a checkpoint row or { checkpointId }.');
+      await vscode.env.clipboard.writeText(id);
       vscode.window.setStatusBarMessage('svc: copied the checkpoint id', 3000);
-      return arg.checkpoint.id;
+      return id;
     }),
   ];
 }

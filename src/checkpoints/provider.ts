@@ -153,7 +153,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
         const item = new vscode.TreeItem('Could not load checkpoints');
         item.id = `checkpoints-error:${node.modelId}`;
         item.description = node.message;
-        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\nClick to retry.`);
+        const fix = node.unknownModel ? 'The service refused this model: **Remove Model** (the button on this row) takes it out of the view, or click to retry.' : 'Click to retry.';
+        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\n${fix}`);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         // An unknown model (404) or one these credentials may not see (403): Remove Model inline.
         item.contextValue = node.unknownModel ? 'svc.error.unknownModel' : 'svc.error';

@@ -89,6 +89,14 @@ describe('checkpoint rows: title buttons, Add Model, Remove Model, metric and co
       assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.checkpoints.addModel', { kind: 'model', modelId: 'm-nope' })), /has no model "m-nope"/),
     );
     assert.deepStrictEqual(p.shown, [], 'no prompt, no notification: the script gets the error');
+    // Copy Checkpoint Id: a row, or { checkpointId }; an object shaped like a row is refused.
+    const row = await firstRow('m-two');
+    assert.strictEqual(await vscode.commands.executeCommand('svc.checkpoints.copyId', row), (row as { checkpoint: { id: string } }).checkpoint.id);
+    assert.strictEqual(await vscode.commands.executeCommand('svc.checkpoints.copyId', { checkpointId: 'c-42' }), 'c-42');
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('svc.checkpoints.copyId', { ...row })),
+      /svc\.checkpoints\.copyId takes a checkpoint row or \{ checkpointId \}/,
+    );
   });
 
   it('checks the id of a new model with one request: an unknown one is refused naming model and host', async () => {
