@@ -36,6 +36,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   private readonly resolving = new Map<string, number>();
   /** The description each model node was last rendered with (see getChildren's `finally`). */
   private readonly shown = new Map<string, string | undefined>();
+  /** The metric picked for a model's loaded checkpoints (one pass over their names per page, not per row). */
+  private readonly picked = new WeakMap<readonly Checkpoint[], { count: number; setting: string; metric: string | undefined }>();
 
   constructor(
     private readonly model: CheckpointsModel,
@@ -106,6 +108,17 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     return nodes;
   }
 
+  /** svc.checkpoints.metric, or the first reward-like metric of the model's loaded checkpoints. */
+  private metricOf(modelId: string): string | undefined {
+    const items = this.model.state(modelId).items;
+    const setting = this.model.metric;
+    const known = this.picked.get(items);
+    if (known && known.count === items.length && known.setting === setting) return known.metric;
+    const metric = pickMetric(setting, metricNames(items));
+    this.picked.set(items, { count: items.length, setting, metric });
+    return metric;
+  }
+
   /** "20+ checkpoints", "no checkpoints yet", or nothing before the first page. */
   private modelDescription(modelId: string): string | undefined {
     const s = this.model.state(modelId);
@@ -127,7 +140,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
         const c = node.checkpoint;
         const item = new vscode.TreeItem(`step ${c.step}`);
         item.id = `checkpoint:${node.modelId}:${c.id}`;
-        item.description = metricDescription(pickMetric(this.model.metric, metricNames(this.model.state(node.modelId).items)), c.metrics);
+        item.description = metricDescription(this.metricOf(node.modelId), c.metrics);
         const best = this.bests?.best(node.modelId);
         if (best?.checkpointId === c.id) {
           item.iconPath = new vscode.ThemeIcon('star-full', new vscode.ThemeColor('charts.yellow'));
