@@ -344,6 +344,18 @@ async function main() {
   const all = distFiles('.');
   const total = all.reduce((n, f) => n + kib(f), 0);
   const webviewKib = all.filter((f) => f.startsWith('webview')).reduce((n, f) => n + kib(f), 0);
+  // What dist/core.js is made of, by package (esbuild's metafile of the same production build).
+  const esbuild = require('esbuild') as typeof import('esbuild');
+  const { nodeBundlePlugins } = require(path.join(root, 'esbuild.js')) as { nodeBundlePlugins: import('esbuild').Plugin[] };
+  const meta = (await esbuild.build({ entryPoints: [path.join(root, "src/extension.ts")], bundle: true, mainFields: ['module', 'main'], format: 'cjs', platform: 'node', target: 'node20', external: ['vscode'], minify: true, write: false, metafile: true, outfile: path.join(root, 'dist', 'core.js'), plugins: nodeBundlePlugins, logLevel: 'silent' })).metafile!;
+  const byPart = new Map<string, number>();
+  for (const [file, input] of Object.entries(Object.values(meta.outputs)[0]!.inputs)) {
+    const part = /node_modules\/((@[^/]+\/)?[^/]+)/.exec(file)?.[1] ?? (/undici\/lib\/llhttp/.test(file) ? 'undici' : file.split('/').slice(0, 2).join('/'));
+    const key = /llhttp.*wasm/.test(file) ? 'undici (llhttp wasm, 2 builds)' : part;
+    byPart.set(key, (byPart.get(key) ?? 0) + input.bytesInOutput);
+  }
+  const parts = [...byPart].sort((x, y) => y[1] - x[1]);
+  console.log(`  dist/core.js by part: ${parts.slice(0, 12).map(([k, v]) => `${k} ${fmt(v / 1024, 0)} KiB`).join(', ')}`);
   row('code loaded at activation: dist/extension.js', `${fmt(kib('extension.js'), 1)} KiB (${fmt(gzKib('extension.js'), 1)} KiB gzip)`, 'none', '—', undefined, '', '≤ 150 KiB');
   row(
     'the whole dist/ (production build)',
