@@ -80,7 +80,7 @@ describe('contract: calls.upsertBatch', () => {
     assert.ok(h.server.stats.count('/call/upsert_batch') >= 5, 'several requests');
     assert.equal(maxInFlight, 1, 'one request at a time');
     assert.ok(encodedWhileInFlight > items.length / 2, `only ${encodedWhileInFlight} of ${items.length} items were encoded while a request was in flight`);
-    assert.equal(h.server.store.getCall(PROJECT, 'c2999')?.inputs.q, 'hi');
+    assert.deepEqual(h.server.store.getCall(PROJECT, 'c2999')?.inputs, { q: 'hi' });
   });
 
   it('splits in half and retries after a 413, storing each call once', async () => {
