@@ -17,6 +17,11 @@ import { viewerBench } from './viewer';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
+/**
+ * The extension host and Chromium figures (code-server windows, the dashboard's draw, the viewer):
+ * off with --no-host, and in --quick, which is CI's smoke test of the client figures (under a minute).
+ */
+const hostRuns = !quick && !process.argv.includes('--no-host');
 const UPLOAD_MB = quick ? 20 : 200;
 const RSS_MB = quick ? 50 : 1024;
 const CALLS = quick ? 20_000 : 200_000;
@@ -198,7 +203,7 @@ async function main() {
     const rssRaw = rssChild(big, true);
     const rssJson = rssChild(bigJson, false);
     const rssJsonRaw = rssChild(bigJson, true);
-    if (!process.argv.includes('--no-host')) {
+    if (hostRuns) {
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
       const host = await onAllCpus(() => spawnSync(
         process.execPath,
@@ -379,24 +384,26 @@ async function main() {
     '≤ 600 KiB',
   );
   // 6. The training dashboard's webview (needs the production bundle just built).
-  const render = await onAllCpus(() => benchRender());
-  console.log(`\nthe training dashboard (${render.n.toLocaleString('en-US')} checkpoints × ${render.m} metrics, headless Chromium)`);
-  row(
-    `dashboard: draw ${render.n.toLocaleString('en-US')} × ${render.m} after the data is in`,
-    `${fmt(render.renderMs, 0)} ms`,
-    `bare uPlot, the same ${render.m} series`,
-    `${fmt(render.baselineMs, 0)} ms`,
-    render.renderMs / render.baselineMs,
-    `(median of ${render.runs.render.length}: ${render.runs.render.map((v) => fmt(v, 0)).join(', ')} ms; one checkpoint more from a poll: ${fmt(render.appendMs, 0)} ms)`,
-  );
-  row(
-    'webview dist/webview/dashboard.js + .css',
-    `${fmt(render.bundleBytes / 1024, 0)} KiB + ${fmt(render.cssBytes / 1024, 0)} KiB (${fmt(render.bundleGzip / 1024, 0)} KiB gzip)`,
-    'uPlot alone, bundled and minified',
-    `${fmt(render.uplotBytes / 1024, 0)} KiB`,
-    render.bundleBytes / render.uplotBytes,
-  );
-  if (!process.argv.includes('--no-host')) {
+  if (hostRuns) {
+    const render = await onAllCpus(() => benchRender());
+    console.log(`\nthe training dashboard (${render.n.toLocaleString('en-US')} checkpoints × ${render.m} metrics, headless Chromium)`);
+    row(
+      `dashboard: draw ${render.n.toLocaleString('en-US')} × ${render.m} after the data is in`,
+      `${fmt(render.renderMs, 0)} ms`,
+      `bare uPlot, the same ${render.m} series`,
+      `${fmt(render.baselineMs, 0)} ms`,
+      render.renderMs / render.baselineMs,
+      `(median of ${render.runs.render.length}: ${render.runs.render.map((v) => fmt(v, 0)).join(', ')} ms; one checkpoint more from a poll: ${fmt(render.appendMs, 0)} ms)`,
+    );
+    row(
+      'webview dist/webview/dashboard.js + .css',
+      `${fmt(render.bundleBytes / 1024, 0)} KiB + ${fmt(render.cssBytes / 1024, 0)} KiB (${fmt(render.bundleGzip / 1024, 0)} KiB gzip)`,
+      'uPlot alone, bundled and minified',
+      `${fmt(render.uplotBytes / 1024, 0)} KiB`,
+      render.bundleBytes / render.uplotBytes,
+    );
+  }
+  if (hostRuns) {
     const host = await onAllCpus(() => spawnSync(process.execPath, ['scripts/host/run-tests.js', '--grep', 'activates without'], { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 }));
     const inside = /activation took ([\d.]+) ms/.exec(host.stdout);
     const wall = /activation wall ([\d.]+) ms \(baseline (\S+) ([\d.]+|n\/a) ms\)/.exec(host.stdout);
@@ -414,7 +421,7 @@ async function main() {
       );
     } else console.log(`  activation: not measured (host run exit ${host.status})`);
   }
-  if (!process.argv.includes('--no-host')) {
+  if (hostRuns) {
     console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file`);
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
   }
