@@ -13,7 +13,9 @@ import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
 
-export const VIEW_TYPE = 'svc.trajectoryViewer';
+import { TRAJECTORY_VIEWER } from '../boot/ids';
+
+export const VIEW_TYPE = TRAJECTORY_VIEWER;
 
 export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
   private readonly sessions = new Set<ViewerSession>();
@@ -35,7 +37,6 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       this,
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
-      vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
       vscode.commands.registerCommand('svc.openTrajectoryViewer', (a?: unknown, b?: unknown) => this.open(a, b)),
       vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (a?: unknown) => this.showSource(a)),

@@ -4,6 +4,7 @@
 // needs the user's approval before a key goes where it points: see trust.test.ts).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { BootApi } from '../../../src/boot/main';
 import type { SvcExtensionApi } from '../../../src/extension';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server';
 
@@ -25,12 +26,18 @@ const SVC_KEYS = [
   'feedback.creator',
 ];
 
-export async function api(): Promise<SvcExtensionApi> {
-  const ext = vscode.extensions.getExtension<SvcExtensionApi>(EXTENSION_ID);
+/** The activation bundle's test API (activates the extension if needed). */
+export async function boot(): Promise<BootApi> {
+  const ext = vscode.extensions.getExtension<BootApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not loaded`);
   const exports = ext.isActive ? ext.exports : await ext.activate();
   assert.ok(exports, 'the extension hands its objects to tests only outside production mode');
   return exports;
+}
+
+/** The extension's live objects: activates it and loads its core if needed. */
+export async function api(): Promise<SvcExtensionApi> {
+  return (await boot()).core();
 }
 
 /**
