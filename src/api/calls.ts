@@ -114,7 +114,8 @@ export class CallsApi {
       retry: 'idempotent',
       signal: options.signal,
     });
-    const parsed = parseResponse(UpsertBatchResponse, value, info, status);
+    // A plain well-formed answer passes a cheap check; otherwise the schema names the field at fault.
+    const parsed = isUpsertBatchResponse(value) ? value : parseResponse(UpsertBatchResponse, value, info, status);
     if (parsed.res.length !== end - start) {
       throw new ProtocolError(
         `The service answered ${parsed.res.length} results for a batch of ${end - start} items.`,
@@ -133,4 +134,17 @@ function fillIds(item: CallBatchItem): CallBatchItem {
     return { ...item, req: { ...item.req, start: { ...start, id: start.id || randomUUID(), trace_id: start.trace_id || randomUUID() } } };
   }
   return item;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Exactly the rules of the `UpsertBatchResponse` schema, as a cheap yes/no: `res` is a list of
+ * objects (a start's `{id, trace_id}` or an end's `{}`, which takes any object), unknown fields kept.
+ * test/unit/api/upsertResponse.test.ts keeps the two equal.
+ */
+export function isUpsertBatchResponse(v: unknown): v is { res: CallResult[] } {
+  if (!isObject(v) || !Array.isArray(v.res)) return false;
+  for (const r of v.res) if (!isObject(r)) return false;
+  return true;
 }
