@@ -1,19 +1,19 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, InputError } from '../api';
-import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { AuthenticationError, ConfigurationError, InputError, NotFoundError } from '../api';
+import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { Invocation } from '../common/interaction';
 import { LiveProblems } from '../common/liveProblems';
 import type { Logger } from '../common/logger';
-import { pushRecent, recent, RECENT_MODELS } from '../common/pick';
+import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { artLayout, uploadOrder } from './layout';
-import { announceUpload, askUncertain, pickModel, pickSplit } from './questions';
+import { announceUpload, askUncertain, pickModel, pickSplit, serverIssues } from './questions';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
-import { describeLines, uploadGroups, type UploadResult } from './upload';
+import { describeLines, uploadGroups } from './upload';
 
 const SHOW_PROBLEMS = { title: 'Show Problems', command: 'workbench.actions.view.problems' };
 
@@ -204,7 +204,11 @@ export class UploadManager implements vscode.Disposable {
       },
     );
     const last = report.files.at(-1)?.result?.outcome;
-    if (report.status === 'failed' && last?.status === 'failed') this.connection.reportFailure(last.error);
+    if (report.status === 'failed' && last?.status === 'failed') {
+      this.connection.reportFailure(last.error);
+      // The service does not know the model: it leaves the recent list (the message offers Remove Model).
+      if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
+    }
     void announceUpload(report, plan, performance.now() - started, this.errors);
     return report;
   }
@@ -269,7 +273,8 @@ export class UploadManager implements vscode.Disposable {
           files: [{ ...plan.files[i]!, startGroup: result.nextGroup }, ...plan.files.slice(i + 1)],
           uncertain: outcome.status === 'failed' && outcome.uncertain ? { chunk: outcome.chunk, why: outcome.uncertainWhy ?? 'the outcome is unknown' } : undefined,
         };
-        if (result.outcome.status === 'failed') this.showServerIssues(uri, result);
+        const refused = serverIssues(result);
+        if (refused.length) this.diagnostics.set(uri, refused);
         return { status: result.outcome.status, files: reports };
       }
     }
@@ -277,20 +282,6 @@ export class UploadManager implements vscode.Disposable {
     return { status: 'done', files: reports };
   }
 
-  private showServerIssues(uri: vscode.Uri, result: UploadResult): void {
-    if (result.outcome.status !== 'failed' || result.outcome.issues.length === 0) return;
-    const diags = result.outcome.issues.map((i) =>
-      toDiagnostic({
-        line: i.line ?? 1,
-        column: 1,
-        endLine: i.line ?? 1,
-        endColumn: 1000,
-        message: `The service refused this group (422): ${i.loc.join('.')}: ${i.msg}`,
-        severity: 'error',
-      }),
-    );
-    this.diagnostics.set(uri, diags);
-  }
 
   private async remember(modelId: string, split: string, files: vscode.Uri[]): Promise<void> {
     await pushRecent(this.context.globalState, RECENT_MODELS, modelId);

@@ -5,7 +5,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ErrorPresenter } from '../common/errors';
+import { NotFoundError } from '../api';
+import { removeModelAction } from '../checkpoints/commands';
+import { toDiagnostic } from '../common/diagnostics';
+import type { ErrorAction, ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';
 import type { Remaining, UploadReport } from './report';
@@ -62,6 +65,7 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
   const logged = last.result ? describeLines(last.result.logged) : '';
   const sent = logged ? `${name}: ${logged} ${isOneLine(logged) ? 'was' : 'were'} logged.` : `${name}: nothing was logged.`;
   let text: string;
+  let remove: ErrorAction | undefined;
   if (report.status === 'cancelled') {
     text = `svc: upload cancelled after ${totals}. ${sent}`;
   } else {
@@ -71,8 +75,26 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
       ? ` ${lines[0]!.toUpperCase()}${lines.slice(1)} may already be logged (${outcome.uncertainWhy ?? 'the outcome is unknown'}): "Retry Remaining" asks before sending them again.`
       : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} ${isOneLine(lines) ? 'was' : 'were'} not logged.`;
     text = `svc: upload to ${plan.modelId} failed: ${errors.describe(outcome.error)}. ${sent}${doubt}`;
+    // The service does not know the model: Remove Model is offered (the manager forgot it as recent).
+    if (outcome.error instanceof NotFoundError) remove = removeModelAction(plan.modelId);
   }
-  await errors.showMessage(text, { warning: report.status === 'cancelled', actions: [{ title: 'Retry Remaining', command: 'svc.uploadTrajectories.retryRemaining' }] });
+  const retry = { title: 'Retry Remaining', command: 'svc.uploadTrajectories.retryRemaining' };
+  await errors.showMessage(text, { warning: report.status === 'cancelled', actions: [...(remove ? [remove] : []), retry] });
+}
+
+/** The groups a 422 refused, as Problems entries at their lines. */
+export function serverIssues(result: UploadResult): vscode.Diagnostic[] {
+  if (result.outcome.status !== 'failed') return [];
+  return result.outcome.issues.map((i) =>
+    toDiagnostic({
+      line: i.line ?? 1,
+      column: 1,
+      endLine: i.line ?? 1,
+      endColumn: 1000,
+      message: `The service refused this group (422): ${i.loc.join('.')}: ${i.msg}`,
+      severity: 'error',
+    }),
+  );
 }
 
 /** Whether describeLines named one line (`line 3`), for was/were. */

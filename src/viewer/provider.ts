@@ -16,7 +16,9 @@ import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
 
-export const VIEW_TYPE = 'svc.trajectoryViewer';
+import { TRAJECTORY_VIEWER } from '../boot/ids';
+
+export const VIEW_TYPE = TRAJECTORY_VIEWER;
 
 export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
   private readonly sessions = new Set<ViewerSession>();
@@ -39,7 +41,6 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       this,
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
-      vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
       registerCommand('svc.openTrajectoryViewer', (_how, a?: unknown, b?: unknown) => this.open(a, b)),
       registerCommand('svc.trajectoryViewer.showSource', (_how, a?: unknown) => this.showSource(a)),
