@@ -1,8 +1,16 @@
 // One esbuild context for the extension bundle (see vscode-extension-samples/esbuild-sample).
 // --production: minified, no sourcesContent. --watch: rebuild on change. --tests: also bundle the
 // in-host test entry (test/host/index.ts) to out/test/host/index.js. Always: src/api alone as a
-// Node library at out/api/index.js (not shipped in the VSIX).
+// Node library at out/api/index.js (not shipped in the VSIX), and each webview's script (with its
+// imported CSS) as a browser bundle at dist/webview/<name>.js / .css.
 const esbuild = require('esbuild');
+
+/** Browser-platform entries, one per webview: dist/webview/<name>.js (+ .css). One line each. */
+const webviewEntries = {
+  viewer: 'src/webview/viewer/main.ts',
+  dashboard: 'src/webview/dashboard/main.ts',
+  threadDetails: 'src/webview/threadDetails/main.ts',
+};
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -45,6 +53,22 @@ async function main() {
     plugins: [problemMatcherPlugin],
   });
   const contexts = [ctx];
+  // The webviews: browser platform, IIFE (a plain <script> under the CSP's nonce), no Node.
+  contexts.push(
+    await esbuild.context({
+      entryPoints: webviewEntries,
+      bundle: true,
+      format: 'iife',
+      platform: 'browser',
+      target: 'chrome120',
+      outdir: 'dist/webview',
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: !production,
+      logLevel: 'silent',
+      plugins: [problemMatcherPlugin],
+    }),
+  );
   // src/api as a plain Node library (no vscode): out/api/index.js, used by scripts/api-example.js.
   contexts.push(
     await esbuild.context({
@@ -63,7 +87,7 @@ async function main() {
   if (tests) {
     contexts.push(
       await esbuild.context({
-        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts' },
+        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts', 'test/host/bench-viewer': 'test/host/bench-viewer.ts' },
         bundle: true,
         mainFields: ['module', 'main'],
         format: 'cjs',

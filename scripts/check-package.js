@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Packages the VSIX (production build) and checks what it holds: only dist/extension.js, media/,
-// package.json, package.nls.json, README, CHANGELOG and LICENSE. Prints its size.
+// `npm run package`: packages the VSIX (production build) and checks what it holds: only
+// dist/extension.js, the webview bundles, media/, package.json, package.nls.json, README,
+// CHANGELOG and LICENSE. Prints its size. Creates the output folder (vsce does not).
+//   node scripts/check-package.js [--out <file.vsix>]   (default dist-vsix/svc-vscode.vsix)
 'use strict';
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -8,9 +10,15 @@ const path = require('node:path');
 
 const root = path.resolve(__dirname, '..');
 const vsce = path.join(root, 'node_modules', '.bin', 'vsce');
-const out = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root, 'dist-vsix', 'svc-vscode.vsix');
+// The manifest's own files must ship: a walkthrough step without its media shows nothing.
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
+// Every webview page the extension loads must ship too (a missing one is a blank panel).
+const required = ['dist/extension.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/extension\.js$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -22,16 +30,50 @@ if (pack.status !== 0) {
 const ls = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
 const files = ls.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
-if (unexpected.length || !files.includes('dist/extension.js')) {
-  console.error(`check-package: unexpected VSIX content:\n  ${unexpected.join('\n  ') || '(dist/extension.js missing)'}`);
+const missing = required.filter((f) => !files.includes(f));
+if (unexpected.length || missing.length) {
+  console.error(`check-package: unexpected VSIX content:\n  ${[...unexpected, ...missing.map((f) => `(${f} missing)`)].join('\n  ')}`);
   process.exit(1);
 }
+const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));
 const bundle = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
 const gz = require('node:zlib').gzipSync(fs.readFileSync(path.join(root, 'dist', 'extension.js'))).length;
 const bundleText = fs.readFileSync(path.join(root, 'dist', 'extension.js'), 'utf8');
-if (/\beval\(|new Function\(/.test(bundleText)) {
-  console.error('check-package: the bundle contains eval or new Function');
+for (const [name, text] of [['dist/extension.js', bundleText], ...webviews.filter((f) => f.endsWith('.js')).map((f) => [`dist/webview/${f}`, fs.readFileSync(path.join(root, 'dist', 'webview', f), 'utf8')])]) {
+  if (/\beval\(|new Function\(/.test(text)) {
+    console.error(`check-package: ${name} contains eval or new Function`);
+    process.exit(1);
+  }
+}
+// What is really there, at run time: load the service client's bundle with the Function
+// constructor watched, parse a request and a response of every endpoint, and count the code it
+// generated (zod aliases the constructor, so a text search of the bundle cannot see it).
+const generated = spawnSync(
+  process.execPath,
+  [
+    '-e',
+    `const Real = Function; let n = 0;
+     globalThis.Function = new Proxy(Real, { construct(t, a) { n++; return Reflect.construct(t, a); }, apply(t, th, a) { n++; return Reflect.apply(t, th, a); } });
+     const api = require(${JSON.stringify(path.join(root, 'out', 'api', 'index.js'))});
+     const t = { messages_and_choices: [{ role: 'user', content: 'x' }, { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: 'y' } }], reward: 1 };
+     api.TrajectoryLogRequest.safeParse({ split: 's', trajectory_groups: [{ trajectories: [t] }] });
+     api.TrajectoryLogRequest.safeParse({ split: 's', trajectory_groups: [{ trajectories: [{ reward: 'x' }] }] });
+     api.ThreadsQueryRequest.safeParse({ project_id: 'a/b', sort_by: [{ field: 'turn_count', direction: 'asc' }] });
+     api.ThreadRow.safeParse({ thread_id: 't', turn_count: 1, start_time: 'x', last_updated: 'y' });
+     api.CheckpointList.safeParse({ data: [{ id: 'i', step: 1, metrics: {} }], has_more: false });
+     api.CallBatchItem.safeParse({ mode: 'start', req: { start: { project_id: 'a/b', op_name: 'o', started_at: '2026-01-01T00:00:00Z', attributes: {}, inputs: {} } } });
+     api.FeedbackCreateRequest?.safeParse({ project_id: 'a/b', svc_ref: 'x', feedback_type: 't', payload: {} });
+     console.log(n);`,
+  ],
+  { encoding: 'utf8' },
+);
+if (generated.status !== 0 || generated.stdout.trim() !== '0') {
+  console.error(`check-package: the service client generates code at run time (Function constructed ${generated.stdout.trim() || '?'} times)${generated.stderr ? `:\n${generated.stderr}` : ''}`);
   process.exit(1);
 }
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);
 console.log(`check-package: dist/extension.js ${bundle} bytes, ${gz} bytes gzip`);
+for (const f of webviews) {
+  const bytes = fs.readFileSync(path.join(root, 'dist', 'webview', f));
+  console.log(`check-package: dist/webview/${f} ${bytes.length} bytes, ${require('node:zlib').gzipSync(bytes).length} bytes gzip`);
+}

@@ -4,8 +4,9 @@
 //   1. installs code-server and its Debian prerequisites on first use (scripts/host/setup.js);
 //   2. packages the extension (production VSIX) and installs it into a fresh extensions folder;
 //   3. starts the reference service with test/fixtures/demo.json;
-//   4. starts code-server with settings pointing at the service and the demo key in SVC_API_KEY;
-//   5. prints the URL and runs until Ctrl-C, then stops everything.
+//   4. writes the demo workspace: sample files to try (scripts/demo-workspace.js);
+//   5. starts code-server with settings pointing at the service and the demo key in SVC_API_KEY;
+//   6. prints the URL and the sample files, and runs until Ctrl-C, then stops everything and says so.
 //
 //   node scripts/demo.js [--port 8080] [--service-port 8787] [--check]
 //   --check   start everything, verify the workbench and the service answer, then stop (for CI).
@@ -15,6 +16,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
+
+const { writeDemoWorkspace } = require('./demo-workspace');
 
 const root = path.resolve(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -46,17 +49,17 @@ function run(cmd, args) {
 async function main() {
   console.log('demo: checking code-server and Chromium prerequisites…');
   run(process.execPath, ['scripts/host/setup.js']);
-  console.log('demo: packaging the extension…');
-  run(process.execPath, ['scripts/check-package.js']);
-  const vsix = path.join(root, 'dist-vsix', 'svc-vscode.vsix');
-
   const { startCodeServer, installExtension } = require('./host/run-code-server');
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-'));
+  // The VSIX goes to the demo's own folder: `npm run package` owns dist-vsix/.
+  console.log('demo: packaging the extension…');
+  const vsix = path.join(tmp, 'svc-vscode.vsix');
+  run(process.execPath, ['scripts/check-package.js', '--out', vsix]);
   const extensionsDir = path.join(tmp, 'extensions');
   installExtension({ vsix, extensionsDir });
 
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json'], {
+  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json', '--admin'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -71,11 +74,7 @@ async function main() {
   });
 
   const workspace = path.join(tmp, 'workspace');
-  fs.mkdirSync(workspace, { recursive: true });
-  fs.writeFileSync(
-    path.join(workspace, 'README.md'),
-    '# svc demo workspace\n\nOpen the svc view in the activity bar. The reference service runs at ' + serviceUrl + '.\n',
-  );
+  const samples = writeDemoWorkspace(workspace, { fixture: path.join(root, 'test', 'fixtures', 'demo.json'), serviceUrl });
   const server = await startCodeServer({
     port,
     workspace,
@@ -96,14 +95,34 @@ async function main() {
     await server.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   };
-  process.on('SIGINT', () => stop().then(() => process.exit(0)));
-  process.on('SIGTERM', () => stop().then(() => process.exit(0)));
+  const stopAndSay = (why) =>
+    stop().then(() => {
+      console.log(`\ndemo: ${why}: the reference service and VS Code have stopped, and what you sent to the service is gone (it keeps data in memory).`);
+      console.log('demo: start them again with `npm run demo`.');
+    });
+  process.on('SIGINT', () => stopAndSay('Ctrl-C').then(() => process.exit(0)));
+  process.on('SIGTERM', () => stopAndSay('stopped').then(() => process.exit(0)));
+  process.on('SIGHUP', () => stopAndSay('the terminal closed').then(() => process.exit(0)));
+  service.on('exit', (code, signal) => {
+    // Ctrl-C reaches the whole process group: the service may see it before this process does.
+    if (stopped || signal === 'SIGINT') return;
+    console.error(`\ndemo: the reference service exited on its own (${signal ?? `exit code ${code}`}); VS Code cannot reach it any more.`);
+    void stop().then(() => {
+      console.error('demo: stopped VS Code too. Start everything again with `npm run demo`.');
+      process.exit(1);
+    });
+  });
 
   const url = server.workbenchUrl({ folder: workspace });
+  const width = Math.max(...samples.map((f) => f.name.length));
   console.log('');
   console.log(`demo: reference service  ${serviceUrl}   (API key: ${DEMO_KEY})`);
   console.log(`demo: VS Code            ${url}`);
-  console.log('demo: open the URL above, then the svc icon in the activity bar. Ctrl-C stops everything.');
+  console.log('demo: open the URL above, then the svc icon in the activity bar.');
+  console.log(`demo: sample files in the workspace (${workspace}):`);
+  for (const f of samples) console.log(`  ${f.name.padEnd(width)}  ${f.what}`);
+  console.log('demo: both run until you press Ctrl-C here (or close this terminal); the service keeps what you send in memory only.');
+  console.log('demo: to start them again later: `npm run demo`.');
   if (check) {
     const [workbench, health] = await Promise.all([get(url), get(`${serviceUrl}/v1/preview/models/demo-model-7b/checkpoints`)]);
     await stop();

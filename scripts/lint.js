@@ -3,7 +3,9 @@
 //  - src/api must not import vscode (it runs in plain Node and could ship as a library);
 //  - nothing outside src/api/http.ts imports undici (one HTTP client);
 //  - no focused tests (.only) anywhere in test/;
-//  - no eval / new Function in src/.
+//  - no eval / new Function in src/;
+//  - webview code (src/webview, src/dashboard/core) imports neither vscode nor Node; the dashboard's
+//    never sets HTML.
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -43,6 +45,12 @@ check(
 );
 check(testFiles, /\b(describe|it|suite|test|context)\.only\s*\(/, 'focused test (.only) hides the rest of the suite');
 check(srcFiles, /(\beval\s*\(|new\s+Function\s*\()/, 'no eval / new Function');
+// Code bundled into webviews runs in a browser: no vscode, no Node modules.
+const webviewFiles = [...walk(path.join(root, 'src', 'webview')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
+check(webviewFiles, /(from\s+['"](vscode|node:[\w/]+|fs|path|crypto)['"]|require\()/, 'webview code must not import vscode or Node modules');
+// The dashboard shows only data and builds its DOM with textContent: no HTML from strings at all.
+const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
+check(dashboardFiles, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML\(|document\.write\(/, 'the dashboard builds its DOM with textContent, never from HTML strings');
 
 if (findings.length) {
   console.error(findings.join('\n'));

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// The one test command (`npm test`): type check, lint, plain-Node unit and contract tests, then the
-// suites inside a real VS Code extension host (code-server + Chromium, installed on first run).
-//   --unit   only the plain-Node parts
-//   --host   only the in-host parts
+// The tests: type check, lint, plain-Node unit and contract tests, then the suites inside a real
+// VS Code extension host (code-server + Chromium, installed on first run). `npm test` runs both
+// halves as `npm run test:unit && npm run test:host` (so CI, which runs `npm test`, runs those two
+// README commands as they are written).
+//   --unit   only the plain-Node parts (npm run test:unit)
+//   --host   only the in-host parts (npm run test:host)
 const { spawnSync } = require('node:child_process');
 const path = require('node:path');
 
@@ -29,6 +31,7 @@ const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 
 if (!onlyHost) {
   step('typecheck', bin('tsc'), ['-p', '.', '--noEmit']);
+  step('typecheck (webviews)', bin('tsc'), ['-p', 'src/webview', '--noEmit']);
   step('lint', node, ['scripts/lint.js']);
   step('unit and contract tests (plain Node)', bin('mocha'), ['--config', 'test/.mocharc.json']);
   step('package (VSIX content check)', node, ['scripts/check-package.js']);
@@ -36,9 +39,12 @@ if (!onlyHost) {
 if (!onlyUnit) {
   step('host prerequisites (code-server, Chromium)', node, ['scripts/host/setup.js']);
   step('in-host suites (code-server)', node, ['scripts/host/run-tests.js']);
+  // Workspace trust on, a hostile .vscode/settings.json: what a cloned repository can do to your key.
+  step('in-host suite, Restricted Mode (code-server, workspace trust on)', node, ['scripts/host/run-tests.js', '--restricted', '--no-build']);
   // The UI test installs the VSIX the package step built; the in-host step rebuilt dist/ for
   // development, so package again first.
   step('package (for the UI test)', node, ['scripts/check-package.js']);
   step('UI test (Playwright drives the workbench)', bin('mocha'), ['--config', 'test/.mocharc.ui.json']);
 }
-console.log(`\nall tests passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+const what = onlyUnit ? 'unit tests' : onlyHost ? 'in-host tests' : 'tests';
+console.log(`\nall ${what} passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

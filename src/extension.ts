@@ -3,33 +3,48 @@
  * network request; views load when they are first shown.
  */
 import * as vscode from 'vscode';
+import { KeyApprovals } from './auth/approvals';
 import { registerAuthCommands } from './auth/commands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorReporter } from './common/errors';
+import { NewCheckpointsBadge } from './dashboard/badge';
+import { registerDashboardCommands } from './dashboard/commands';
+import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
+import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
+import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
 import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
+import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider } from './threads/provider';
+import { TrajectoryViewerProvider } from './viewer/provider';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
   log: Logger;
   credentials: CredentialManager;
+  approvals: KeyApprovals;
   connection: Connection;
   threads: ThreadsModel;
   threadsProvider: ThreadsTreeProvider;
+  threadDetailsPanel: ThreadDetailsPanel;
   checkpoints: CheckpointsModel;
   checkpointsProvider: CheckpointsTreeProvider;
+  threadsView: vscode.TreeView<unknown>;
+  checkpointsView: vscode.TreeView<unknown>;
+  restrictedMode: RestrictedModeNotice;
+  dashboards: Dashboards;
   statusBar: StatusBar;
+  viewer: TrajectoryViewerProvider;
   activationMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
   logUri: vscode.Uri;
@@ -49,31 +64,54 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const credentials = register(new CredentialManager(context.secrets, log));
   log.setSecretSource(() => credentials.knownSecrets());
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
-  const connection = register(new Connection(credentials, log, `svc-vscode/${version} vscode/${vscode.version}`));
+  // Answers about where a key may go live in globalState: no workspace can write there.
+  const approvals = new KeyApprovals(context.globalState);
+  const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
   const errors = new ErrorReporter(log);
 
-  const threads = register(new ThreadsModel(connection, log));
+  // Sort, filter and order are view state: workspaceState, never settings.
+  const threads = register(new ThreadsModel(connection, log, context.workspaceState));
   const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
   const threadsView = register(vscode.window.createTreeView('svc.threads', { treeDataProvider: threadsProvider, showCollapseAll: false }));
   threadsProvider.attach(threadsView);
   const threadDetails = new ThreadDetailsProvider(threads);
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
+  const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log));
 
-  const checkpoints = register(new CheckpointsModel(connection, log));
-  const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors));
+  const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
+  const dashboards = register(new Dashboards(connection, errors, log, context));
+  const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors, dashboards));
   const checkpointsView = register(vscode.window.createTreeView('svc.checkpoints', { treeDataProvider: checkpointsProvider, showCollapseAll: true }));
   checkpointsProvider.attach(checkpointsView);
+  register(new NewCheckpointsBadge(checkpointsView, dashboards));
+  register(dashboards.onDidFindCheckpoints(({ modelId, checkpoints: found }) => checkpoints.addFound(modelId, found)));
+  register(dashboards.registerSerializer());
 
   const statusBar = register(new StatusBar(connection));
+  const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
+  const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
+
+  // Recent lists (offered first in the pickers) drop what the service refused: a project it does
+  // not know or show us, a model it does not know.
+  register(threads.onDidFail(({ project, error }) => refusedByService(error) && forgetRecent(context.globalState, RECENT_PROJECTS, project)));
+  register(
+    checkpoints.onDidChange((changed) => {
+      for (const id of checkpoints.models) {
+        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) void forgetRecent(context.globalState, RECENT_MODELS, id);
+      }
+    }),
+  );
 
   subs.push(
-    ...registerAuthCommands(credentials, connection),
-    ...registerThreadCommands(threads, threadDetails),
+    ...registerAuthCommands({ credentials, connection, approvals }),
+    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
     ...registerCheckpointCommands(checkpoints, context.globalState),
+    ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
     ...new TrajectoryUploads(connection, errors, log, context).register(),
+    ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),
   );
@@ -88,12 +126,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   return {
     log,
     credentials,
+    approvals,
     connection,
     threads,
     threadsProvider,
+    threadDetailsPanel,
     checkpoints,
     checkpointsProvider,
+    threadsView: threadsView as vscode.TreeView<unknown>,
+    checkpointsView: checkpointsView as vscode.TreeView<unknown>,
+    restrictedMode,
+    dashboards,
     statusBar,
+    viewer,
     activationMs,
     logUri: context.logUri,
     globalState: context.globalState,

@@ -15,7 +15,7 @@ async function main() {
   const t0 = performance.now();
   const summary = await validateTrajectoryFile(file);
   const tv = performance.now();
-  const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true }), { modelId: 'bench', split: 'train', members: summary.members });
+  const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'bench', split: 'train', members: summary.members });
   const t1 = performance.now();
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);

@@ -11,7 +11,7 @@ import { seedThreads } from '../../test/server/seed';
 import { Store } from '../../test/server/store';
 import { queryThreads, validateThreadsQuery } from '../../test/server/threads';
 
-import { BENCH_KEY } from './keys';
+import { BENCH_KEY, METRICS30 } from './keys';
 export { BENCH_KEY };
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -29,7 +29,12 @@ const checkpoints = Array.from({ length: arg('checkpoints', 10_000) }, (_, i) =>
   step: (i + 1) * 10,
   metrics: { loss: 1 / (i + 2), reward: i / 10_000, accuracy: 0.5 + i / 40_000 },
 }));
-const checkpointIndex = new Map<string, number>(checkpoints.map((c, i) => [c.id, i]));
+// `bench30`: the same count with 30 metrics each, for the training dashboard.
+const checkpoints30 = checkpoints.map((c, i) => ({ id: randomUUID(), step: c.step, metrics: Object.fromEntries(METRICS30.map((m, k) => [m, Math.round((Math.sin(i / (50 + k)) + k) * 1e5) / 1e5])) }));
+const lists: Record<string, { list: { id: string; step: number; metrics: Record<string, number> }[]; index: Map<string, number> }> = {
+  bench: { list: checkpoints, index: new Map(checkpoints.map((c, i) => [c.id, i])) },
+  bench30: { list: checkpoints30, index: new Map(checkpoints30.map((c, i) => [c.id, i])) },
+};
 
 const basic = `Basic ${Buffer.from(`api:${BENCH_KEY}`).toString('base64')}`;
 const bearer = `Bearer ${BENCH_KEY}`;
@@ -75,21 +80,22 @@ const server = http.createServer(async (req, res) => {
       const body = JSON.parse((await readAll(req)).toString('utf8')) as { batch: { mode: string; req: { start?: { id: string; trace_id: string } } }[] };
       return json(res, 200, { res: body.batch.map((i) => (i.mode === 'start' ? { id: i.req.start!.id, trace_id: i.req.start!.trace_id } : {})) });
     }
-    const model = /^\/v1\/preview\/models\/([^/]+)\/(log|checkpoints)$/.exec(url.pathname);
-    if (model) {
+    const modelPath = /^\/v1\/preview\/models\/([^/]+)\/(log|checkpoints)$/.exec(url.pathname);
+    if (modelPath) {
       if (auth !== bearer) return json(res, 401, { detail: 'bad token' });
-      if (model[2] === 'log') {
+      if (modelPath[2] === 'log') {
         await readAll(req);
         return json(res, 200, { status: 'ok' });
       }
       const limit = Number(url.searchParams.get('limit') ?? 20);
       const order = url.searchParams.get('order') ?? 'asc';
-      const list = order === 'desc' ? [...checkpoints].reverse() : checkpoints;
+      const model = lists[decodeURIComponent(modelPath[1]!)] ?? lists.bench!;
+      const list = order === 'desc' ? [...model.list].reverse() : model.list;
       const after = url.searchParams.get('after');
       let start = 0;
       if (after) {
-        const i = checkpointIndex.get(after)!;
-        start = order === 'desc' ? checkpoints.length - i : i + 1;
+        const i = model.index.get(after)!;
+        start = order === 'desc' ? model.list.length - i : i + 1;
       }
       const data = list.slice(start, start + limit);
       return json(res, 200, { object: 'list', data, first_id: data[0]?.id ?? '', last_id: data.at(-1)?.id ?? '', has_more: start + limit < list.length });

@@ -14,6 +14,8 @@
 //     onOutput,         // (line) => void, code-server's stdout/stderr lines (default: kept quietly,
 //                       //   printed when start-up fails; SVC_HOST_VERBOSE=1 prints them as they come)
 //     startTimeoutMs,   // /healthz wait (default 60 s)
+//     workspaceTrust,   // true: workspace trust on (Restricted Mode for an untrusted folder);
+//                       //   default off (--disable-workspace-trust), as in every other run
 //   });
 //   server.url                       'http://127.0.0.1:PORT'
 //   server.remoteUri('/abs/path')    'vscode-remote://127.0.0.1:PORT/abs/path'
@@ -167,6 +169,7 @@ function installExtension({ vsix, extensionsDir }) {
  * @param {number} [opts.port]
  * @param {(line: string) => void} [opts.onOutput]
  * @param {number} [opts.startTimeoutMs]
+ * @param {boolean} [opts.workspaceTrust]
  */
 async function startCodeServer(opts = {}) {
   if (!fs.existsSync(CODE_SERVER_ENTRY)) {
@@ -199,7 +202,7 @@ async function startOnce(opts, port) {
     '--bind-addr', `${HOST}:${port}`,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--extensions-dir', extensionsDir,

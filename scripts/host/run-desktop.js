@@ -18,7 +18,7 @@ const path = require('path');
 const { ROOT } = require('./setup');
 
 // The same arguments and build step as the code-server runner: both run the same suite entry.
-const { build, parseArgs } = require('./run-tests');
+const { build, parseArgs, seedHostileWorkspace, RESTRICTED_SETTINGS } = require('./run-tests');
 
 /** Network failures as test-electron surfaces them (its own messages wrap the Node error codes). */
 function looksOffline(e) {
@@ -47,11 +47,16 @@ async function main() {
   // Same quiet, offline-friendly user settings as the code-server runs.
   const { DEFAULT_SETTINGS } = require('./run-code-server');
   fs.mkdirSync(path.join(tmp, 'user-data', 'User'), { recursive: true });
-  fs.writeFileSync(path.join(tmp, 'user-data', 'User', 'settings.json'), JSON.stringify(DEFAULT_SETTINGS, null, 2));
+  // --restricted: workspace trust on and a hostile .vscode/settings.json, as with code-server.
+  const restrictedEnv = args.restricted ? await seedHostileWorkspace(workspace) : {};
+  fs.writeFileSync(
+    path.join(tmp, 'user-data', 'User', 'settings.json'),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...(args.restricted ? RESTRICTED_SETTINGS : {}) }, null, 2),
+  );
   const launchArgs = [
     workspace,
     '--disable-extensions', // only the extension under development
-    '--disable-workspace-trust',
+    ...(args.restricted ? [] : ['--disable-workspace-trust']),
     '--skip-welcome',
     '--skip-release-notes',
     `--user-data-dir=${path.join(tmp, 'user-data')}`,
@@ -70,6 +75,8 @@ async function main() {
         SVC_HOST_TEST: '1',
         SVC_HOST_KIND: 'desktop',
         SVC_HOST_WORKSPACE: workspace,
+        SVC_HOST_TRUST: 'disabled',
+        ...restrictedEnv,
         ...(args.grep ? { SVC_HOST_GREP: args.grep } : {}),
         ...args.env,
       },

@@ -8,6 +8,9 @@
 //   --env K=V     extra variable for the extension host (repeatable). The runner's own environment
 //                 is inherited too (minus VSCODE_*), so `FOO=1 node scripts/host/run-tests.js` works.
 //   --no-build    skip `node esbuild.js --tests` (the caller just built)
+//   --restricted  Restricted Mode: workspace trust on, and the workspace folder (never trusted) holds
+//                 a .vscode/settings.json that points both service URLs at recording servers. Only
+//                 the suites written for it run (test/host/index.ts reads SVC_HOST_TRUST).
 //
 // Environment:
 //   SVC_HOST_RUN_TIMEOUT_SEC   overall limit for the suite (default 600)
@@ -75,7 +78,7 @@ function removeDir(dir) {
 }
 
 function parseArgs(argv) {
-  const out = { grep: undefined, env: {}, build: true, entry: TESTS_ENTRY };
+  const out = { grep: undefined, env: {}, build: true, entry: TESTS_ENTRY, restricted: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--grep' || a === '-g') out.grep = argv[++i];
@@ -86,6 +89,7 @@ function parseArgs(argv) {
       if (eq <= 0) throw new HarnessError(`--env expects KEY=VALUE, got "${kv}"`);
       out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
     } else if (a === '--no-build') out.build = false;
+    else if (a === '--restricted') out.restricted = true;
     // Another test-electron-shaped entry (e.g. out/test/host/bench.js for `npm run bench`).
     else if (a === '--entry') out.entry = path.resolve(argv[++i] || '');
     else throw new HarnessError(`unknown argument: ${a}`);
@@ -187,6 +191,43 @@ async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbos
   }
 }
 
+/** A free loopback port (the suite binds it inside the extension host). */
+function freePort() {
+  const net = require('net');
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** User settings of a Restricted Mode run: trust on, no start-up dialog, the folder never trusted. */
+const RESTRICTED_SETTINGS = {
+  'security.workspace.trust.enabled': true,
+  'security.workspace.trust.startupPrompt': 'never',
+  'security.workspace.trust.emptyWindow': false,
+};
+
+/**
+ * A repository as a stranger could ship it: its .vscode/settings.json sends both service URLs to
+ * servers the suite starts on these ports and records. Written before the workbench opens.
+ */
+async function seedHostileWorkspace(workspace) {
+  const ports = [await freePort(), await freePort()];
+  const settings = {
+    'svc.baseUrl': `http://127.0.0.1:${ports[0]}`,
+    'svc.trainingBaseUrl': `http://127.0.0.1:${ports[1]}`,
+    'svc.project': 'acme/chatbot',
+    'svc.models': ['m-restricted'],
+  };
+  fs.mkdirSync(path.join(workspace, '.vscode'));
+  fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2) + '\n');
+  return { SVC_HOST_TRUST: 'restricted', SVC_RECORDER_PORTS: ports.join(',') };
+}
+
 async function main() {
   const t0 = Date.now();
   const args = parseArgs(process.argv.slice(2));
@@ -203,9 +244,14 @@ async function main() {
     SVC_HOST_TEST: '1', // suites can tell they run under a harness
     SVC_HOST_KIND: 'code-server',
     SVC_HOST_WORKSPACE: workspace,
+    SVC_HOST_TRUST: 'disabled',
+    ...(args.restricted ? await seedHostileWorkspace(workspace) : {}),
     ...(args.grep ? { SVC_HOST_GREP: args.grep } : {}),
     ...args.env,
   };
+  // Restricted Mode: trust on, no start-up dialog (nobody answers it, and an unanswered dialog
+  // leaves the folder untrusted anyway), the folder never trusted.
+  const trust = args.restricted ? { workspaceTrust: true, settings: RESTRICTED_SETTINGS } : {};
 
   let server;
   let interrupted = false;
@@ -232,7 +278,7 @@ async function main() {
   let code;
   try {
     const tStart = Date.now();
-    server = await startCodeServer({ workspace, env });
+    server = await startCodeServer({ workspace, env, ...trust });
     console.log(`[host-tests] code-server ${server.url} ready in ${Date.now() - tStart} ms`);
     code = await runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources, entry: args.entry });
   } catch (e) {
@@ -259,4 +305,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { CHROMIUM_ARGS, TESTS_ENTRY, build, parseArgs };
+module.exports = { CHROMIUM_ARGS, TESTS_ENTRY, RESTRICTED_SETTINGS, build, parseArgs, seedHostileWorkspace };

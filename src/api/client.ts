@@ -12,6 +12,8 @@ export interface ServiceClient {
   readonly calls: CallsApi;
   readonly threads: ThreadsApi;
   readonly models: ModelsApi;
+  /** Where the certificates trusted beyond Node's roots came from, and files that failed to load. */
+  readonly trustSources: { sources: string[]; problems: string[] };
   /** Closes the connection pools; the client cannot be used afterwards. */
   close(): Promise<void>;
 }
@@ -24,6 +26,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
     calls: new CallsApi(http),
     threads: new ThreadsApi(http),
     models: new ModelsApi(http),
+    trustSources: http.trustSources,
     close: () => http.close(),
   };
 }

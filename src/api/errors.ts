@@ -8,6 +8,10 @@
 export interface RequestInfo {
   method: string;
   path: string;
+  /** Where the connection goes, `host:port` (the proxy's when the request goes through one). */
+  connectTo?: string;
+  /** Whether `connectTo` is a proxy. */
+  viaProxy?: boolean;
 }
 
 /** One problem with a field, as the service reports it in a 422 body or as the client finds it. */
@@ -113,6 +117,16 @@ export class NetworkError extends SvcError {
   }
   override get transient(): boolean {
     return true;
+  }
+}
+
+/**
+ * A certificate check failed (untrusted issuer, self-signed, expired, wrong host name). Not
+ * transient: the same certificate fails the same way, so it is never retried.
+ */
+export class TlsError extends NetworkError {
+  override get transient(): boolean {
+    return false;
   }
 }
 

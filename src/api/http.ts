@@ -17,12 +17,14 @@ import {
   RateLimitedError,
   ServerError,
   SvcError,
+  TlsError,
   ValidationError,
   type FieldIssue,
   type RequestInfo,
 } from './errors';
-import { isLoopbackHost, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
+import { isLoopbackHost, proxyCredentials, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep, type RetryOptions } from './retry';
+import { describeTlsFailure, isTlsCertificateCode, loadTrustStore, type TrustOptions, type TrustStore } from './tls';
 
 export interface Credentials {
   /** Basic username; the service's convention is `api`. */
@@ -50,10 +52,16 @@ export interface RequestLogEvent {
 export interface HttpClientOptions {
   traceBaseUrl: string;
   trainingBaseUrl?: string;
-  credentials: () => Promise<Credentials>;
+  /**
+   * The credentials for one request, asked per request and per base URL: the trace and the model
+   * endpoints may be on different origins with different keys. May throw to refuse the request.
+   */
+  credentials: (base: 'trace' | 'training') => Promise<Credentials>;
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
   proxy?: ProxyOptions;
+  /** Certificates to trust beyond Node's roots; see tls.ts. */
+  tls?: TrustOptions;
   userAgent?: string;
   logger?: (event: RequestLogEvent) => void;
   allowInsecureHttp?: boolean;
@@ -112,6 +120,7 @@ export class HttpClient {
   private readonly retry: RetryOptions;
   private readonly proxy: ResolvedProxy;
   private readonly maxResponseBytes: number;
+  private readonly trust: TrustStore | undefined;
   private readonly dispatchers = new Map<string, Dispatcher>();
   private closed = false;
 
@@ -122,6 +131,12 @@ export class HttpClient {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.proxy = resolveProxy(options.proxy, options.env);
     this.maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+    this.trust = loadTrustStore(options.tls, options.env);
+  }
+
+  /** Where the trusted certificates beyond Node's roots came from, and files that failed to load. */
+  get trustSources(): { sources: string[]; problems: string[] } {
+    return { sources: this.trust?.sources ?? [], problems: this.trust?.problems ?? [] };
   }
 
   /** The retry settings in effect, for operations that resume on their own (streams). */
@@ -143,7 +158,7 @@ export class HttpClient {
       try {
         text = await readCapped(res.body, this.maxResponseBytes, res.info);
       } catch (e) {
-        const error = mapError(e, res.info, req.signal);
+        const error = mapError(e, res.info, req.signal, this.urlFor(req).host);
         const retryInMs = req.retry === 'idempotent' ? this.retryDelay(error, req.retry, attempts.n) : undefined;
         this.log({ ...res.info, status: res.status, durationMs: 0, attempt: attempts.n, error: `reading the response: ${error.message}`, retryInMs });
         if (retryInMs === undefined) throw error;
@@ -170,7 +185,8 @@ export class HttpClient {
    */
   async stream(req: HttpRequest, attempts: { n: number } = { n: 0 }): Promise<StreamResponse> {
     const url = this.urlFor(req);
-    const info: RequestInfo = { method: req.method, path: url.pathname + url.search };
+    const proxyUrl = proxyFor(url, this.proxy);
+    const info: RequestInfo = { method: req.method, path: url.pathname + url.search, connectTo: hostPort(proxyUrl ? new URL(proxyUrl) : url), viaProxy: !!proxyUrl };
     this.checkTransport(url, info);
     const body = req.body ?? (req.json !== undefined ? Buffer.from(JSON.stringify(req.json)) : undefined);
 
@@ -196,7 +212,7 @@ export class HttpClient {
         }
         error = await errorFromResponse(res, info);
       } catch (e) {
-        error = mapError(e, info, req.signal);
+        error = mapError(e, info, req.signal, url.host);
       }
       const retryInMs = this.retryDelay(error, req.retry, attempt);
       this.log({
@@ -257,7 +273,7 @@ export class HttpClient {
   }
 
   private async headersFor(req: HttpRequest, info: RequestInfo, body: Uint8Array | undefined) {
-    const creds = await this.options.credentials();
+    const creds = await this.options.credentials(req.base);
     const headers: Record<string, string> = {
       accept: req.accept ?? 'application/json',
       'user-agent': this.options.userAgent ?? 'svc-vscode',
@@ -265,12 +281,12 @@ export class HttpClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (req.auth === 'basic') {
       if (!creds.username || !creds.password) {
-        throw new AuthenticationError('Not signed in: no API key for the trace endpoints.', { request: info });
+        throw new AuthenticationError(`Not signed in: no API key for ${this.trace.origin}.`, { request: info });
       }
       headers.authorization = `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`;
     } else {
       if (!creds.accessToken) {
-        throw new AuthenticationError('Not signed in: no access token for the model endpoints.', { request: info });
+        throw new AuthenticationError(`Not signed in: no key for the model endpoints at ${this.training.origin}.`, { request: info });
       }
       headers.authorization = `Bearer ${creds.accessToken}`;
     }
@@ -282,23 +298,29 @@ export class HttpClient {
     const key = proxyUrl ?? 'direct';
     let dispatcher = this.dispatchers.get(key);
     if (!dispatcher) {
-      const tls = { rejectUnauthorized: this.proxy.strictSSL };
-      dispatcher = proxyUrl
-        ? new ProxyAgent({ uri: proxyUrl, requestTls: tls, proxyTls: tls, connect: { timeout: this.timeoutMs } })
-        : new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs, ...tls } });
+      const tls = { rejectUnauthorized: this.proxy.strictSSL, ...(this.trust ? { secureContext: this.trust.secureContext } : {}) };
+      if (proxyUrl) {
+        // Credentials in the proxy URL become the Proxy-Authorization of the CONNECT request only.
+        const { uri, authorization } = proxyCredentials(proxyUrl);
+        dispatcher = new ProxyAgent({ uri, token: authorization, requestTls: tls, proxyTls: tls, connect: { timeout: this.timeoutMs } });
+      } else {
+        dispatcher = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs, ...tls } });
+      }
       this.dispatchers.set(key, dispatcher);
     }
     return dispatcher;
   }
 
   /** Logs an event on behalf of an operation that retries on its own (a resumed stream). */
-  logEvent(event: RequestLogEvent): void {
+  logEvent(event: RequestLogEvent & Partial<RequestInfo>): void {
     this.log(event);
   }
 
-  private log(event: RequestLogEvent): void {
+  private log(event: RequestLogEvent & Partial<RequestInfo>): void {
+    // Only the fields of a log event: RequestInfo's connection details are for error messages.
+    const { connectTo: _connectTo, viaProxy: _viaProxy, ...fields } = event;
     try {
-      this.options.logger?.({ ...event, durationMs: Math.round(event.durationMs) });
+      this.options.logger?.({ ...fields, durationMs: Math.round(event.durationMs) });
     } catch {
       // A broken logger must not break requests.
     }
@@ -396,8 +418,8 @@ async function errorFromResponse(res: Dispatcher.ResponseData, info: RequestInfo
   if (status === 413) return new PayloadTooLargeError(`The request was too large for the service (413): ${where}${said}`, base);
   if (status === 429) {
     const retryAfterMs = parseRetryAfter(res.headers['retry-after']);
-    const wait = retryAfterMs !== undefined ? ` Try again in ${Math.ceil(retryAfterMs / 1000)} s.` : '';
-    return new RateLimitedError(`The service is rate limiting requests (429): ${where}${said}.${wait}`, { ...base, retryAfterMs });
+    const wait = retryAfterMs !== undefined ? `; try again in ${Math.ceil(retryAfterMs / 1000)} s` : '';
+    return new RateLimitedError(`The service is rate limiting requests (429): ${where}${said}${wait}`, { ...base, retryAfterMs });
   }
   if (status >= 500) return new ServerError(`The service failed (${status}) on ${where}${said}`, base);
   return new SvcError(`Unexpected status ${status} from ${where}${said}`, base);
@@ -419,21 +441,52 @@ function errorCode(e: unknown): string | undefined {
   return undefined;
 }
 
-/** Maps undici/Node failures to NetworkError or CancelledError. */
-export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal): SvcError {
+/** The status of a proxy that refused to open a tunnel (undici says "Proxy response (407) !== 200"). */
+function proxyRefusal(e: unknown): number | undefined {
+  let cur: unknown = e;
+  for (let depth = 0; cur && depth < 4; depth++) {
+    const m = /^Proxy response \((\d{3})\)/.exec(String((cur as { message?: unknown }).message ?? ''));
+    if (m) return Number(m[1]);
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** Maps undici/Node failures to NetworkError (TlsError for a failed certificate check) or CancelledError. */
+export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, host?: string): SvcError {
   if (e instanceof SvcError) return e;
   if (signal?.aborted) return new CancelledError({ request: info, cause: e });
   const code = errorCode(e);
+  const proxyStatus = proxyRefusal(e);
+  if (proxyStatus !== undefined) {
+    const fix = proxyStatus === 407 ? ': it wants credentials; put them in the proxy URL (http://user:password@proxy:port)' : '';
+    // The proxy's configuration, not the network: the same request gets the same answer.
+    return new ConfigurationError(`${info.method} ${info.path}: the proxy refused the connection (${proxyStatus})${fix}.`, { request: info, cause: e });
+  }
+  if (isTlsCertificateCode(code)) {
+    return new TlsError(`${info.method} ${info.path}: ${describeTlsFailure(code!, host ?? 'the service')}`, { request: info, code, beforeSend: true, cause: e });
+  }
   const beforeSend = code !== undefined && CONNECT_PHASE_CODES.has(code);
   const timeout = code !== undefined && TIMEOUT_CODES.has(code);
+  // Name where the connection went: "could not connect" alone leaves the user guessing which
+  // URL is wrong. No period at the end: callers put these messages inside their own sentences.
+  const to = info.connectTo ? ` to ${info.viaProxy ? 'the proxy ' : ''}${info.connectTo}` : '';
   const what = timeout
-    ? 'timed out'
+    ? `timed out${code === 'UND_ERR_CONNECT_TIMEOUT' ? ` connecting${to}` : ''}`
     : code === 'ECONNREFUSED'
-      ? 'could not connect (connection refused)'
+      ? `could not connect${to} (connection refused)`
       : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'could not resolve the host'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE'
-          ? 'lost the connection'
-          : `failed${code ? ` (${code})` : ''}`;
-  return new NetworkError(`${info.method} ${info.path} ${what}.`, { request: info, code, beforeSend, timeout, cause: e });
+        ? `could not resolve the host${info.connectTo ? ` of ${info.connectTo}` : ''}`
+        : code === 'EHOSTUNREACH' || code === 'ENETUNREACH'
+          ? `could not reach ${info.connectTo ?? 'the host'} (${code === 'EHOSTUNREACH' ? 'host' : 'network'} unreachable)`
+          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE'
+            ? 'lost the connection'
+            : `failed${code ? ` (${code})` : ''}`;
+  return new NetworkError(`${info.method} ${info.path} ${what}`, { request: info, code, beforeSend, timeout, cause: e });
 }
+
+/** `host:port` of a URL, with the scheme's default port written out. */
+function hostPort(url: URL): string {
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+}
+

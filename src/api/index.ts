@@ -3,7 +3,9 @@ export { createServiceClient, type ServiceClient, type ServiceClientOptions } fr
 export * from './errors';
 export type { Credentials, RequestLogEvent, RetryPolicy } from './http';
 export type { ProxyOptions } from './proxy';
-export { isLoopbackHost } from './proxy';
+export { isLoopbackHost, LOOPBACK_NO_PROXY } from './proxy';
+export { checkKey, PROBE_MODEL, PROBE_PROJECT, type KeyCheck, type KeyCheckOptions } from './verify';
+export type { TrustOptions } from './tls';
 export type { RetryOptions } from './retry';
 export { parseRef, callRef, isProjectId, REF_PATTERN, REF_PREFIX, type ParsedRef, type RefKind } from './refs';
 export { decodeJsonl, JsonlError, type JsonlLine } from './jsonl';

@@ -130,7 +130,8 @@ export class ModelsApi {
       retry: 'idempotent',
       signal: options.signal,
     });
-    return parseResponse(CheckpointList, value, info, status);
+    // A well-formed page is taken as it is (defaults filled); the schema names the field otherwise.
+    return isCheckpointList(value) ? withDefaults(value) : parseResponse(CheckpointList, value, info, status);
   }
 
   /** Iterates every checkpoint of a model, following `after = last_id` while `has_more`. */
@@ -138,11 +139,19 @@ export class ModelsApi {
     modelId: string,
     options: { order?: CheckpointOrder; pageSize?: number; signal?: AbortSignal } = {},
   ): AsyncGenerator<Checkpoint> {
+    for await (const page of this.checkpointPages(modelId, options)) yield* page;
+  }
+
+  /** The same as `checkpoints`, a page at a time: one async step per page, not per checkpoint. */
+  async *checkpointPages(
+    modelId: string,
+    options: { order?: CheckpointOrder; pageSize?: number; signal?: AbortSignal } = {},
+  ): AsyncGenerator<Checkpoint[]> {
     let after: string | undefined;
     const seen = new Set<string>();
     for (;;) {
       const page = await this.listCheckpoints(modelId, { after, limit: options.pageSize, order: options.order }, options);
-      yield* page.data;
+      yield page.data;
       if (!page.has_more) return;
       const next = page.last_id || page.data.at(-1)?.id;
       // A server that repeats a cursor would make us loop forever.
@@ -155,4 +164,19 @@ export class ModelsApi {
       after = next;
     }
   }
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isOptString = (v: unknown) => v === undefined || typeof v === 'string';
+
+/** Exactly the rules of the `CheckpointList` schema, as a cheap yes/no (test/unit/api/checkpointList.test.ts keeps them equal). */
+type RawCheckpointList = Pick<CheckpointList, 'data' | 'has_more'> & { object?: string; first_id?: string; last_id?: string };
+
+export function isCheckpointList(v: unknown): v is RawCheckpointList {
+  if (!isObj(v) || typeof v.has_more !== 'boolean' || !isOptString(v.object) || !isOptString(v.first_id) || !isOptString(v.last_id) || !Array.isArray(v.data)) return false;
+  return v.data.every((c) => isObj(c) && typeof c.id === 'string' && typeof c.step === 'number' && Number.isSafeInteger(c.step) && isObj(c.metrics));
+}
+
+function withDefaults(v: RawCheckpointList): CheckpointList {
+  return { ...v, object: v.object ?? 'list', first_id: v.first_id ?? '', last_id: v.last_id ?? '' };
 }

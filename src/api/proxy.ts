@@ -1,4 +1,11 @@
-/** Proxy selection: explicit settings first, otherwise HTTPS_PROXY / HTTP_PROXY / NO_PROXY. */
+/**
+ * Proxy selection: explicit settings first, otherwise HTTPS_PROXY / HTTP_PROXY / NO_PROXY. Loopback
+ * hosts never go through a proxy: a request to 127.0.0.1 over plain http carries credentials in
+ * clear text, and a proxy cannot reach the user's loopback anyway.
+ */
+
+/** Always in the no-proxy list, whatever the settings and environment say. */
+export const LOOPBACK_NO_PROXY = ['localhost', '127.0.0.1', '::1'] as const;
 
 export interface ProxyOptions {
   /** Proxy URL, e.g. `http://proxy.corp:3128`. Empty means no proxy. */
@@ -25,19 +32,19 @@ function splitList(value: string | string[] | undefined): string[] {
 export function resolveProxy(options: ProxyOptions | undefined, env: NodeJS.ProcessEnv = process.env): ResolvedProxy {
   const strictSSL = options?.strictSSL ?? true;
   if (options?.url) {
-    return { httpProxy: options.url, httpsProxy: options.url, noProxy: splitList(options.noProxy), strictSSL };
+    return { httpProxy: options.url, httpsProxy: options.url, noProxy: [...LOOPBACK_NO_PROXY, ...splitList(options.noProxy)], strictSSL };
   }
   const pick = (...names: string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
   const httpProxy = pick('http_proxy', 'HTTP_PROXY');
   const httpsProxy = pick('https_proxy', 'HTTPS_PROXY') ?? httpProxy;
-  const noProxy = [...splitList(options?.noProxy), ...splitList(pick('no_proxy', 'NO_PROXY'))];
+  const noProxy = [...LOOPBACK_NO_PROXY, ...splitList(options?.noProxy), ...splitList(pick('no_proxy', 'NO_PROXY'))];
   return { httpProxy, httpsProxy, noProxy, strictSSL };
 }
 
 /** The proxy URL to use for `target`, or undefined to connect directly. */
 export function proxyFor(target: URL, proxy: ResolvedProxy): string | undefined {
   const url = target.protocol === 'https:' ? proxy.httpsProxy : proxy.httpProxy;
-  if (!url) return undefined;
+  if (!url || isLoopbackHost(target.hostname)) return undefined;
   const host = target.hostname.toLowerCase().replace(/^\[|\]$/g, '');
   const port = target.port || (target.protocol === 'https:' ? '443' : '80');
   for (const entry of proxy.noProxy) {
@@ -48,6 +55,26 @@ export function proxyFor(target: URL, proxy: ResolvedProxy): string | undefined 
     if (host === bare || host.endsWith(`.${bare}`)) return undefined;
   }
   return url;
+}
+
+/**
+ * A proxy URL split into the address to connect to and its credentials, as the value of a
+ * `Proxy-Authorization` header: `http://user:p%40ss@proxy:3128` gives Basic of `user:p@ss`. A
+ * user name alone (a token proxy) gives Basic of `user:`.
+ */
+export function proxyCredentials(proxyUrl: string): { uri: string; authorization?: string } {
+  let url: URL;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    return { uri: proxyUrl };
+  }
+  if (!url.username && !url.password) return { uri: proxyUrl };
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return { uri: url.href, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
 }
 
 function splitHostPort(entry: string): [string, string | undefined] {

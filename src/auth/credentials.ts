@@ -1,24 +1,12 @@
 import * as vscode from 'vscode';
-import type { Credentials } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { findNetrcEntry, readNetrc } from './netrc';
+import { netrcPath, readNetrc } from './netrc';
+import { DEFAULT_USERNAME, findKey, type CredentialSource, type FoundKey, type KeySources, type StoredCredentials } from './resolve';
 
-/** Where the credentials in use came from. */
-export type CredentialSource = 'secretStorage' | 'session' | 'environment' | 'netrc';
-
-export interface ResolvedCredentials extends Credentials {
-  source: CredentialSource;
-}
-
-export interface StoredCredentials {
-  username: string;
-  password: string;
-  accessToken: string;
-}
+export { DEFAULT_USERNAME, type CredentialSource, type FoundKey, type StoredCredentials } from './resolve';
 
 const KEY_PREFIX = 'svc.credentials:';
-export const DEFAULT_USERNAME = 'api';
 
 /** A key is any non-empty string without whitespace; shapes vary too much to check more. */
 export function checkApiKey(value: string): string | undefined {
@@ -28,22 +16,23 @@ export function checkApiKey(value: string): string | undefined {
 }
 
 /**
- * Credentials for the service at one base-URL origin, found in this order: SecretStorage, the
- * session-only copy kept when SecretStorage failed, the environment (SVC_API_KEY, or SVC_USERNAME /
- * SVC_PASSWORD / SVC_ACCESS_TOKEN), then the netrc file for the base URL's host.
+ * The keys the extension can use, per origin: SecretStorage (what Sign In stores, one entry per
+ * origin), the session-only copy kept when SecretStorage failed, the environment, and the netrc
+ * file. Which key goes where is decided in resolve.ts; this class is the stores and their cache.
  */
 export class CredentialManager extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
-  /** Fires when credentials were stored, removed, or may differ (origin change). */
+  /** Fires when credentials were stored or removed for an origin in use, or the origins changed. */
   readonly onDidChange = this.changed.event;
 
-  private origin: string | undefined;
-  private trainingHost: string | undefined;
-  private cache: StoredCredentials | null | undefined;
+  private trace: string | undefined;
+  private training: string | undefined;
+  /** SecretStorage contents per origin, as last read or written; null = nothing stored. */
+  private readonly cache = new Map<string, StoredCredentials | null>();
   private readonly session = new Map<string, StoredCredentials>();
-  private lastResolved: ResolvedCredentials | undefined;
-  /** What this window last wrote to (or read from) SecretStorage for the origin; null = nothing. */
-  private lastWritten: string | null | undefined;
+  /** What this window last wrote to (or read from) SecretStorage per origin; null = nothing. */
+  private readonly lastWritten = new Map<string, string | null>();
+  private lastResolved: StoredCredentials[] = [];
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -53,7 +42,12 @@ export class CredentialManager extends Disposable {
     super();
     this._register(
       secrets.onDidChange(async (e) => {
-        if (!this.origin || e.key !== KEY_PREFIX + this.origin) return;
+        if (!e.key.startsWith(KEY_PREFIX)) return;
+        const origin = e.key.slice(KEY_PREFIX.length);
+        if (origin !== this.trace && origin !== this.training) {
+          this.cache.delete(origin);
+          return;
+        }
         // Our own writes come back as change events, late: they must not reset the views again.
         // Only a change made elsewhere (another window) counts.
         let raw: string | undefined;
@@ -62,31 +56,32 @@ export class CredentialManager extends Disposable {
         } catch {
           raw = undefined;
         }
-        if ((raw ?? null) === this.lastWritten) return;
-        this.cache = undefined;
-        this.lastWritten = raw ?? null;
+        if ((raw ?? null) === this.lastWritten.get(origin)) return;
+        this.cache.delete(origin);
+        this.lastWritten.set(origin, raw ?? null);
         this.changed.fire();
       }),
     );
   }
 
   /**
-   * Points the manager at a base URL (the trace base URL; the training one only for netrc).
-   * Returns whether that changed anything (and so fired onDidChange).
+   * Points the manager at the origins in use (trace endpoints, model endpoints). Returns whether
+   * that changed anything (and so fired onDidChange).
    */
-  setBaseUrls(baseUrl: string | undefined, trainingBaseUrl?: string): boolean {
-    const origin = safeOrigin(baseUrl);
-    const trainingHost = safeHost(trainingBaseUrl || baseUrl);
-    if (origin === this.origin && trainingHost === this.trainingHost) return false;
-    this.origin = origin;
-    this.trainingHost = trainingHost;
-    this.cache = undefined;
+  setOrigins(traceOrigin: string | undefined, trainingOrigin: string | undefined): boolean {
+    if (traceOrigin === this.trace && trainingOrigin === this.training) return false;
+    this.trace = traceOrigin;
+    this.training = trainingOrigin;
     this.changed.fire();
     return true;
   }
 
-  get currentOrigin(): string | undefined {
-    return this.origin;
+  get traceOrigin(): string | undefined {
+    return this.trace;
+  }
+
+  get trainingOrigin(): string | undefined {
+    return this.training;
   }
 
   /** Every secret the extension may hold right now, for the logger's redaction. */
@@ -98,9 +93,9 @@ export class CredentialManager extends Disposable {
       // The Authorization header's Basic value, in case anything ever echoes it.
       if (c?.password) out.push(Buffer.from(`${c.username || DEFAULT_USERNAME}:${c.password}`).toString('base64'));
     };
-    add(this.cache ?? undefined);
+    for (const c of this.cache.values()) add(c ?? undefined);
     for (const c of this.session.values()) add(c);
-    add(this.lastResolved);
+    for (const c of this.lastResolved) add(c);
     for (const name of ['SVC_API_KEY', 'SVC_PASSWORD', 'SVC_ACCESS_TOKEN']) {
       const value = this.env[name];
       if (value) out.push(value, Buffer.from(`${this.env.SVC_USERNAME || DEFAULT_USERNAME}:${value}`).toString('base64'));
@@ -108,34 +103,49 @@ export class CredentialManager extends Disposable {
     return out;
   }
 
-  /** Resolves the credentials to use now, or undefined when none are found. */
-  async resolve(): Promise<ResolvedCredentials | undefined> {
-    const resolved = await this.find();
-    this.lastResolved = resolved;
-    return resolved;
+  /**
+   * The key for the trace or the model endpoints, with the approvals its use needs (none are
+   * asked here). Undefined when there is none, or no origin is configured for that role.
+   */
+  async find(role: 'trace' | 'training'): Promise<FoundKey | undefined> {
+    const origin = role === 'trace' ? this.trace : this.training;
+    if (!origin) return undefined;
+    const found = await findKey(this.sources(), origin, role, this.trace);
+    if (found) {
+      const { username = DEFAULT_USERNAME, password = '', accessToken = '' } = found.credentials;
+      this.lastResolved = [...this.lastResolved.slice(-3), { username, password, accessToken }];
+    }
+    return found;
   }
 
-  private async find(): Promise<ResolvedCredentials | undefined> {
-    if (!this.origin) return undefined;
+  /** The key stored for exactly `origin` (SecretStorage or this session), if any. */
+  async stored(origin: string): Promise<(StoredCredentials & { source: 'secretStorage' | 'session' }) | undefined> {
     // A key kept for the session (SecretStorage failed to store it) is newer than a stored one.
-    const session = this.session.get(this.origin);
+    const session = this.session.get(origin);
     if (session) return { ...session, source: 'session' };
-    const stored = await this.readStored();
-    if (stored) return { ...stored, source: 'secretStorage' };
-    const fromEnv = this.fromEnvironment();
-    if (fromEnv) return fromEnv;
-    return this.fromNetrc();
+    const stored = await this.readStored(origin);
+    return stored ? { ...stored, source: 'secretStorage' } : undefined;
   }
 
-  /** Stores credentials for the current origin. Returns where they ended up. */
-  async store(creds: StoredCredentials): Promise<'secretStorage' | 'session'> {
-    const origin = this.requireOrigin();
+  private sources(): KeySources {
+    return {
+      stored: (origin) => this.stored(origin),
+      env: this.env,
+      netrc: () => {
+        const entries = readNetrc(this.env);
+        return entries ? { entries, file: netrcPath(this.env) } : undefined;
+      },
+    };
+  }
+
+  /** Stores credentials for `origin`. Returns where they ended up. */
+  async store(origin: string, creds: StoredCredentials): Promise<'secretStorage' | 'session'> {
     try {
       const raw = JSON.stringify(creds);
-      this.lastWritten = raw;
+      this.lastWritten.set(origin, raw);
       await this.secrets.store(KEY_PREFIX + origin, raw);
       this.session.delete(origin);
-      this.cache = creds;
+      this.cache.set(origin, creds);
       this.changed.fire();
       return 'secretStorage';
     } catch (e) {
@@ -151,13 +161,11 @@ export class CredentialManager extends Disposable {
     }
   }
 
-  /** Removes stored and session credentials for the current origin. */
-  async clear(): Promise<void> {
-    const origin = this.origin;
-    if (!origin) return;
+  /** Removes stored and session credentials for `origin`. */
+  async clear(origin: string): Promise<void> {
     this.session.delete(origin);
-    this.cache = null;
-    this.lastWritten = null;
+    this.cache.set(origin, null);
+    this.lastWritten.set(origin, null);
     try {
       await this.secrets.delete(KEY_PREFIX + origin);
     } catch (e) {
@@ -166,9 +174,9 @@ export class CredentialManager extends Disposable {
     this.changed.fire();
   }
 
-  private async readStored(): Promise<StoredCredentials | undefined> {
-    if (this.cache !== undefined) return this.cache ?? undefined;
-    const origin = this.requireOrigin();
+  private async readStored(origin: string): Promise<StoredCredentials | undefined> {
+    const cached = this.cache.get(origin);
+    if (cached !== undefined) return cached ?? undefined;
     let raw: string | undefined;
     try {
       raw = await this.secrets.get(KEY_PREFIX + origin);
@@ -176,43 +184,10 @@ export class CredentialManager extends Disposable {
       this.log.warn(`SecretStorage could not be read (${this.describe(e)}); looking for credentials elsewhere.`);
       return undefined;
     }
-    this.cache = raw ? parseStored(raw) : null;
-    this.lastWritten = raw ?? null;
-    return this.cache ?? undefined;
-  }
-
-  private fromEnvironment(): ResolvedCredentials | undefined {
-    const key = this.env.SVC_API_KEY?.trim();
-    if (key) return { username: DEFAULT_USERNAME, password: key, accessToken: key, source: 'environment' };
-    const password = this.env.SVC_PASSWORD?.trim();
-    const token = this.env.SVC_ACCESS_TOKEN?.trim();
-    if (!password && !token) return undefined;
-    return {
-      username: this.env.SVC_USERNAME?.trim() || DEFAULT_USERNAME,
-      password,
-      accessToken: token || password,
-      source: 'environment',
-    };
-  }
-
-  private fromNetrc(): ResolvedCredentials | undefined {
-    const host = safeHost(this.origin);
-    if (!host) return undefined;
-    const entries = readNetrc(this.env); // read once for both hosts
-    if (!entries) return undefined;
-    const entry = findNetrcEntry(entries, host);
-    // A `default` entry is for whatever host has none; the key of the trace host is a better
-    // guess for the model endpoints than someone's anonymous default.
-    const trainingExact = this.trainingHost && this.trainingHost !== host ? findNetrcEntry(entries, this.trainingHost, { exact: true }) : undefined;
-    const accessToken = trainingExact?.password ?? entry?.password;
-    if (!entry?.password && !accessToken) return undefined;
-    // The official SDKs write `login user`: the netrc login is not the Basic username, "api" is.
-    return { username: DEFAULT_USERNAME, password: entry?.password, accessToken, source: 'netrc' };
-  }
-
-  private requireOrigin(): string {
-    if (!this.origin) throw new Error('Set svc.baseUrl before signing in.');
-    return this.origin;
+    const parsed = raw ? parseStored(raw) : null;
+    this.cache.set(origin, parsed);
+    this.lastWritten.set(origin, raw ?? null);
+    return parsed ?? undefined;
   }
 
   private describe(e: unknown): string {
@@ -232,24 +207,6 @@ function parseStored(raw: string): StoredCredentials | null {
   return null;
 }
 
-function safeOrigin(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
-
-function safeHost(url: string | undefined): string | undefined {
-  if (!url) return undefined;
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return undefined;
-  }
-}
-
 export function describeSource(source: CredentialSource | undefined): string {
   switch (source) {
     case 'secretStorage':
@@ -260,6 +217,8 @@ export function describeSource(source: CredentialSource | undefined): string {
       return 'environment variables';
     case 'netrc':
       return 'the netrc file';
+    case 'netrcDefault':
+      return 'the netrc file (its default entry)';
     default:
       return 'nowhere (signed out)';
   }

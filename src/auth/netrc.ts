@@ -68,6 +68,11 @@ export function findNetrcEntry(entries: NetrcEntry[], host: string, opts: { exac
   return exact ?? (opts.exact ? undefined : entries.find((e) => e.machine === ''));
 }
 
+/** The `default` entry, which applies to any host that has none of its own. */
+export function netrcDefault(entries: NetrcEntry[]): NetrcEntry | undefined {
+  return entries.find((e) => e.machine === '');
+}
+
 /** Finds the entry for `host` (exact machine first, then `default` unless `exact`). Missing file: undefined. */
 export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
   const entries = readNetrc(env);

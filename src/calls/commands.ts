@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { registerCommand, type Invocation } from '../common/interaction';
 import type { CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
-import { formatBytes } from '../common/format';
+import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -62,7 +63,7 @@ export class CallImports implements vscode.Disposable {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [this, vscode.commands.registerCommand('svc.importCalls', (a?: unknown, b?: unknown, c?: unknown) => this.import(a, b, c))];
+    return [this, registerCommand('svc.importCalls', (how, a?: unknown, b?: unknown, c?: unknown) => this.import(how, a, b, c))];
   }
 
   dispose(): void {
@@ -70,9 +71,11 @@ export class CallImports implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async import(a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
+  async import(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
     const args = optionsFromArgs<ImportArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
+    if (!how.interactive && files.length === 0) throw new Error('svc.importCalls: no files: pass an explorer selection or { files: [...] }.');
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
       if (!picked?.length) return { status: 'aborted', files: [] };
@@ -80,7 +83,15 @@ export class CallImports implements vscode.Disposable {
     }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      await this.errors.show(new Error('Sign in to the svc service before importing calls.'));
+      let host = '';
+      try {
+        host = new URL(this.connection.config.baseUrl).host;
+      } catch {
+        // no URL yet
+      }
+      const where = host ? ` to ${host}` : '';
+      if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
+      void this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`));
       return { status: 'aborted', files: [] };
     }
 
@@ -98,6 +109,8 @@ export class CallImports implements vscode.Disposable {
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
 
+    // Run by the user: the key's use may be asked about before the first batch, not mid-import.
+    if (how.interactive) await this.connection.prepare('trace');
     const totalItems = summaries.reduce((n, s) => n + s.items, 0);
     const perBatch = args.itemsPerBatch ?? 1000;
     const started = performance.now();
@@ -160,13 +173,13 @@ export class CallImports implements vscode.Disposable {
     );
     const starts = report.files.reduce((n, f) => n + f.starts, 0);
     const ends = report.files.reduce((n, f) => n + f.ends, 0);
-    const secs = ((performance.now() - started) / 1000).toFixed(1);
+    const took = formatDuration(performance.now() - started);
     if (starts + ends > 0) this.afterImport();
     if (report.status === 'done') {
       const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
       void vscode.window.showInformationMessage(
-        `svc: imported ${starts + ends} call records (${starts} started, ${ends} ended) from ${files.length} file(s) in ${secs} s.` +
-          (warnings ? ` ${warnings} warning(s) in the Problems panel.` : ''),
+        `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
+          (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;

@@ -1,6 +1,10 @@
 import * as vscode from 'vscode';
-import type { Checkpoint } from '../api';
+import type { Checkpoint, CheckpointOrder } from '../api';
+
+/** workspaceState key of the checkpoint order: view state, never a setting. */
+export const ORDER_KEY = 'svc.checkpoints.order';
 import { Disposable } from '../common/disposable';
+import type { Invocation } from '../common/interaction';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
@@ -30,20 +34,25 @@ export class CheckpointsModel extends Disposable {
   constructor(
     private readonly connection: Connection,
     private readonly log: Logger,
+    private readonly viewState: vscode.Memento,
   ) {
     super();
     this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of models, order or page size drops what is loaded.
-    this._register(
-      connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsOrder', 'checkpointsPageSize']) && this.reset()),
-    );
+    // Only a real change of models or page size drops what is loaded.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsPageSize']) && this.reset()));
   }
 
   get models(): string[] {
     return this.connection.config.models;
   }
-  get order() {
-    return this.connection.config.checkpointsOrder;
+  get order(): CheckpointOrder {
+    return this.viewState.get(ORDER_KEY) === 'asc' ? 'asc' : 'desc';
+  }
+
+  /** Orders every model's checkpoints (kept in workspaceState) and reloads. */
+  async setOrder(order: CheckpointOrder): Promise<void> {
+    await this.viewState.update(ORDER_KEY, order);
+    this.reset();
   }
   get ready(): boolean {
     return !!this.connection.client && this.connection.state !== 'signedOut';
@@ -72,14 +81,34 @@ export class CheckpointsModel extends Disposable {
     this.changed.fire(undefined);
   }
 
-  ensureLoaded(modelId: string): Promise<void> {
-    const s = this.state(modelId);
-    if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();
-    return this.loadMore(modelId);
+  /**
+   * Shows checkpoints found elsewhere (a training dashboard's poll) in the loaded pages: at the
+   * top when newest come first, at the end when oldest come first and the end is loaded. Nothing
+   * changes for a model not loaded yet: its first page will have them.
+   */
+  addFound(modelId: string, found: readonly Checkpoint[]): void {
+    const s = this.states.get(modelId);
+    if (!s?.loaded || s.loading || found.length === 0) return;
+    const seen = new Set(s.items.map((c) => c.id));
+    const fresh = found.filter((c) => !seen.has(c.id)).sort((a, b) => a.step - b.step);
+    if (fresh.length === 0) return;
+    if (this.order === 'desc') s.items.unshift(...fresh.reverse());
+    else if (!s.hasMore) s.items.push(...fresh);
+    else return;
+    this.changed.fire(modelId);
   }
 
-  /** Loads the next page of one model; a second call while loading returns the same load. */
-  loadMore(modelId: string): Promise<void> {
+  ensureLoaded(modelId: string, how?: Invocation): Promise<void> {
+    const s = this.state(modelId);
+    if (s.loaded || s.error !== undefined) return s.loading ?? Promise.resolve();
+    return this.loadMore(modelId, how);
+  }
+
+  /**
+   * Loads the next page of one model; a second call while loading returns the same load. A user's
+   * action (`how.interactive`) may be asked first whether the key may go to the model endpoints.
+   */
+  loadMore(modelId: string, how?: Invocation): Promise<void> {
     const s = this.state(modelId);
     if (s.loading) return s.loading;
     const client = this.connection.client;
@@ -91,6 +120,8 @@ export class CheckpointsModel extends Disposable {
     const after = s.items.at(-1)?.id;
     const load = (async () => {
       try {
+        if (how?.interactive) await this.connection.prepare('training');
+        if (generation !== this.generation) return;
         const page = await client.models.listCheckpoints(
           modelId,
           { after, limit: this.connection.config.checkpointsPageSize, order: this.order },

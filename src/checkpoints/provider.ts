@@ -5,6 +5,12 @@ import type { ErrorReporter } from '../common/errors';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import type { CheckpointsModel } from './model';
 
+/** The best checkpoint of each model, as the training dashboard found it (star in the tree). */
+export interface BestCheckpoints {
+  best(modelId: string): { checkpointId: string; metric: string; direction: 'max' | 'min'; value: number } | undefined;
+  readonly onDidChangeBest: vscode.Event<string>;
+}
+
 export type CheckpointNode =
   | { kind: 'model'; modelId: string }
   | { kind: 'checkpoint'; modelId: string; checkpoint: Checkpoint }
@@ -29,16 +35,17 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   constructor(
     private readonly model: CheckpointsModel,
     private readonly errors: ErrorReporter,
+    private readonly bests?: BestCheckpoints,
   ) {
     super();
-    this._register(
-      model.onDidChange((modelId) => {
-        this.updateDescription();
-        if (modelId && this.resolving.has(modelId)) return;
-        const node = modelId ? this.modelNodes.get(modelId) : undefined;
-        this.changed.fire(node && this.model.models.includes(modelId!) ? node : undefined);
-      }),
-    );
+    const refresh = (modelId: string | undefined) => {
+      this.updateDescription();
+      if (modelId && this.resolving.has(modelId)) return;
+      const node = modelId ? this.modelNodes.get(modelId) : undefined;
+      this.changed.fire(node && this.model.models.includes(modelId!) ? node : undefined);
+    };
+    this._register(model.onDidChange(refresh));
+    if (bests) this._register(bests.onDidChangeBest((modelId) => this.model.state(modelId).loaded && refresh(modelId)));
   }
 
   attach(view: vscode.TreeView<CheckpointNode>): void {
@@ -55,7 +62,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     const { modelId } = element;
     this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
     try {
-      await this.model.ensureLoaded(modelId);
+      // The user expanded the model: its first load may ask questions.
+      await this.model.ensureLoaded(modelId, { interactive: true });
       const s = this.model.state(modelId);
       if (s.loading) await s.loading;
       return this.childrenOf(modelId);
@@ -104,8 +112,15 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
           .slice(0, 3)
           .map(([k, v]) => `${k} ${formatMetric(v)}`)
           .join(' · ');
-        item.iconPath = new vscode.ThemeIcon('debug-breakpoint-log');
+        const best = this.bests?.best(node.modelId);
+        if (best?.checkpointId === c.id) {
+          item.iconPath = new vscode.ThemeIcon('star-full', new vscode.ThemeColor('charts.yellow'));
+          item.accessibilityInformation = { label: `step ${c.step}, best by ${best.metric} (${best.direction})` };
+        } else {
+          item.iconPath = new vscode.ThemeIcon('debug-breakpoint-log');
+        }
         item.contextValue = 'svc.checkpoint';
+        item.command = { command: 'svc.dashboard.open', title: 'Open Training Dashboard', arguments: [node] };
         return item;
       }
       case 'more': {
@@ -138,7 +153,10 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: CheckpointNode): vscode.TreeItem {
-    if (node.kind === 'checkpoint' && item.tooltip === undefined) item.tooltip = checkpointTooltip(node.modelId, node.checkpoint);
+    if (node.kind === 'checkpoint' && item.tooltip === undefined) {
+      const best = this.bests?.best(node.modelId);
+      item.tooltip = checkpointTooltip(node.modelId, node.checkpoint, best?.checkpointId === node.checkpoint.id ? best : undefined);
+    }
     return item;
   }
 
@@ -151,11 +169,12 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   }
 }
 
-export function checkpointTooltip(modelId: string, c: Checkpoint): vscode.MarkdownString {
+export function checkpointTooltip(modelId: string, c: Checkpoint, best?: { metric: string; direction: 'max' | 'min' }): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
   md.appendMarkdown(`**${escapeMarkdown(modelId)}** step ${c.step}\n\n`);
+  if (best) md.appendMarkdown(`★ Best checkpoint by ${escapeMarkdown(best.metric)} (${best.direction === 'max' ? 'highest' : 'lowest'})\n\n`);
   md.appendMarkdown(`id: ${escapeMarkdown(c.id)}\n\n`);
   const metrics = Object.entries(c.metrics);
   if (metrics.length) {

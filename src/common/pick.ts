@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { AuthenticationError, NotFoundError } from '../api';
+import { settingProblem, workspaceSettingsFile, type SettingsScope } from './config';
 
 /** globalState keys of the recently used model ids and project ids (offered first in pickers). */
 export const RECENT_MODELS = 'svc.recentModels';
@@ -12,6 +14,21 @@ export function recent(memento: vscode.Memento, key: string): string[] {
 /** Puts `ids` first in a recent list (in that order, without repeats), keeping at most 20. */
 export async function pushRecent(memento: vscode.Memento, key: string, ...ids: string[]): Promise<void> {
   await memento.update(key, [...new Set([...ids, ...recent(memento, key)])].slice(0, MAX_RECENT));
+}
+
+/** Drops `id` from a recent list. */
+export async function forgetRecent(memento: vscode.Memento, key: string, id: string): Promise<void> {
+  const list = recent(memento, key);
+  if (list.includes(id)) await memento.update(key, list.filter((x) => x !== id));
+}
+
+/**
+ * Whether the service refused the thing itself, not the request: it does not know it (404) or
+ * does not let these credentials see it (403). A 401 (bad credentials), a timeout or a 5xx say
+ * nothing about the entry, so it stays.
+ */
+export function refusedByService(error: unknown): boolean {
+  return error instanceof NotFoundError || (error instanceof AuthenticationError && error.status === 403);
 }
 
 /** A quick pick of known values (with optional descriptions) that also accepts whatever the user types. */
@@ -36,4 +53,33 @@ export async function pickOrType(title: string, placeholder: string, known: stri
     });
     qp.show();
   });
+}
+
+/**
+ * Where to save svc.`key`: the user's settings (first, the default) or this workspace only. No
+ * question without a workspace, or when the workspace cannot take the value (Restricted Mode)
+ * and does not set it. When the workspace already sets it, that is offered first: a user value
+ * would change nothing there.
+ */
+export async function pickScope(key: string): Promise<SettingsScope | undefined> {
+  if (!vscode.workspace.workspaceFolders?.length) return 'user';
+  const setInWorkspace = settingProblem(key, 'user') !== undefined;
+  if (!setInWorkspace && settingProblem(key, 'workspace')) return 'user';
+  const file = workspaceSettingsFile() ?? 'the workspace settings';
+  type Item = vscode.QuickPickItem & { scope: SettingsScope };
+  const user: Item = {
+    label: '$(account) User settings',
+    description: setInWorkspace ? 'overridden by this workspace' : 'every window (recommended)',
+    scope: 'user',
+  };
+  const workspace: Item = {
+    label: '$(folder) This workspace only',
+    description: setInWorkspace ? `where it is set now: ${file}` : `writes ${file}`,
+    scope: 'workspace',
+  };
+  const pick = await vscode.window.showQuickPick(setInWorkspace ? [workspace, user] : [user, workspace], {
+    title: `svc: Save svc.${key} in…`,
+    ignoreFocusOut: true,
+  });
+  return pick?.scope;
 }

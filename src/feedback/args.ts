@@ -8,7 +8,7 @@
  *     note?: string,                                  // kind 'note': 1..1024 characters
  *     emoji?: string,                                 // kind 'reaction': exactly one emoji
  *     feedbackType?: string, payload?: object | string, // kind 'custom' (payload: object or JSON text)
- *     creator?: string | null,                        // null or '' = none
+ *     creator?: string | null,                        // null or '' = none; absent: the svc.feedback.creator setting
  *     turn?: 'first' | 'last',                        // with a thread node as the first argument
  *     id?: string,                                    // a UUID, to retry a create idempotently
  *   })
@@ -37,7 +37,7 @@ export interface AttachArgs {
   emoji?: string;
   feedbackType?: string;
   payload?: JsonObject;
-  /** A name, or null for none. Absent: asked for when the kind was not given, else none. */
+  /** A name, or null for none. Absent: the `svc.feedback.creator` setting (empty: none). */
   creator?: string | null;
   turn?: TurnChoice;
   id?: string;

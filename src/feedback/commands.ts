@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
-import { callRef, CancelledError, parseRef, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
+import { registerCommand } from '../common/interaction';
+import { callRef, CancelledError, parseRef, SvcError, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -22,8 +23,6 @@ import { projectMismatch, refAt, refProblem, refsInText, shortRef } from './refT
 import { canonicalJson, RetryIds } from './retryIds';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
-/** globalState: the creator name last entered. */
-export const CREATOR_KEY = 'svc.feedback.creator';
 /** globalState: the custom feedback type last entered. */
 export const CUSTOM_TYPE_KEY = 'svc.feedback.customType';
 export const PAYLOAD_TEMPLATE = '{\n  \n}';
@@ -52,8 +51,9 @@ export interface FeedbackCommandDeps {
  *
  * Arguments (see args.ts): none, a `vscode.Uri` (editor menus), `{ ref?, kind?, note?, emoji?,
  * feedbackType?, payload?, creator?, id? }`, or a thread node plus that object (with `turn`) as
- * the second argument. Whatever is missing is asked for; when `kind` is given (scripted use) the
- * creator is not asked for, and refusals are thrown instead of shown. Returns the service's
+ * the second argument. Whatever is missing is asked for, except the creator: it comes from the
+ * `svc.feedback.creator` setting unless given. When `kind` is given (scripted use) refusals are
+ * thrown instead of shown. Returns the service's
  * response (`{ id, created_at, svc_user_id, payload }`), or undefined when cancelled.
  */
 export class AttachFeedbackCommand {
@@ -62,7 +62,7 @@ export class AttachFeedbackCommand {
   constructor(private readonly deps: FeedbackCommandDeps) {}
 
   register(): vscode.Disposable {
-    return vscode.commands.registerCommand(ATTACH_COMMAND, (first?: unknown, second?: unknown) => this.run(first, second));
+    return registerCommand(ATTACH_COMMAND, (_how, first?: unknown, second?: unknown) => this.run(first, second));
   }
 
   async run(first?: unknown, second?: unknown): Promise<FeedbackCreateResponse | undefined> {
@@ -146,13 +146,8 @@ export class AttachFeedbackCommand {
       }
     }
 
-    // 3. The creator: asked for only in the interactive flow.
-    let creator: string | null = args.creator ?? null;
-    if (args.creator === undefined && !scripted) {
-      const answer = await this.askCreator();
-      if (answer === undefined) return undefined;
-      creator = answer;
-    }
+    // 3. The creator: the argument when given (null for none), else the svc.feedback.creator setting. Never asked.
+    const creator: string | null = args.creator !== undefined ? args.creator : connection.config.feedbackCreator || null;
 
     const base: FeedbackCreateRequest = {
       project_id: project,
@@ -295,24 +290,6 @@ export class AttachFeedbackCommand {
     return type;
   }
 
-  /** The creator: undefined = cancelled, null = none. The answer is remembered for next time. */
-  private async askCreator(): Promise<string | null | undefined> {
-    const remembered = this.deps.globalState.get<string>(CREATOR_KEY) ?? '';
-    const answer = await vscode.window.showInputBox({
-      title: 'svc: Creator (optional)',
-      prompt: remembered
-        ? 'The name recorded as the creator. Press Enter to use it, or clear it and press Enter for none.'
-        : 'The name recorded as the creator. Press Enter to skip.',
-      placeHolder: 'Press Enter to skip',
-      value: remembered,
-      ignoreFocusOut: true,
-    });
-    if (answer === undefined) return undefined;
-    const creator = answer.trim();
-    await this.deps.globalState.update(CREATOR_KEY, creator || undefined);
-    return creator || null;
-  }
-
   // ---- sending ----
 
   /**
@@ -327,6 +304,8 @@ export class AttachFeedbackCommand {
     const id = explicitId ?? this.retryIds.idFor(key);
     const client = connection.client;
     if (!client) throw new Refusal('No svc service is configured (svc.baseUrl).', { title: 'Set Service URL', command: 'svc.setBaseUrl' });
+    // Run by the user: the key's use may be asked about first. A scripted call is never asked.
+    if (!scripted) await connection.prepare('trace');
     try {
       const res = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…`, cancellable: true },
@@ -343,7 +322,8 @@ export class AttachFeedbackCommand {
       this.retryIds.succeeded(key);
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);
       const time = formatTime(res.created_at);
-      void vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${time}.`, 'Copy Id').then(async (choice) => {
+      const by = req.creator ? ` by ${req.creator}` : '';
+      void vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${time}${by}.`, 'Copy Id').then(async (choice) => {
         if (choice === 'Copy Id') {
           await vscode.env.clipboard.writeText(res.id);
           vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
@@ -355,9 +335,11 @@ export class AttachFeedbackCommand {
         log.info(`Attaching feedback to ${req.svc_ref} was cancelled (id ${id} is kept for a retry).`);
         return undefined;
       }
-      // errors.show offers "Sign In" for a 401/403 itself: one prompt, not two.
+      // errors.show offers "Sign In" for a 401/403 itself: one prompt, not two. A failure that may
+      // pass on a second try offers Retry, which resends with the same id (no second row).
       connection.reportFailure(e, { prompt: false });
-      void errors.show(e, 'Could not attach feedback');
+      const retry = !rethrow && e instanceof SvcError && e.transient ? { retry: () => this.send(req, id, false) } : {};
+      void errors.show(e, 'Could not attach feedback', retry);
       if (rethrow) throw e;
       return undefined;
     }

@@ -1,17 +1,33 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, createServiceClient, type ServiceClient } from '../api';
-import type { CredentialManager, CredentialSource } from '../auth/credentials';
-import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type SvcConfig } from '../common/config';
+import { AuthenticationError, createServiceClient, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import type { KeyApprovals } from '../auth/approvals';
+import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
+import type { KeyApproval } from '../auth/resolve';
+import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type SvcConfig, type UrlSetting } from '../common/config';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
 
+export type Base = 'trace' | 'training';
+
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The live connection to the service: configuration, credentials state and the one
  * ServiceClient, rebuilt when the base URLs, timeouts or proxy settings change. Views and
  * commands read the client from here and never build their own.
+ *
+ * Every request asks the Connection for its credentials, and that is where a key is held back
+ * until the user approved its use (see auth/resolve.ts and auth/approvals.ts): a URL a workspace
+ * set, another origin's key, or the netrc default entry.
  */
 export class Connection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<void>());
@@ -26,14 +42,17 @@ export class Connection extends Disposable {
 
   private _config: SvcConfig = readConfig();
   private _client: ServiceClient | undefined;
+  private clientOptions: ServiceClientOptions | undefined;
   private _clientError: string | undefined;
   private _state: AuthState = 'unconfigured';
   private _source: CredentialSource | undefined;
+  private _trainingKey: FoundKey | undefined;
   /** The context keys as last set, for the welcome views (and the tests that check them). */
   readonly contextKeys: Record<string, boolean> = {};
 
   constructor(
     private readonly credentials: CredentialManager,
+    private readonly approvals: KeyApprovals,
     private readonly log: Logger,
     private readonly userAgent: string,
   ) {
@@ -46,21 +65,32 @@ export class Connection extends Disposable {
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('svc') && !affectsConnection(e)) return;
-        const before = this._config;
-        this._config = readConfig();
-        if (affectsConnection(e)) {
-          // A new origin makes the credentials fire, and that refreshes the auth state; refresh
-          // here only when it did not, so one change reads the credentials once.
-          if (!this.rebuild()) void this.refreshAuth(true);
-        } else {
-          void this.setContextKeys();
-          if (before.project !== this._config.project) this.changed.fire();
-          this.stateChanged.fire();
-        }
-        this.configChanged.fire({ before, after: this._config });
+        this.reload(affectsConnection(e));
       }),
     );
+    // Trusting the workspace makes its settings count: read them again.
+    this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload(true)));
     this._register(credentials.onDidChange(() => void this.refreshAuth(true)));
+  }
+
+  /**
+   * Reads the configuration again (settings, SVC_BASE_URL / SVC_TRAINING_BASE_URL, workspace trust)
+   * and rebuilds the client when the connection may have changed.
+   */
+  reload(connectionMayHaveChanged = true): void {
+    const before = this._config;
+    this._config = readConfig();
+    const urlsMoved = JSON.stringify([before.baseUrlFrom, before.trainingBaseUrlFrom]) !== JSON.stringify([this._config.baseUrlFrom, this._config.trainingBaseUrlFrom]);
+    if (connectionMayHaveChanged || urlsMoved) {
+      // A new origin makes the credentials fire, and that refreshes the auth state; refresh
+      // here only when it did not, so one change reads the credentials once.
+      if (!this.rebuild()) void this.refreshAuth(true);
+    } else {
+      void this.setContextKeys();
+      if (before.project !== this._config.project) this.changed.fire();
+      this.stateChanged.fire();
+    }
+    this.configChanged.fire({ before, after: this._config });
   }
 
   get config(): SvcConfig {
@@ -69,8 +99,13 @@ export class Connection extends Disposable {
   get state(): AuthState {
     return this._state;
   }
+  /** Where the trace endpoints' key comes from. */
   get source(): CredentialSource | undefined {
     return this._source;
+  }
+  /** The key the model endpoints would use, as last read (approvals not yet asked). */
+  get trainingKey(): FoundKey | undefined {
+    return this._trainingKey;
   }
   /** Why there is no client (an invalid base URL), if so. */
   get clientError(): string | undefined {
@@ -82,14 +117,84 @@ export class Connection extends Disposable {
     return this._client;
   }
 
+  /** The origin of the trace endpoints or of the model endpoints. */
+  originOf(base: Base): string | undefined {
+    return base === 'trace' ? this.credentials.traceOrigin : this.credentials.trainingOrigin;
+  }
+
+  /** Where the URL of `base` came from. */
+  urlFrom(base: Base): UrlSetting {
+    return base === 'trace' ? this._config.baseUrlFrom : this._config.trainingBaseUrlFrom;
+  }
+
+  /** The approval a URL needs because a workspace set it, if it does. */
+  private urlApprovals(base: Base): KeyApproval[] {
+    const from = this.urlFrom(base);
+    const origin = this.originOf(base);
+    if (from.source !== 'workspace' || !origin) return [];
+    const setting = base === 'training' && this._config.trainingBaseUrl ? 'svc.trainingBaseUrl' : 'svc.baseUrl';
+    return [{ kind: 'workspaceUrl', origin, setting, file: from.file ?? 'the workspace settings' }];
+  }
+
+  /**
+   * The key for requests to `base`, once every approval its use needs is given: asked in a modal
+   * with `prompt` (the user's own action: a view opening, a command from the palette), else an
+   * ApprovalError. Undefined when there is no key. `reconsider` asks again about uses refused
+   * before (sign-in, review).
+   */
+  async authorize(base: Base, options: { prompt: boolean; reconsider?: boolean }): Promise<FoundKey | undefined> {
+    const found = await this.credentials.find(base);
+    if (!found) return undefined;
+    await this.approvals.require([...this.urlApprovals(base), ...found.approvals], found, options);
+    return found;
+  }
+
+  /**
+   * Before a user's action loads data from `base`: asks what the key's use there still needs, so
+   * the requests that follow find it answered. An answer of no shows as their error.
+   */
+  async prepare(base: Base): Promise<void> {
+    await this.authorize(base, { prompt: true }).catch(() => undefined);
+    // The status bar says whether the key may go there: an answer may have just been given.
+    this.stateChanged.fire();
+  }
+
+  /** Approves the origin of `base` itself (a workspace-set URL), before the user types a key for it. */
+  async approveOrigin(base: Base, options: { prompt: boolean; reconsider?: boolean }): Promise<void> {
+    const approvals = this.urlApprovals(base);
+    if (approvals.length) await this.approvals.require(approvals, { source: 'secretStorage', typed: true }, options);
+  }
+
+  /** Whether the key of `base` (as last read) may be sent: approved, refused, or still to ask. */
+  approvalStatus(base: Base): 'approved' | 'refused' | 'ask' {
+    const key = base === 'training' ? this._trainingKey : undefined;
+    return this.approvals.status([...this.urlApprovals(base), ...(key?.approvals ?? [])]);
+  }
+
+  /** Every request asks here: a request on its way never opens a prompt. */
+  private async credentialsFor(base: Base): Promise<Credentials> {
+    return (await this.authorize(base, { prompt: false }))?.credentials ?? {};
+  }
+
+  /**
+   * A client like the connection's (proxy, certificates, timeout), with fixed credentials and one
+   * attempt per request: for checking a key before it is stored. The caller closes it.
+   */
+  probeClient(credentials: Credentials): ServiceClient {
+    if (!this.clientOptions) throw new Error('Set svc.baseUrl first.');
+    return createServiceClient({ ...this.clientOptions, credentials: async () => credentials, retry: { maxAttempts: 1 }, logger: (event) => this.log.request(event) });
+  }
+
   /** Re-reads credentials and updates state and context keys. Makes no network request. */
   async refreshAuth(fire = false): Promise<void> {
     const before = `${this._state}:${this._source}`;
     if (!this._client) {
       this._state = 'unconfigured';
       this._source = undefined;
+      this._trainingKey = undefined;
     } else {
-      const creds = await this.credentials.resolve();
+      const creds = await this.credentials.find('trace');
+      this._trainingKey = await this.credentials.find('training');
       this._source = creds?.source;
       this._state = creds ? 'signedIn' : 'signedOut';
     }
@@ -104,6 +209,8 @@ export class Connection extends Disposable {
    */
   reportFailure(error: unknown, options: { prompt?: boolean } = {}): void {
     if (!(error instanceof AuthenticationError) || this._state !== 'signedIn') return;
+    // A request refused before sending (no key for the model endpoints) says nothing about the key.
+    if (error.status === undefined) return;
     // Only the state changes: the views keep their error items instead of reloading (and
     // failing again) in a loop.
     this._state = 'authFailed';
@@ -119,35 +226,50 @@ export class Connection extends Disposable {
       .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined));
   }
 
-  /** Builds the client for the current configuration; returns whether the credentials' origin changed. */
+  /** Builds the client for the current configuration; returns whether the credentials' origins changed. */
   private rebuild(): boolean {
     const old = this._client;
     this._client = undefined;
+    this.clientOptions = undefined;
     this._clientError = undefined;
     const cfg = this._config;
     if (cfg.baseUrl) {
       const proxy = readProxyConfig();
+      const options: ServiceClientOptions = {
+        traceBaseUrl: cfg.baseUrl,
+        trainingBaseUrl: cfg.trainingBaseUrl || undefined,
+        credentials: (base) => this.credentialsFor(base),
+        timeoutMs: cfg.requestTimeoutSeconds * 1000,
+        proxy: proxy.url ? { url: proxy.url, noProxy: proxy.noProxy, strictSSL: proxy.strictSSL } : { noProxy: proxy.noProxy, strictSSL: proxy.strictSSL },
+        tls: { systemCertificates: proxy.systemCertificates },
+        userAgent: this.userAgent,
+        logger: (event) => this.log.request(event),
+        allowInsecureHttp: cfg.allowInsecureHttp,
+      };
       try {
-        this._client = createServiceClient({
-          traceBaseUrl: cfg.baseUrl,
-          trainingBaseUrl: cfg.trainingBaseUrl || undefined,
-          credentials: async () => (await this.credentials.resolve()) ?? {},
-          timeoutMs: cfg.requestTimeoutSeconds * 1000,
-          proxy: proxy.url ? { url: proxy.url, noProxy: proxy.noProxy, strictSSL: proxy.strictSSL } : { noProxy: proxy.noProxy, strictSSL: proxy.strictSSL },
-          userAgent: this.userAgent,
-          logger: (event) => this.log.request(event),
-          allowInsecureHttp: cfg.allowInsecureHttp,
-        });
-        this.log.info(`Service: ${cfg.baseUrl}${cfg.trainingBaseUrl ? `, models at ${cfg.trainingBaseUrl}` : ''}${proxy.url ? ' (through http.proxy)' : ''}`);
+        this._client = createServiceClient(options);
+        this.clientOptions = options;
+        const where = (from: UrlSetting) => (from.source === 'workspace' ? ` (from ${from.file})` : from.source === 'environment' ? ' (from the environment)' : '');
+        this.log.info(
+          `Service: ${cfg.baseUrl}${where(cfg.baseUrlFrom)}${cfg.trainingBaseUrl ? `, models at ${cfg.trainingBaseUrl}${where(cfg.trainingBaseUrlFrom)}` : ''}${proxy.url ? ' (through http.proxy)' : ''}`,
+        );
+        const trust = this._client.trustSources;
+        if (trust.sources.length) this.log.info(`Trusted certificates beyond Node's: ${trust.sources.join('; ')}`);
+        for (const problem of trust.problems) this.log.warn(problem);
       } catch (e) {
         this._clientError = e instanceof Error ? e.message : String(e);
         this.log.error(`svc.baseUrl is not usable: ${this._clientError}`);
       }
     }
+    if (cfg.ignoredWorkspaceSettings.length) {
+      this.log.info(`Restricted Mode: ignoring ${cfg.ignoredWorkspaceSettings.join(', ')} from this workspace's settings.`);
+    }
     if (old) void old.close();
     // After the client (its listeners refresh the auth state, which must see the new client) and
-    // before the views reset (their requests must use the new origin's credentials).
-    const credentialsMoved = this.credentials.setBaseUrls(cfg.baseUrl || undefined, cfg.trainingBaseUrl || undefined);
+    // before the views reset (their requests must use the new origins' credentials).
+    const trace = this._client ? originOf(cfg.baseUrl) : undefined;
+    const training = this._client ? originOf(cfg.trainingBaseUrl || cfg.baseUrl) : undefined;
+    const credentialsMoved = this.credentials.setOrigins(trace, training);
     this.changed.fire();
     return credentialsMoved;
   }
@@ -160,6 +282,7 @@ export class Connection extends Disposable {
       'svc.checkingAuth': this._state === 'checking',
       'svc.hasProject': !!cfg.project,
       'svc.hasModels': cfg.models.length > 0,
+      'svc.workspaceSettingsIgnored': cfg.ignoredWorkspaceSettings.length > 0,
     };
     Object.assign(this.contextKeys, keys);
     await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));

@@ -1,12 +1,18 @@
 import * as vscode from 'vscode';
 import { isProjectId } from '../api';
 import { describeSource } from '../auth/credentials';
-import { updateSetting } from '../common/config';
+import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
-import { pickOrType, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
+import { escapeMarkdown } from '../common/format';
+import { registerCommand } from '../common/interaction';
+import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
+import { scriptArgs } from '../common/treeNodes';
 import type { Connection } from '../service/connection';
 
-/** `svc: <project>` in the status bar, showing the auth state; a click selects the project. */
+/**
+ * `svc: <project>` in the status bar, showing the auth state. A click does what the tooltip says:
+ * sign in when signed out or after the service rejected the credentials, else select the project.
+ */
 export class StatusBar extends Disposable {
   readonly item: vscode.StatusBarItem;
 
@@ -37,7 +43,7 @@ export class StatusBar extends Disposable {
         break;
       case 'signedOut':
         this.item.text = `$(account) svc: signed out`;
-        md.appendMarkdown(`Signed out of ${cfg.baseUrl}. Run **svc: Sign In**.`);
+        md.appendMarkdown(`Signed out of ${cfg.baseUrl}.`);
         break;
       case 'authFailed':
         this.item.text = `$(warning) svc: ${project}`;
@@ -48,17 +54,49 @@ export class StatusBar extends Disposable {
         md.appendMarkdown(`Signed in to ${cfg.baseUrl} via ${describeSource(this.connection.source)}.`);
         break;
     }
-    md.appendMarkdown('\n\nClick to select the project.');
+    for (const line of this.details()) md.appendMarkdown(`\n\n${line}`);
+    const needsSignIn = this.connection.state === 'signedOut' || this.connection.state === 'authFailed';
+    this.item.command = needsSignIn ? 'svc.signIn' : 'svc.selectProject';
+    md.appendMarkdown(needsSignIn ? '\n\nClick to sign in.' : '\n\nClick to select the project.');
     this.item.tooltip = md;
     this.item.backgroundColor =
       this.connection.state === 'authFailed' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
   }
+
+  /** Where the URLs came from, the model endpoints' key, and what Restricted Mode ignores. */
+  private details(): string[] {
+    const c = this.connection;
+    const lines: string[] = [];
+    const cfg = c.config;
+    const ANSWER = { approved: 'you allowed sending your key there', refused: 'you refused sending your key there', ask: 'svc asks before sending your key there' };
+    if (cfg.baseUrlFrom.source === 'workspace') {
+      lines.push(`svc.baseUrl comes from ${escapeMarkdown(cfg.baseUrlFrom.file ?? 'the workspace settings')}: ${ANSWER[c.approvalStatus('trace')]}.`);
+    }
+    if (cfg.baseUrlFrom.source === 'environment') lines.push('svc.baseUrl comes from SVC_BASE_URL.');
+    const training = c.originOf('training');
+    if (training && training !== c.originOf('trace')) {
+      const key = c.trainingKey;
+      const what = key ? `${describeSource(key.source)}${key.borrowedFrom ? `, the key of ${key.borrowedFrom}` : ''}` : 'no key';
+      const answer = key && (key.approvals.length || cfg.trainingBaseUrlFrom.source === 'workspace') ? ` (${ANSWER[c.approvalStatus('training')]})` : '';
+      lines.push(`Models at ${escapeMarkdown(training)}: ${escapeMarkdown(what)}${answer}.`);
+    }
+    if (cfg.ignoredWorkspaceSettings.length) {
+      lines.push(`Restricted Mode ignores this workspace's ${cfg.ignoredWorkspaceSettings.join(', ')}.`);
+    }
+    return lines;
+  }
 }
 
 export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return vscode.commands.registerCommand('svc.selectProject', async (args?: { projectId?: string }) => {
-    let projectId = args?.projectId?.trim();
+  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
+    // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
+    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
+    if (args !== undefined && typeof args !== 'object') throw new Error('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
+    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new Error('svc.selectProject: projectId must be a string such as "acme/chatbot".');
+    let projectId = (args?.projectId as string | undefined)?.trim();
+    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new Error(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
     if (projectId === undefined) {
+      if (args) throw new Error('svc.selectProject needs { projectId }.');
       const current = connection.config.project;
       const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
       projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
@@ -70,7 +108,15 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
     }
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
-    await updateSetting('project', projectId);
+    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
+    if (!scope) return undefined;
+    try {
+      await writeSetting('project', projectId, scope);
+    } catch (e) {
+      if (!how.interactive) throw e;
+      void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+      return undefined;
+    }
     await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
     return projectId;
   });

@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
-import { callRef, THREAD_SORT_FIELDS, type SortBy } from '../api';
-import { updateSetting } from '../common/config';
-import { checkDateTime, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
+import { callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { registerCommand } from '../common/interaction';
+import { scriptArgs } from '../common/treeNodes';
+import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
+import type { ThreadDetailsPanel } from './detailsPanel';
 import type { ThreadsModel } from './model';
 import type { ThreadNode } from './provider';
 
@@ -11,11 +13,18 @@ type ThreadArg = ThreadNode | { threadId: string } | undefined;
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider): vscode.Disposable[] {
+export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel): vscode.Disposable[] {
   const rowOf = (arg: ThreadArg) => {
     // A tree node carries its row, so a click still works while the view reloads; a scripted
     // `{ threadId }` is looked up among the loaded rows.
-    const row = arg && 'kind' in arg ? (arg.kind === 'thread' ? arg.row : undefined) : arg?.threadId !== undefined ? model.findRow(arg.threadId) : undefined;
+    const row =
+      arg && typeof arg === 'object' && 'kind' in arg
+        ? arg.kind === 'thread'
+          ? arg.row
+          : undefined
+        : arg && typeof arg === 'object' && typeof arg.threadId === 'string'
+          ? model.findRow(arg.threadId)
+          : undefined;
     if (!row) void vscode.window.showWarningMessage('svc: select a thread in the Threads view first.');
     return row;
   };
@@ -34,66 +43,94 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     }
     return copy(callRef(model.project, id), `the ${which} turn ref`);
   };
+  const openJson = async (project: string, row: ThreadRow) => {
+    details.remember(project, row);
+    const doc = await vscode.workspace.openTextDocument(threadDetailsUri(project, row.thread_id));
+    await vscode.languages.setTextDocumentLanguage(doc, 'json');
+    await vscode.window.showTextDocument(doc, { preview: true });
+    return doc.uri.toString();
+  };
 
   return [
-    vscode.commands.registerCommand('svc.threads.refresh', () => {
-      model.reset();
-      return model.loadMore();
-    }),
-    vscode.commands.registerCommand('svc.threads.loadMore', () => model.loadMore()),
-    vscode.commands.registerCommand('svc.threads.sortBy', (args?: Partial<SortBy>) => sortBy(model, args)),
-    vscode.commands.registerCommand('svc.threads.filter', (args?: FilterArgs) => filter(model, args)),
-    vscode.commands.registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    vscode.commands.registerCommand('svc.threads.copyId', (arg: ThreadArg) => {
+    // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
+    registerCommand('svc.threads.refresh', (how) => model.refresh(how)),
+    registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
+    registerCommand('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
+    registerCommand('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
+    registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
+    registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       return row ? copy(row.thread_id, 'the thread id') : undefined;
     }),
-    vscode.commands.registerCommand('svc.threads.copyFirstTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'first')),
-    vscode.commands.registerCommand('svc.threads.copyLastTurnRef', (arg: ThreadArg) => copyTurnRef(arg, 'last')),
-    vscode.commands.registerCommand('svc.threads.openDetails', async (arg: ThreadArg) => {
+    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
+    registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
+    registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
-      const uri = threadDetailsUri(model.project, row.thread_id);
-      details.remember(model.project, row);
-      const doc = await vscode.workspace.openTextDocument(uri);
-      await vscode.languages.setTextDocumentLanguage(doc, 'json');
-      await vscode.window.showTextDocument(doc, { preview: true });
-      return doc.uri.toString();
+      const project = arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project;
+      await panel.show(project, row, { openJson: () => openJson(project, row) });
+      return undefined;
+    }),
+    registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
+      const row = rowOf(arg);
+      if (!row) return undefined;
+      return openJson(arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project, row);
     }),
   ];
 }
 
-async function sortBy(model: ThreadsModel, args?: Partial<SortBy>): Promise<void> {
-  let next: SortBy | undefined;
-  if (args?.field) {
-    if (!(THREAD_SORT_FIELDS as readonly string[]).includes(args.field)) {
-      throw new Error(`Unknown sort field "${args.field}"; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
-    }
-    next = { field: args.field, direction: args.direction === 'asc' ? 'asc' : 'desc' };
-  } else {
-    const current = model.sort;
-    const items = THREAD_SORT_FIELDS.flatMap((field) =>
-      (['desc', 'asc'] as const).map((direction) => ({
-        label: `${sortLabel(field)} ${direction === 'asc' ? '↑ ascending' : '↓ descending'}`,
-        description: field === current.field && direction === current.direction ? 'current' : field,
-        sort: { field, direction },
-      })),
-    );
-    const pick = await vscode.window.showQuickPick(items, { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
-    next = pick?.sort;
+const SORT_ARG_KEYS = ['field', 'direction'];
+const FILTER_ARG_KEYS = ['preset', 'after', 'before', 'threadIds'];
+
+/** Refuses anything but a plain object whose keys are all `allowed`, naming what is wrong. */
+function checkArgKeys(command: string, args: unknown, allowed: string[]): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new Error(`${command} takes an object argument with ${allowed.join(', ')}.`);
   }
-  if (next) await updateSetting('threads.sortBy', next);
+  const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
+  if (unknown.length) {
+    throw new Error(`${command}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${allowed.join(', ')}.`);
+  }
+  return args as Record<string, unknown>;
 }
 
-async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
-  if (args) {
-    model.setFilter(filterFromArgs(args));
+/** The sort picker's items: the current order first, marked, then the others. */
+export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: SortBy })[] {
+  const isCurrent = (s: SortBy) => s.field === current.field && s.direction === current.direction;
+  const all = THREAD_SORT_FIELDS.flatMap((field) => (['desc', 'asc'] as const).map((direction) => ({ field, direction })));
+  const item = (sort: SortBy) => ({
+    label: `${isCurrent(sort) ? '$(check) ' : ''}${sortLabel(sort.field)} ${sort.direction === 'asc' ? '↑ ascending' : '↓ descending'}`,
+    description: isCurrent(sort) ? 'current order' : undefined,
+    sort,
+  });
+  return [item(current), { label: '', kind: vscode.QuickPickItemKind.Separator }, ...all.filter((s) => !isCurrent(s)).map(item)];
+}
+
+async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
+  let next: SortBy | undefined;
+  if (args !== undefined) {
+    const a = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
+    if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(a.field)) {
+      throw new Error(`${a.field === undefined ? 'A sort field is needed' : `Unknown sort field "${String(a.field)}"`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
+    }
+    if (a.direction !== undefined && a.direction !== 'asc' && a.direction !== 'desc') throw new Error(`Unknown sort direction "${String(a.direction)}"; use asc or desc.`);
+    next = { field: a.field as SortBy['field'], direction: a.direction === 'asc' ? 'asc' : 'desc' };
+  } else {
+    const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
+    next = pick?.sort;
+  }
+  if (next && (next.field !== model.sort.field || next.direction !== model.sort.direction)) await model.setSort(next);
+}
+
+async function filter(model: ThreadsModel, args: unknown): Promise<void> {
+  if (args !== undefined) {
+    await model.setFilter(filterFromArgs(checkArgKeys('svc.threads.filter', args, FILTER_ARG_KEYS) as FilterArgs));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
   const items: Item[] = [
     ...(Object.keys(RELATIVE_PRESETS) as RelativePreset[]).map((id) => ({ label: RELATIVE_PRESETS[id].label, id })),
-    { label: 'Custom range…', description: 'after and/or before an ISO date-time', id: 'range' },
+    { label: 'Custom range…', description: 'after and/or before a date or date-time', id: 'range' },
     { label: 'Thread ids…', description: 'one or more thread ids', id: 'ids' },
   ];
   const pick = await vscode.window.showQuickPick(items, { title: 'svc: Filter threads' });
@@ -102,15 +139,16 @@ async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
     const ask = (which: string) =>
       vscode.window.showInputBox({
         title: `svc: Threads with calls started ${which} (empty for no bound)`,
-        placeHolder: '2026-11-20T09:00:00Z',
-        validateInput: (v) => (v.trim() === '' ? undefined : checkDateTime(v)),
+        prompt: `${DATE_BOUND_HELP}.`,
+        placeHolder: '2026-11-15',
+        validateInput: (v) => (v.trim() === '' ? undefined : checkDateBound(v)),
       });
     const after = await ask('after');
     if (after === undefined) return;
     const before = await ask('before');
     if (before === undefined) return;
     if (!after.trim() && !before.trim()) return;
-    model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
+    await model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
   } else if (pick.id === 'ids') {
     const text = await vscode.window.showInputBox({
       title: 'svc: Thread ids',
@@ -118,12 +156,13 @@ async function filter(model: ThreadsModel, args?: FilterArgs): Promise<void> {
       validateInput: (v) => (parseThreadIds(v).length ? undefined : 'Enter at least one thread id'),
     });
     if (text === undefined) return;
-    model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
+    await model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
   } else {
-    model.setFilter({ kind: 'relative', preset: pick.id });
+    await model.setFilter({ kind: 'relative', preset: pick.id });
   }
 }
 
+/** A filter from scripting arguments; dates may be plain (`2026-11-15`, local midnight) or date-times. */
 export function filterFromArgs(args: FilterArgs): ThreadFilter {
   if ('preset' in args) {
     if (!(args.preset in RELATIVE_PRESETS)) throw new Error(`Unknown filter preset "${args.preset}"; use hour, day, week or month.`);
@@ -133,10 +172,15 @@ export function filterFromArgs(args: FilterArgs): ThreadFilter {
     if (!Array.isArray(args.threadIds) || args.threadIds.length === 0) throw new Error('threadIds must be a non-empty list.');
     return { kind: 'ids', threadIds: args.threadIds.map(String) };
   }
-  for (const value of [args.after, args.before]) {
-    const problem = value ? checkDateTime(value) : undefined;
-    if (problem) throw new Error(`"${value}": ${problem}`);
-  }
-  if (!args.after && !args.before) throw new Error('A range needs after, before or both.');
-  return { kind: 'range', after: args.after, before: args.before };
+  const bound = (name: 'after' | 'before', value: unknown): string | undefined => {
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'string') throw new Error(`${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z.`);
+    const parsed = parseDateBound(value);
+    if (!parsed.ok) throw new Error(`${name} "${value}": ${parsed.reason}.`);
+    return parsed.iso;
+  };
+  const after = bound('after', args.after);
+  const before = bound('before', args.before);
+  if (!after && !before) throw new Error('A range needs after, before or both.');
+  return { kind: 'range', after, before };
 }

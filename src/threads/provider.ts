@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
+import type { SortBy } from '../api';
 import type { ErrorReporter } from '../common/errors';
-import { escapeMarkdown, formatDuration, formatRelative } from '../common/format';
+import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, plural } from '../common/format';
+import { treeNode } from '../common/treeNodes';
 import { describeFilter, describeSort } from './filter';
 import type { ThreadsModel } from './model';
 
 export type ThreadNode =
   | { kind: 'thread'; project: string; row: ThreadRow }
   | { kind: 'more'; project: string; loaded: number }
-  | { kind: 'error'; message: string }
+  /** `during`: a refresh (the rows below it are those loaded before) or "Load more". */
+  | { kind: 'error'; message: string; during: 'refresh' | 'more'; keptRows: number; error: unknown }
   | { kind: 'empty'; message: string };
 
 /** The threads tree: a view of ThreadsModel. Loading starts when the view asks for its items. */
@@ -24,6 +27,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
    * while it waits (see getChildren), so those refreshes are dropped.
    */
   private resolving = 0;
+  private progressShown = false;
 
   constructor(
     private readonly model: ThreadsModel,
@@ -33,6 +37,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     this._register(
       model.onDidChange(() => {
         this.updateDescription();
+        this.showProgress();
         if (this.resolving === 0) this.changed.fire(undefined);
       }),
     );
@@ -57,7 +62,12 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
           return this.nodes();
         }
         if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
-        if (status === 'idle') await this.model.ensureLoaded();
+        // Rows on show are answered at once while a refresh or "Load more" runs: VS Code drops the
+        // commands of the rows it asked about, so rows left on screen during a long wait would
+        // say "Actual command not found" when clicked. The view is asked again when the load ends.
+        if (status === 'loading' && this.model.rows.length > 0) return this.nodes();
+        // The view asks because the user opened it: its first load may ask questions.
+        if (status === 'idle') await this.model.ensureLoaded({ interactive: true });
         else if (status === 'loading') await this.model.loadMore();
         else return this.nodes();
       }
@@ -66,14 +76,24 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     }
   }
 
-  /** The current nodes, without loading anything. */
+  /**
+   * The current nodes, without loading anything. After a failed load the rows loaded before stay,
+   * under a message row that says what failed and retries when clicked.
+   */
   nodes(): ThreadNode[] {
+    return this.computeNodes().map(treeNode);
+  }
+
+  private computeNodes(): ThreadNode[] {
     const project = this.model.project;
-    if (this.model.error !== undefined) {
-      return [{ kind: 'error', message: this.errors.describe(this.model.error) }];
+    const rows: ThreadNode[] = this.model.rows.map((row) => ({ kind: 'thread', project, row }));
+    const error = this.model.error;
+    if (error !== undefined) {
+      const message: ThreadNode = { kind: 'error', message: this.errors.describe(error), during: this.model.errorDuring, keptRows: rows.length, error };
+      // After a failed "Load more", that row stays at the end to try again; the message is on top either way.
+      return [message, ...rows, ...(this.model.errorDuring === 'more' ? [{ kind: 'more' as const, project, loaded: rows.length }] : [])];
     }
-    const nodes: ThreadNode[] = this.model.rows.map((row) => ({ kind: 'thread', project, row }));
-    if (nodes.length === 0 && !this.model.isLoading) {
+    if (rows.length === 0 && !this.model.isLoading) {
       const filter = describeFilter(this.model.filter);
       return [
         {
@@ -82,8 +102,8 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         },
       ];
     }
-    if (this.model.hasMore) nodes.push({ kind: 'more', project, loaded: this.model.rows.length });
-    return nodes;
+    if (this.model.hasMore) rows.push({ kind: 'more', project, loaded: this.model.rows.length });
+    return rows;
   }
 
   getTreeItem(node: ThreadNode): vscode.TreeItem {
@@ -92,7 +112,7 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         const row = node.row;
         const item = new vscode.TreeItem(row.thread_id, vscode.TreeItemCollapsibleState.None);
         item.id = `thread:${node.project}:${row.thread_id}`;
-        item.description = threadDescription(row);
+        item.description = threadDescription(row, this.model.sort.field);
         item.iconPath = new vscode.ThemeIcon('comment-discussion');
         item.contextValue = 'svc.thread';
         item.accessibilityInformation = { label: `Thread ${row.thread_id}, ${item.description}` };
@@ -109,13 +129,18 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
         return item;
       }
       case 'error': {
-        const item = new vscode.TreeItem('Could not load threads');
+        const step = this.errors.nextStep(node.error);
+        const what = node.during === 'more' ? 'Could not load more threads' : node.keptRows ? 'Could not refresh threads' : 'Could not load threads';
+        const item = new vscode.TreeItem(what);
         item.id = 'threads-error';
-        item.description = node.message;
-        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\nClick to retry.`);
+        item.description = node.keptRows ? `${node.message} · showing the ${plural(node.keptRows, 'thread')} loaded before` : node.message;
+        const retry = node.during === 'more' ? { command: 'svc.threads.loadMore', title: 'Retry' } : { command: 'svc.threads.refresh', title: 'Retry' };
+        // The next step when the error has one (sign in, fix the URL in the settings), else retry.
+        item.command = step ? { command: step.command, title: step.title, arguments: step.args !== undefined ? [step.args] : [] } : retry;
+        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\nClick to ${(step?.title ?? 'Retry').toLowerCase()}.`);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.contextValue = 'svc.error';
-        item.command = { command: 'svc.threads.refresh', title: 'Retry' };
+        item.accessibilityInformation = { label: `${what}: ${String(item.description)}` };
         return item;
       }
       case 'empty': {
@@ -138,6 +163,19 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     return undefined;
   }
 
+  /** The view's progress bar while a load runs with rows on show (they stay until it ends). */
+  private showProgress(): void {
+    if (!this.view || this.progressShown || !this.model.isLoading || this.model.rows.length === 0) return;
+    this.progressShown = true;
+    void vscode.window.withProgress({ location: { viewId: 'svc.threads' } }, () =>
+      this.model.loadMore().finally(() => {
+        this.progressShown = false;
+        // A newer load may have started meanwhile: show it too.
+        this.showProgress();
+      }),
+    );
+  }
+
   private updateDescription(): void {
     if (!this.view) return;
     const filter = describeFilter(this.model.filter);
@@ -147,9 +185,16 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   }
 }
 
-export function threadDescription(row: ThreadRow): string {
-  const turns = `${row.turn_count} turn${row.turn_count === 1 ? '' : 's'}`;
-  return `${turns} · p50 ${formatDuration(row.p50_turn_duration_ms)} · ${formatRelative(row.last_updated)}`;
+/**
+ * A row's description: turns, a turn duration and a time. The sort field's own value is always
+ * there, so the rows read as sorted: the p99 duration when sorting by it (else p50), and the start
+ * time when sorting by it (else the last update).
+ */
+export function threadDescription(row: ThreadRow, sortField: SortBy['field'] = 'last_updated', now: number = Date.now()): string {
+  const turns = plural(row.turn_count, 'turn');
+  const duration = sortField === 'p99_turn_duration_ms' ? `p99 ${formatDuration(row.p99_turn_duration_ms)}` : `p50 ${formatDuration(row.p50_turn_duration_ms)}`;
+  const time = sortField === 'start_time' ? `started ${formatRelative(row.start_time, now)}` : formatRelative(row.last_updated, now);
+  return `${turns} · ${duration} · ${time}`;
 }
 
 /** Every field of the row in an untrusted markdown table; null and -1 read "n/a". */
@@ -161,8 +206,8 @@ export function threadTooltip(row: ThreadRow): vscode.MarkdownString {
   const known: [string, string][] = [
     ['Thread', row.thread_id],
     ['Turns', String(row.turn_count)],
-    ['Started', show(row.start_time)],
-    ['Last updated', `${show(row.last_updated)} (${formatRelative(row.last_updated)})`],
+    ['Started', row.start_time ? formatLocalDateTime(row.start_time) : 'n/a'],
+    ['Last updated', row.last_updated ? `${formatLocalDateTime(row.last_updated)} (${formatRelative(row.last_updated)})` : 'n/a'],
     ['p50 turn duration', formatDuration(row.p50_turn_duration_ms)],
     ['p99 turn duration', formatDuration(row.p99_turn_duration_ms)],
     ['First turn', show(row.first_turn_id)],

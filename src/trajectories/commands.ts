@@ -3,7 +3,16 @@ import * as vscode from 'vscode';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
-import { formatBytes } from '../common/format';
+import { registerCommand, type Invocation } from '../common/interaction';
+
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+};
+import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -11,7 +20,6 @@ import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } 
 import { describeLines, uploadGroups, type Chunk, type UploadResult } from './upload';
 import { artLayout, uploadOrder } from './layout';
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export interface UploadArgs {
   modelId?: string;
@@ -88,7 +96,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   register(): vscode.Disposable[] {
     return [
       this,
-      vscode.commands.registerCommand('svc.uploadTrajectories', (a?: unknown, b?: unknown, c?: unknown) => this.upload(a, b, c)),
+      registerCommand('svc.uploadTrajectories', (how, a?: unknown, b?: unknown, c?: unknown) => this.upload(how, a, b, c)),
       vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', (args?: RetryArgs) => this.retryRemaining(args)),
       vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
     ];
@@ -99,13 +107,21 @@ export class TrajectoryUploads implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async upload(a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
-    if (this.running) {
-      void vscode.window.showWarningMessage('svc: an upload is already running; cancel it or wait for it to finish.');
+  async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
+    // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
+    const refuse = (message: string): UploadReport => {
+      if (!how.interactive) throw new Error(`svc.uploadTrajectories: ${message}`);
+      void vscode.window.showWarningMessage(`svc: ${message}`);
       return { status: 'aborted', files: [] };
-    }
+    };
+    if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
     const args = optionsFromArgs<UploadArgs>(a, b, c);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    if (!how.interactive) {
+      if (files.length === 0) return refuse('no files: pass an explorer selection or { files: [...] }.');
+      if (!args.modelId) return refuse('no model: pass { modelId }.');
+      if (!args.split) return refuse('no split: pass { split }.');
+    }
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({
         canSelectMany: true,
@@ -119,7 +135,9 @@ export class TrajectoryUploads implements vscode.Disposable {
     files = uploadOrder(files, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      await this.errors.show(new Error('Sign in to the svc service before uploading.'));
+      const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
+      if (!how.interactive) return refuse(`not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
+      void this.errors.show(new Error(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`));
       return { status: 'aborted', files: [] };
     }
 
@@ -131,7 +149,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       const count = invalid.reduce((n, s) => n + s.problems.filter((p) => p.severity === 'error').length, 0);
       const names = invalid.map((s) => path.basename(s.file)).join(', ');
       void vscode.window
-        .showErrorMessage(`svc: ${count}${invalid.some((s) => s.truncated) ? '+' : ''} problem(s) in ${names}; nothing was sent.`, 'Show Problems')
+        .showErrorMessage(`svc: ${invalid.some((s) => s.truncated) ? `${count}+ problems` : plural(count, 'problem')} in ${names}; nothing was sent.`, 'Show Problems')
         .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, problems: s.problems.length })) };
     }
@@ -143,6 +161,8 @@ export class TrajectoryUploads implements vscode.Disposable {
     const split = args.split ?? (await this.pickSplit(files[0]!, summaries[0]!, layout?.split));
     if (!split) return { status: 'aborted', files: [] };
     await this.remember(modelId, split, files);
+    // Run by the user: whether the key may go to the training origin is asked now, not mid-upload.
+    if (how.interactive) await this.connection.prepare('training');
 
     const stamped = await Promise.all(files.map(async (uri) => ({ uri, startGroup: 0, ...(await stampOf(uri)) })));
     const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: stamped };
@@ -276,7 +296,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       }
       let last = 0;
       // Validated just before (the one schema pass): the reader only frames the groups.
-      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true }), {
+      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true, groupTrajectories: summary.groupTrajectories }), {
         modelId: plan.modelId,
         split: plan.split,
         members: summary.members,
@@ -285,7 +305,7 @@ export class TrajectoryUploads implements vscode.Disposable {
         onProgress: (p) => {
           const bytes = doneBytes + p.bytesSent;
           progress.report({
-            message: `${name}: ${doneGroups + p.groupsSent}/${totalGroups} groups, ${formatBytes(bytes)} of ${formatBytes(totalBytes)}`,
+            message: `${name}: ${doneGroups + p.groupsSent}/${plural(totalGroups, 'group')}, ${formatBytes(bytes)} of ${formatBytes(totalBytes)}`,
             increment: totalBytes ? ((p.bytesSent - last) / totalBytes) * 100 : 0,
           });
           last = p.bytesSent;
@@ -295,7 +315,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       doneBytes += result.totals.bytesSent;
       reports.push(step === undefined ? { file: uri.fsPath, result } : { file: uri.fsPath, step, result });
       this.log.info(
-        `Upload ${name} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${result.totals.groupsSent} groups, ${formatBytes(result.totals.bytesSent)}) in ${result.durationMs.toFixed(0)} ms`,
+        `Upload ${name} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${plural(result.totals.groupsSent, 'group')}, ${formatBytes(result.totals.bytesSent)}) in ${formatDuration(result.durationMs)}`,
       );
       if (result.outcome.status !== 'done') {
         const outcome = result.outcome;
@@ -331,18 +351,18 @@ export class TrajectoryUploads implements vscode.Disposable {
     const groups = report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0);
     const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
     const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
-    const totals = `${groups} groups, ${trajectories} trajectories, ${formatBytes(bytes)} in ${(ms / 1000).toFixed(1)} s`;
+    const totals = `${plural(groups, 'group')}, ${plural(trajectories, 'trajectory', 'trajectories')}, ${formatBytes(bytes)} in ${formatDuration(ms)}`;
     if (report.status === 'aborted') return;
     const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
     const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
     if (report.status === 'done') {
-      void vscode.window.showInformationMessage(`svc: uploaded ${report.files.length} file(s) to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
+      void vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
       return;
     }
     const last = report.files.at(-1)!;
     const name = path.basename(last.file);
     const logged = last.result ? describeLines(last.result.logged) : '';
-    const sent = logged ? `${name}: ${logged} were logged.` : `${name}: nothing was logged.`;
+    const sent = logged ? `${name}: ${logged} ${isOneLine(logged) ? 'was' : 'were'} logged.` : `${name}: nothing was logged.`;
     let text: string;
     if (report.status === 'cancelled') {
       text = `svc: upload cancelled after ${totals}. ${sent}`;
@@ -351,7 +371,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       const lines = describeLines([outcome.chunk]);
       const doubt = outcome.uncertain
         ? ` ${lines[0]!.toUpperCase()}${lines.slice(1)} may already be logged (${outcome.uncertainWhy ?? 'the outcome is unknown'}): "Retry Remaining" asks before sending them again.`
-        : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} were not logged.`;
+        : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} ${isOneLine(lines) ? 'was' : 'were'} not logged.`;
       text = `svc: upload to ${plan.modelId} failed: ${this.errors.describe(outcome.error)}. ${sent}${doubt}`;
       this.connection.reportFailure(outcome.error);
       this.log.error(text);
@@ -390,4 +410,9 @@ export class TrajectoryUploads implements vscode.Disposable {
     await pushRecent(this.context.globalState, RECENT_MODELS, modelId);
     for (const f of files) await this.context.workspaceState.update(`svc.split:${f.fsPath}`, split);
   }
+}
+
+/** Whether describeLines named one line (`line 3`), for was/were. */
+function isOneLine(described: string): boolean {
+  return /^line \d+$/.test(described);
 }

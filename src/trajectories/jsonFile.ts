@@ -43,18 +43,20 @@ const whereOf = (base: JsonPath) => (base.length ? formatPath(base) : 'The file'
 export async function validateJsonFile(path: string, opts: ValidateOptions): Promise<ValidationSummary> {
   opts.signal?.throwIfAborted();
   const st = await stat(path);
-  const summary: ValidationSummary = { file: path, format: 'json', groups: 0, trajectories: 0, problems: [], truncated: false, fileBytes: st.size, mtimeMs: st.mtimeMs };
+  const summary: ValidationSummary = { file: path, format: 'json', groups: 0, trajectories: 0, problems: [], truncated: false, fileBytes: st.size, mtimeMs: st.mtimeMs, groupTrajectories: [] };
   const found: Problem[] = [];
   const max = opts.maxProblems ?? 1000;
   const onGroup = (doc: JsonText, value: unknown, base: JsonPath) => {
-    summary.trajectories += trajectoryCount(value);
+    const n = trajectoryCount(value);
+    summary.trajectories += n;
+    summary.groupTrajectories[summary.groupTrajectories.length - 1] = n;
     // Past the limit only the counts are still wanted, once an error is known.
     if (!(found.length > max && found.some((p) => p.severity === 'error'))) found.push(...groupProblems(doc, value, base, whereOf(base), false));
   };
   // A JSON syntax error is the one problem of the file (later ones are mostly its consequences),
   // as for a document read whole.
   const fatal = (p: Problem) => {
-    Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
+    Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined, groupTrajectories: [] });
     found.length = 0;
     found.push(p);
   };
@@ -63,6 +65,7 @@ export async function validateJsonFile(path: string, opts: ValidateOptions): Pro
     try {
       for await (const g of streamGroupsIter(path, opts, 0, summary, found)) {
         summary.groups++;
+        summary.groupTrajectories.push(0);
         if (!('problem' in g)) onGroup(g.doc, g.value, g.base);
         else if (g.problem.shownBy === 'json') {
           fatal(g.problem);
@@ -72,13 +75,13 @@ export async function validateJsonFile(path: string, opts: ValidateOptions): Pro
     } catch (e) {
       if (e instanceof NotAGroupList) {
         // Problems of other members stay, as for a whole read; there is no group list.
-        Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
+        Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined, groupTrajectories: [] });
         found.push(e.problem);
       }
       // A fault of the top level means no group list: the one problem, as for a whole read.
       else if (e instanceof ProblemError) fatal(e.problem);
       else if (e instanceof SingleGroup) {
-        Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined });
+        Object.assign(summary, { groups: 0, trajectories: 0, split: undefined, members: undefined, groupTrajectories: [] });
         found.length = 0;
         whole = await loadWhole(path, st.size, opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES, opts.signal);
         whole ??= { problem: lineProblem(path, 1, singleTooLarge(opts.maxLineBytes)) };
@@ -94,6 +97,7 @@ export async function validateJsonFile(path: string, opts: ValidateOptions): Pro
         summary.groups = shape.groups.length;
         for (const [i, g] of shape.groups.entries()) {
           if (i % 64 === 0) opts.signal?.throwIfAborted();
+          summary.groupTrajectories.push(0);
           onGroup(whole.doc, g, groupPath(shape.kind, i));
         }
         if (shape.groups.length === 0) noGroups(whole.doc, shape.kind, found);
@@ -115,13 +119,16 @@ export async function* readJsonGroups(path: string, opts: ReadOptions): AsyncGen
   const st = await stat(path);
   const start = opts.startGroup ?? 0;
   let whole = await loadWhole(path, st.size, opts.streamJsonAbove, opts.signal);
+  // Validated just before, and counted: the groups go out as they are, unparsed.
+  const counts = opts.trusted ? opts.groupTrajectories : undefined;
   if (!whole) {
     try {
-      for await (const g of streamGroupsIter(path, opts, start)) {
+      for await (const g of streamGroupsIter(path, { ...opts, unparsed: counts !== undefined }, start)) {
         if ('problem' in g) throw new ProblemError(g.problem);
-        checkGroup(g.doc, g.value, g.base, whereOf(g.base), false, opts.trusted);
+        if (!counts) checkGroup(g.doc, g.value, g.base, whereOf(g.base), false, opts.trusted);
         const json = g.doc.text;
-        yield { index: g.index, line: g.doc.firstLine, endLine: g.endLine, bytes: Buffer.byteLength(json), trajectories: trajectoryCount(g.value), json };
+        const trajectories = counts ? (counts[g.index] ?? 0) : trajectoryCount(g.value);
+        yield { index: g.index, line: g.doc.firstLine, endLine: g.endLine, bytes: Buffer.byteLength(json), trajectories, json };
       }
       return;
     } catch (e) {
@@ -283,7 +290,7 @@ type Streamed = { index: number; doc: JsonText; value: unknown; base: JsonPath; 
  */
 async function* streamGroupsIter(
   path: string,
-  opts: { signal?: AbortSignal; maxLineBytes?: number; streamChunkBytes?: number },
+  opts: { signal?: AbortSignal; maxLineBytes?: number; streamChunkBytes?: number; unparsed?: boolean },
   start: number,
   summary?: ValidationSummary,
   found?: Problem[],
@@ -336,6 +343,10 @@ async function* streamGroupsIter(
           opts.signal?.throwIfAborted();
           const base: JsonPath = root?.container === 'object' ? ['trajectory_groups', index] : [index];
           const doc = new JsonText(path, ev.value.text, ev.value.line, true, ev.value.column, base);
+          if (opts.unparsed) {
+            yield { index, doc, value: undefined, base, endLine: ev.value.endLine };
+            continue;
+          }
           // The scanner counted the nesting: the exact place is only looked for when it is too deep.
           const deep = ev.value.maxDepth > MAX_DEPTH ? tooDeepAt(ev.value.text) : -1;
           if (deep >= 0) {

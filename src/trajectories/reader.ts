@@ -12,6 +12,7 @@
  * holds it, so the upload sends the file's bytes, not a re-serialization.
  */
 import { stat } from 'node:fs/promises';
+import { isTrajectoryGroup } from '../api/schemas/fastCheck';
 import { TrajectoryGroup } from '../api/schemas/models';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from '../common/lines';
 import { formatBytes } from '../common/format';
@@ -70,6 +71,8 @@ export interface ValidationSummary {
   fileBytes: number;
   /** The file's modification time when it was validated. */
   mtimeMs: number;
+  /** Trajectories of each group, by group index: the upload's read pass then parses nothing. */
+  groupTrajectories: number[];
 }
 
 export interface ValidateOptions {
@@ -97,6 +100,11 @@ export interface ReadOptions {
    * still be a JSON object with `trajectories`.
    */
   trusted?: boolean;
+  /**
+   * With `trusted`: the validation's `groupTrajectories`. Groups are then not even parsed: their
+   * texts are framed into requests as they are.
+   */
+  groupTrajectories?: readonly number[];
 }
 
 /** `.jsonl` (and `.ndjson`) files hold a group per line; anything else is read as one JSON document. */
@@ -125,18 +133,21 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
   const maxLineBytes = opts.maxLineBytes;
   let groups = 0;
   let trajectories = 0;
+  const groupTrajectories: number[] = [];
   for await (const line of readLines(path, { signal: opts.signal, maxLineBytes, skipOverlong: true })) {
     if (line.overlong) {
       groups++;
+      groupTrajectories.push(0);
       problems.add(lineProblem(path, line.line, `line ${line.line} is longer than ${formatBytes(maxLineBytes ?? DEFAULT_MAX_LINE_BYTES)}: a group must fit on one line within the limit`));
       continue;
     }
     if (isBlank(line.text)) continue;
     groups++;
     const parsed = parseLineForValidation(path, line, problems);
+    groupTrajectories.push(parsed ? trajectoryCount(parsed.value) : 0);
     if (!parsed) continue;
     const { doc, value } = parsed;
-    trajectories += trajectoryCount(value);
+    trajectories += groupTrajectories.at(-1)!;
     // Past the limit only the counts are still wanted, once an error is known.
     if (problems.truncated && problems.hasError) continue;
     const found = groupProblems(doc, value, [], `line ${line.line}`, true);
@@ -145,10 +156,22 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
   }
   const st = await stat(path);
   if (groups === 0) problems.add(lineProblem(path, 1, 'The file is empty'));
-  return { file: path, format: 'jsonl', groups, trajectories, problems: problems.items, truncated: problems.truncated, fileBytes: st.size, mtimeMs: st.mtimeMs };
+  return { file: path, format: 'jsonl', groups, trajectories, problems: problems.items, truncated: problems.truncated, fileBytes: st.size, mtimeMs: st.mtimeMs, groupTrajectories };
 }
 
 async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerator<GroupRecord> {
+  const counts = opts.trusted ? opts.groupTrajectories : undefined;
+  if (counts) {
+    // Validated just before, and counted: the lines go out as they are, unparsed.
+    const start = opts.startGroup ?? 0;
+    let index = -1;
+    for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
+      if (isBlank(line.text)) continue;
+      if (++index < start) continue;
+      yield { index, line: line.line, endLine: line.line, bytes: line.byteEnd - line.byteStart, trajectories: counts[index] ?? 0, json: line.text };
+    }
+    return;
+  }
   for await (const { index, line, doc, value } of readJsonLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, start: opts.startGroup })) {
     checkGroup(doc, value, [], `line ${line.line}`, true, opts.trusted);
     yield { index, line: line.line, endLine: line.line, bytes: line.byteEnd - line.byteStart, trajectories: trajectoryCount(value), json: line.text };
@@ -180,8 +203,14 @@ export function groupProblems(doc: JsonText, value: unknown, base: JsonPath, whe
       ),
     ];
   }
+  // Most groups are valid: the fast check says so cheaply; the schema says why when one is not.
+  if (isTrajectoryGroup(value)) return [];
   const r = TrajectoryGroup.safeParse(value);
-  return r.success ? [] : doc.issueProblems(r.error.issues, value, base);
+  if (r.success) {
+    // zod's records skip a "__proto__" key; the fast check (and the service) do not.
+    return [doc.problem(doc.locate(base).offset, 1, `${where}: a value under a "__proto__" key has the wrong type`, 'error', base)];
+  }
+  return doc.issueProblems(r.error.issues, value, base);
 }
 
 /**

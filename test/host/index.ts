@@ -6,6 +6,7 @@
 // Environment read here (set by the runners, inherited by the extension host):
 //   SVC_HOST_GREP     only run tests whose full title matches this regular expression (--grep)
 //   SVC_HOST_TIMEOUT  per-test timeout in ms (default 20000)
+//   SVC_HOST_TRUST    "restricted": the Restricted Mode host (only restricted.test.ts runs)
 
 // `mocha` stays external to the bundle (esbuild.js) and is loaded from node_modules at run time.
 // mocha 12's package entry is an ES module; the extension host's loader is CommonJS, so load the
@@ -28,17 +29,26 @@ Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(format(...
  * ADD NEW SUITES HERE (one line per file in test/host/suites/):
  */
 function loadSuites(): void {
+  // The Restricted Mode host (run-tests.js --restricted) runs its own suite, and only that one.
+  if (process.env.SVC_HOST_TRUST === 'restricted') {
+    require('./suites/restricted.test');
+    return;
+  }
   // activation must stay first: it proves activate() makes no request, before anyone activates.
   require('./suites/activation.test');
   require('./suites/smoke.test');
   require('./suites/auth.test');
   require('./suites/threads.test');
   require('./suites/checkpoints.test');
+  require('./suites/dashboard.test');
   require('./suites/connection.test');
+  require('./suites/errors.test');
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
   require('./suites/interactive.test');
+  require('./suites/trust.test');
+  require('./suites/viewer.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }

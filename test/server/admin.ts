@@ -15,13 +15,14 @@ import { isObject } from './validate';
 //                                for a RegExp `path`, which JSON cannot carry
 //   DELETE /__admin/faults       clears the queued faults
 //   POST   /__admin/reset        same as server.reset()
-//   POST   /__admin/checkpoints  {modelId, count, stepSize?} -> {data: Checkpoint[]}
+//   POST   /__admin/checkpoints  {modelId, count, stepSize?, metrics?} -> {data: Checkpoint[]}; metrics
+//                                (name -> number) for every new checkpoint, default: see addCheckpoints
 
 export interface AdminTarget {
   stats: Stats;
   faults: Faults;
   reset(): void;
-  addCheckpoints(modelId: string, n: number, opts?: { stepSize?: number }): Checkpoint[];
+  addCheckpoints(modelId: string, n: number, opts?: { stepSize?: number; metrics?: (step: number) => Record<string, number> }): Checkpoint[];
 }
 
 export function createAdminHandler(target: AdminTarget, maxBodyBytes: number) {
@@ -58,10 +59,15 @@ export function createAdminHandler(target: AdminTarget, maxBodyBytes: number) {
           return send(200, { status: 'ok' });
         case 'POST /__admin/checkpoints': {
           if (!isObject(body) || typeof body.modelId !== 'string' || typeof body.count !== 'number') {
-            return send(400, { reason: 'Expected {"modelId": string, "count": integer, "stepSize"?: integer}' });
+            return send(400, { reason: 'Expected {"modelId": string, "count": integer, "stepSize"?: integer, "metrics"?: object}' });
           }
           const stepSize = typeof body.stepSize === 'number' ? body.stepSize : undefined;
-          return send(200, { data: target.addCheckpoints(body.modelId, body.count, { stepSize }) });
+          const { metrics } = body;
+          if (metrics !== undefined && (!isObject(metrics) || !Object.values(metrics).every((v) => typeof v === 'number' && Number.isFinite(v)))) {
+            return send(400, { reason: '"metrics" must map metric names to numbers' });
+          }
+          const fixed = metrics as Record<string, number> | undefined;
+          return send(200, { data: target.addCheckpoints(body.modelId, body.count, { stepSize, metrics: fixed && (() => ({ ...fixed })) }) });
         }
         default:
           return send(404, { reason: 'Not found' });

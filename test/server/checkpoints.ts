@@ -62,7 +62,11 @@ export interface CheckpointOptions {
   startStep?: number;
   /** Distance between steps; default 10. */
   stepSize?: number;
-  /** Metrics of a checkpoint; default: a smooth deterministic learning curve. */
+  /**
+   * Metrics of a checkpoint; default: the model's last checkpoint's metrics carried on with a
+   * small deterministic wobble (so a live run keeps its metric names), or for a model without
+   * checkpoints a smooth learning curve of loss, reward and accuracy.
+   */
   metrics?: (step: number) => Record<string, number>;
   /** Id generator; default random UUIDs. */
   id?: () => string;
@@ -76,12 +80,17 @@ export function addCheckpoints(store: Store, modelId: string, n: number, opts: C
   const last = list[list.length - 1];
   let step = opts.startStep ?? (last ? last.step + stepSize : stepSize);
   const created: Checkpoint[] = [];
+  const metrics = opts.metrics ?? (last && Object.keys(last.metrics).length ? continued(last.metrics) : defaultMetrics);
   for (let i = 0; i < n; i++, step += stepSize) {
-    created.push({ id: (opts.id ?? randomUUID)(), step, metrics: (opts.metrics ?? defaultMetrics)(step) });
+    created.push({ id: (opts.id ?? randomUUID)(), step, metrics: metrics(step) });
   }
   list.push(...created);
   list.sort((a, b) => a.step - b.step || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return created;
+}
+
+function continued(last: Record<string, number>): (step: number) => Record<string, number> {
+  return (step) => Object.fromEntries(Object.entries(last).map(([k, v]) => [k, Math.round(v * (1 + 0.02 * Math.sin(step)) * 1e6) / 1e6]));
 }
 
 function defaultMetrics(step: number): Record<string, number> {

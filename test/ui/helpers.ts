@@ -55,3 +55,22 @@ export async function quickOpen(wb: Workbench, name: string, timeout = 20_000): 
   await wb.page.keyboard.press('Enter');
   await wb.page.locator('.tab', { hasText: name }).waitFor({ state: 'visible', timeout });
 }
+
+/** Switches the color theme through **Preferences: Color Theme**, as a user does ("Light Modern", "Dark Modern"). */
+export async function setColorTheme(wb: Workbench, label: string, timeout = 20_000): Promise<void> {
+  await wb.runCommand('Preferences: Color Theme');
+  const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout });
+  await input.fill(label);
+  const row = wb.page
+    .locator('.quick-input-widget .monaco-list-row')
+    .filter({ has: wb.page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout });
+  await row.click();
+  await wb.page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout });
+  const light = /light/i.test(label);
+  // The workbench root carries the theme's type: `vs` (light) or `vs-dark`.
+  await wb.page.waitForFunction(`document.querySelector('.monaco-workbench')?.classList.contains(${JSON.stringify(light ? 'vs' : 'vs-dark')})`, undefined, { timeout });
+  await wb.page.waitForTimeout(300); // let webviews pick up the new colours
+}

@@ -1,14 +1,14 @@
 // The first run of a new user, driven in the real workbench from a blank profile: no settings, no
 // credentials. Each welcome view offers the one button that fixes its state; following them in
-// order (service URL, sign-in, project, model) ends with thread and checkpoint rows on screen, and
-// the key nowhere in the settings files.
+// order (service URL, sign-in, project, model) ends with thread and checkpoint rows on screen, the
+// settings in the user's settings (no .vscode folder in the workspace), and the key in no file.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-import { openWorkbench, out, packagedVsix, recordFailure, root, type Workbench } from './helpers';
+import { openWorkbench, out, packagedVsix, recordFailure, root, setColorTheme, type Workbench } from './helpers';
 const KEY = 'demo-key';
 
 describe('UI: first run, from the welcome views to rows (VSIX installed, blank profile)', function () {
@@ -47,10 +47,21 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     const button = (pane: typeof threadsPane, label: string) => pane.locator('.welcome-view .monaco-button', { hasText: label });
     const input = page.locator('.quick-input-widget .quick-input-box input');
     const message = page.locator('.quick-input-widget .quick-input-message');
+    // Where a setting goes: the first item, the user's settings, is the default.
+    const userScope = async (setting: string) => {
+      await page.locator('.quick-input-widget .quick-input-title', { hasText: `svc: Save ${setting} in…` }).waitFor({ state: 'visible' });
+      await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: 'User settings' }).waitFor({ state: 'visible' });
+      await page.keyboard.press('Enter');
+    };
 
     // 1. No service configured.
     await threadsPane.getByText('No svc service is configured.').waitFor({ state: 'visible', timeout: 60_000 });
+    // Welcome text reads as text: no literal backticks.
+    assert.doesNotMatch(await sidebar.locator('.welcome-view').first().innerText(), /`/);
     await wb.screenshot(out('welcome.png'));
+    await setColorTheme(wb, 'Light Modern');
+    await wb.screenshot(out('welcome-light.png'));
+    await setColorTheme(wb, 'Dark Modern');
     // Nothing to refresh, sort or filter yet: the view title offers none of it.
     const titleAction = (pane: typeof threadsPane, label: string) => pane.locator(`.pane-header .action-label[aria-label^="${label}"]`);
     for (const label of ['Refresh Threads', 'Sort Threads', 'Filter Threads']) assert.equal(await titleAction(threadsPane, label).count(), 0, label);
@@ -62,6 +73,7 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     await input.fill(server.url);
     await message.filter({ hasText: 'Use an http or https URL.' }).waitFor({ state: 'hidden', timeout: 10_000 });
     await page.keyboard.press('Enter');
+    await userScope('svc.baseUrl');
 
     // 2. Signed out.
     await threadsPane.getByText('Sign in to browse the conversation threads of your project.').waitFor({ state: 'visible', timeout: 30_000 });
@@ -80,6 +92,7 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     await input.fill('demo-entity/chatbot');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'demo-entity/chatbot' }).first().waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
+    await userScope('svc.project');
     await threadsPane.locator('.monaco-list-row[aria-label^="Thread "]').first().waitFor({ state: 'visible', timeout: 30_000 });
 
     // 4. No models.
@@ -89,6 +102,7 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     await input.fill('demo-model-7b');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'demo-model-7b' }).first().waitFor({ state: 'visible' });
     await page.keyboard.press('Enter');
+    await userScope('svc.models');
     const model = checkpointsPane.locator('.monaco-list-row', { hasText: 'demo-model-7b' });
     await model.waitFor({ state: 'visible', timeout: 30_000 });
     await model.click();
@@ -101,11 +115,14 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     const checkpoints = server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints');
     assert.ok(checkpoints.length >= 1 && checkpoints.every((r) => r.authScheme === 'bearer' && r.status === 200));
 
-    // The settings hold the URL, project and model; no file under the workspace holds the key.
-    const settings = JSON.parse(fs.readFileSync(path.join(workspace, '.vscode', 'settings.json'), 'utf8'));
+    // The user's settings hold the URL, project and model; the workspace got no .vscode folder,
+    // and no file holds the key.
+    assert.ok(!fs.existsSync(path.join(workspace, '.vscode')), 'no .vscode folder in the workspace');
+    const settings = JSON.parse(fs.readFileSync(path.join(wb.server.userDataDir, 'User', 'settings.json'), 'utf8'));
     assert.equal(settings['svc.baseUrl'], server.url);
     assert.equal(settings['svc.project'], 'demo-entity/chatbot');
     assert.deepEqual(settings['svc.models'], ['demo-model-7b']);
+    assert.ok(!JSON.stringify(settings).includes(KEY), 'the user settings hold the key');
     const files = fs.readdirSync(workspace, { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
     for (const f of files) {
       const text = fs.readFileSync(path.join(f.parentPath ?? (f as unknown as { path: string }).path, f.name), 'utf8');

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, type Workbench } from './helpers';
+import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, setColorTheme, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
@@ -17,6 +17,8 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
   this.timeout(180_000);
   let server: ReferenceServer;
   let wb: Workbench;
+  /** The thread details webview (its inner frame). */
+  const details = () => wb.page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
 
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-ws-'));
   before(async () => {
@@ -36,6 +38,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
         'svc.baseUrl': server.url,
         'svc.project': 'demo-entity/chatbot',
         'svc.models': ['demo-model-7b', 'demo-model-70b'],
+        'svc.feedback.creator': 'Dana Reviewer',
         'workbench.colorTheme': 'Default Dark Modern',
       },
       env: { SVC_API_KEY: 'demo-key' },
@@ -70,6 +73,112 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.equal(await status.count(), 1, 'the status bar shows the project once');
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('threads.png'));
+  });
+
+  it('runs every Threads title button with a thread row focused, as without one, and shows no error', async () => {
+    const page = wb.page;
+    const pane = page.locator('.part.sidebar .pane:has(.title:text-is("Threads"))');
+    const rows = pane.locator('.monaco-list-row[aria-label^="Thread "]');
+    // A load re-renders the rows when it ends; a click in that moment meets VS Code's "Actual
+    // command not found" (the rows' commands are replaced), so the test waits for the view to settle.
+    const settled = async () => {
+      await page.waitForFunction(`!document.querySelector('.part.sidebar .monaco-progress-container.active')`, undefined, { timeout: 20_000 });
+      await page.waitForTimeout(500);
+    };
+    // Clicking a row focuses it (and opens its details beside the tree, keeping the focus there).
+    const focusRow = async () => {
+      await settled();
+      await rows.nth(2).click();
+      await pane.locator('.monaco-list-row.focused[aria-label^="Thread "]').waitFor({ state: 'visible', timeout: 10_000 });
+    };
+    const titleButton = (label: string) => pane.locator(`.pane-header .action-label[aria-label^="${label}"]`);
+    const description = () => pane.locator('.pane-header .description').innerText();
+    const quickInputTitle = page.locator('.quick-input-widget .quick-input-title');
+    const noErrors = async (after: string) => assert.deepEqual(await errorToasts(wb), [], `no error notification after ${after}`);
+    // Runs an item of the view's "…" menu with a row focused, and waits for what it shows; if the
+    // click was swallowed (the menu still open, nothing shown), the item is clicked once more, still
+    // with the row focused.
+    const menuItem = async (label: string, shows: () => Promise<unknown>) => {
+      for (let attempt = 1; ; attempt++) {
+        await focusRow();
+        await pane.locator('.pane-header .action-label[aria-label^="More Actions"]').click();
+        const item = page.locator('.context-view .monaco-menu .action-item', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first();
+        await item.waitFor({ state: 'visible', timeout: 10_000 });
+        // A menu ignores a mouse-up that comes right after it opened (so the click that opened it
+        // cannot also pick an item): give it a moment, as a user's second click has.
+        await page.waitForTimeout(400);
+        await item.click();
+        try {
+          await shows();
+          return;
+        } catch (e) {
+          if (attempt === 2) throw e;
+          if (await page.locator('.context-view .monaco-menu').isVisible()) await page.keyboard.press('Escape');
+        }
+      }
+    };
+    const closeQuickInput = async () => {
+      await page.keyboard.press('Escape');
+      await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10_000 });
+    };
+
+    try {
+      // Refresh: reloads the view (not only the focused row).
+      await focusRow();
+      const before = server.stats.count('/threads/stream_query');
+      await titleButton('Refresh Threads').click();
+      const t0 = Date.now();
+      while (server.stats.count('/threads/stream_query') <= before) {
+        assert.ok(Date.now() - t0 < 20_000, 'Refresh did not reload the view');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 20_000 });
+      await noErrors('Refresh');
+
+      // Filter: the filter picker (it used to fail with "A range needs after, before or both").
+      await focusRow();
+      await titleButton('Filter Threads').click();
+      await quickInputTitle.filter({ hasText: 'svc: Filter threads' }).waitFor({ state: 'visible', timeout: 10_000 });
+      await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Last 30 days' }).click();
+      await page.waitForFunction(`/filter: last 30 days/.test(document.querySelector('.part.sidebar')?.textContent ?? '')`, undefined, { timeout: 20_000 });
+      await rows.first().waitFor({ state: 'visible', timeout: 20_000 });
+      await noErrors('Filter');
+
+      // Clear Filter.
+      await focusRow();
+      await titleButton('Clear Thread Filter').click();
+      await page.waitForFunction(`!/filter:/.test(document.querySelector('.part.sidebar')?.textContent ?? '')`, undefined, { timeout: 20_000 });
+      assert.doesNotMatch(await description(), /filter/);
+      await noErrors('Clear Filter');
+
+      // Sort: the picker lists the current order first, marked.
+      await focusRow();
+      await titleButton('Sort Threads').click();
+      await quickInputTitle.filter({ hasText: 'svc: Sort threads by' }).waitFor({ state: 'visible', timeout: 10_000 });
+      const firstItem = page.locator('.quick-input-widget .monaco-list-row').first();
+      assert.match(await firstItem.innerText(), /last update ↓ descending\s*current order/);
+      assert.equal(await firstItem.locator('.codicon-check').count(), 1, 'marked with a check');
+      await closeQuickInput();
+      await noErrors('Sort');
+
+      // The "…" menu: Select Project, Show Log, Sign Out.
+      await menuItem('Select Project', () => quickInputTitle.filter({ hasText: 'svc: Select a project' }).waitFor({ state: 'visible', timeout: 10_000 }));
+      await closeQuickInput();
+      await noErrors('Select Project');
+      // The Output panel, showing the svc log (its first lines say what activated).
+      await menuItem('Show Log', () => page.locator('.part.panel .view-lines', { hasText: 'svc for VS Code' }).first().waitFor({ state: 'visible', timeout: 10_000 }));
+      await noErrors('Show Log');
+      // The demo key comes from SVC_API_KEY, which stays in use: signing out says so, nothing fails.
+      await menuItem('Sign Out', () => page.locator('.notifications-toasts', { hasText: /svc: signed out/ }).waitFor({ state: 'visible', timeout: 10_000 }));
+      await noErrors('Sign Out');
+      await rows.first().waitFor({ state: 'visible' });
+    } finally {
+      // Leave the workbench as the next test expects it: nothing open over the views.
+      if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
+      await wb.runCommand('Notifications: Clear All Notifications').catch(() => undefined);
+      await wb.runCommand('View: Close All Editors').catch(() => undefined);
+      await wb.runCommand('View: Hide Panel').catch(() => undefined);
+    }
   });
 
   it('expands a model and shows checkpoint rows', async () => {
@@ -116,21 +225,38 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.screenshot(out('sorted.png'));
   });
 
-  it('opens the details of a thread as read-only JSON when its row is clicked', async () => {
+  it("opens a thread's details when its row is clicked: local times, rounded durations, turn refs with their actions, and Open JSON", async () => {
     const first = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
     const label: string = (await first.getAttribute('aria-label')) ?? '';
     const threadId = /^Thread ([\w-]+),/.exec(label)![1]!;
     // The row of that thread by its full label, so a re-render between reading and clicking cannot
     // move the click to another thread.
     await wb.page.locator(`.part.sidebar .monaco-list-row[aria-label=${JSON.stringify(label)}]`).click();
-    const tab = wb.page.locator('.tab', { hasText: `${threadId}.json` });
-    await tab.waitFor({ state: 'visible', timeout: 20_000 });
-    const editor = wb.page.locator('.editor-instance .view-lines');
-    await wb.page.waitForFunction(`(document.querySelector('.editor-instance .view-lines')?.textContent ?? '').includes('first_turn_ref')`, undefined, { timeout: 20_000 });
-    const text = (await editor.innerText()).replace(/\u00a0/g, " ");
-    assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
+    await wb.page.locator('.tab', { hasText: `Thread ${threadId}` }).waitFor({ state: 'visible', timeout: 20_000 });
+    const view = details();
+    await view.locator('h1', { hasText: `Thread ${threadId}` }).waitFor({ state: 'visible', timeout: 20_000 });
+    const cell = (name: string) => view.locator(`tr:has(th:text-is("${name}")) td`);
+    assert.match(await cell('Started').innerText(), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(UTC[+-]\d{2}:\d{2}\)$/, 'a local time with its zone');
+    assert.match(await cell('Last updated').innerText(), /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} \(UTC[+-]\d{2}:\d{2}\) · (\d{4}-\d{2}-\d{2}|.* ago|just now)$/);
+    for (const name of ['p50 turn duration', 'p99 turn duration']) {
+      assert.match(await cell(name).innerText(), /^(\d+ ms|\d+(\.\d{1,2})? s|\d+ min( \d+ s)?|n\/a)$/, `${name} rounded for people`);
+    }
+    const turns = view.locator('.turn');
+    assert.ok((await turns.count()) >= 1);
+    assert.match(await turns.first().locator('code').innerText(), /^svc:\/\/\/demo-entity\/chatbot\/call\/[\w-]+$/);
+    assert.equal(await turns.first().locator('button', { hasText: 'Attach Feedback…' }).count(), 1);
+    // Copy Ref goes through the extension, which confirms it.
+    await turns.first().locator('button', { hasText: 'Copy Ref' }).click();
+    await turns.first().locator('button', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('details.png'));
+    // The raw row, a secondary action.
+    await view.locator('button', { hasText: 'Open JSON' }).click();
+    await wb.page.locator('.tab', { hasText: `${threadId}.json` }).waitFor({ state: 'visible', timeout: 20_000 });
+    await wb.page.waitForFunction(`(document.querySelector('.editor-instance .view-lines')?.textContent ?? '').includes('first_turn_ref')`, undefined, { timeout: 20_000 });
+    const text = (await wb.page.locator('.editor-instance .view-lines').innerText()).replace(/\u00a0/g, ' ');
+    assert.ok(text.includes(`"thread_id": "${threadId}"`), text.slice(0, 200));
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
   });
 
   it('validates a trajectory file from the editor title button and lists every problem, sending nothing', async () => {
@@ -139,7 +265,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const button = wb.page.locator('.editor-actions .action-label[aria-label^="svc: Upload Trajectories"], .editor-actions .action-label[aria-label^="Upload Trajectories"]').first();
     await button.waitFor({ state: 'visible', timeout: 20_000 });
     await button.click();
-    await wb.page.locator('.notifications-toasts', { hasText: /problem\(s\) in rollouts\.jsonl; nothing was sent/ }).waitFor({ state: 'visible', timeout: 30_000 });
+    await wb.page.locator('.notifications-toasts', { hasText: /2 problems in rollouts\.jsonl; nothing was sent/ }).waitFor({ state: 'visible', timeout: 30_000 });
     await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)').catch(() => wb.runCommand('Problems: Focus on Problems View'));
     const problems = wb.page.locator('.markers-panel .monaco-list-row');
     await problems.first().waitFor({ state: 'visible', timeout: 20_000 });
@@ -167,15 +293,34 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await title.filter({ hasText: /^svc: Note on / }).waitFor({ state: 'visible', timeout: 60_000 });
     await input.fill('picked the wrong tool');
     await wb.page.keyboard.press('Enter');
-    await title.filter({ hasText: 'svc: Creator (optional)' }).waitFor({ state: 'visible', timeout: 60_000 });
-    await wb.page.keyboard.press('Enter');
-    await wb.page.locator('.notifications-toasts', { hasText: /svc: feedback [0-9a-f-]{36} created at/ }).waitFor({ state: 'visible', timeout: 60_000 });
+    // No creator prompt: the name comes from svc.feedback.creator.
+    await wb.page.locator('.notifications-toasts', { hasText: /svc: feedback [0-9a-f-]{36} created at .* by Dana Reviewer\./ }).waitFor({ state: 'visible', timeout: 60_000 });
     const rows = server.store.feedback.filter((r) => r.svc_ref === LINKED_REF);
     assert.equal(rows.length, 1);
     assert.deepEqual(rows[0]!.payload, { note: 'picked the wrong tool' });
-    assert.equal(rows[0]!.creator, null);
+    assert.equal(rows[0]!.creator, 'Dana Reviewer');
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await new Promise((r) => setTimeout(r, 500)); // let the toast finish sliding in
     await wb.screenshot(out('feedback-link.png'));
+  });
+  it('shows the same views in the light theme', async () => {
+    await wb.runCommand('Notifications: Clear All Notifications');
+    await setColorTheme(wb, 'Light Modern');
+    await wb.runCommand('View: Close All Editors');
+    await wb.runCommand('View: Hide Panel').catch(() => undefined);
+    await wb.clickActivity('svc');
+    const row = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
+    await row.waitFor({ state: 'visible', timeout: 20_000 });
+    const label: string = (await row.getAttribute('aria-label')) ?? '';
+    const threadId = /^Thread ([\w-]+),/.exec(label)![1]!;
+    await wb.page.locator(`.part.sidebar .monaco-list-row[aria-label=${JSON.stringify(label)}]`).click();
+    await details().locator('h1', { hasText: `Thread ${threadId}` }).waitFor({ state: 'visible', timeout: 20_000 });
+    // The webview takes its colours from the theme: a light background now.
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const bg: string = await details().locator('body').evaluate((b: any) => (globalThis as any).getComputedStyle(b).backgroundColor);
+    const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
+    assert.ok(r! + g! + b! > 600, `light background, got ${bg}`);
+    assert.deepEqual(await errorToasts(wb), [], 'no error notification');
+    await wb.screenshot(out('details-light.png'));
   });
 });

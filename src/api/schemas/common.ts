@@ -1,4 +1,11 @@
 import { z } from 'zod';
+
+// No code generation: zod's JIT builds parsers with `new Function`, which a strict host or CSP may
+// forbid and which the package check refuses. The hot paths (trajectory groups, thread rows,
+// checkpoint pages, call items) go through hand-written checks first (./fastCheck.ts), so the
+// schema parse is the rare path. scripts/check-package.js proves at run time that nothing builds
+// a Function.
+z.config({ jitless: true });
 import { isProjectId } from '../refs';
 
 /**

@@ -51,14 +51,15 @@ describe('auth: sign-in, sign-out and credential sources', () => {
     const changed = new vscode.EventEmitter<void>();
     const slow = {
       onDidChange: changed.event,
-      setBaseUrls: () => undefined,
-      currentOrigin: new URL(server.url).origin,
-      resolve: async () => {
+      setOrigins: () => false,
+      traceOrigin: new URL(server.url).origin,
+      trainingOrigin: new URL(server.url).origin,
+      find: async () => {
         await gate;
-        return { username: 'api', password: KEY, accessToken: KEY, source: 'secretStorage' as const };
+        return { credentials: { username: 'api', password: KEY, accessToken: KEY }, source: 'secretStorage' as const, approvals: [] };
       },
     };
-    const connection = new Connection(slow as unknown as CredentialManager, a.log, 'test');
+    const connection = new Connection(slow as unknown as CredentialManager, a.approvals, a.log, 'test');
     const bar = new StatusBar(connection);
     try {
       assert.strictEqual(connection.state, 'checking');
@@ -189,15 +190,16 @@ describe('auth: sign-in, sign-out and credential sources', () => {
     } as unknown as vscode.SecretStorage;
     const log = new Logger('svc-test-secrets');
     const creds = new CredentialManager(failing, log, {});
-    creds.setBaseUrls(server.url);
-    assert.strictEqual(await creds.resolve(), undefined);
-    const where = await creds.store({ username: 'api', password: KEY, accessToken: KEY });
+    const origin = new URL(server.url).origin;
+    creds.setOrigins(origin, origin);
+    assert.strictEqual(await creds.find('trace'), undefined);
+    const where = await creds.store(origin, { username: 'api', password: KEY, accessToken: KEY });
     assert.strictEqual(where, 'session');
-    const resolved = await creds.resolve();
+    const resolved = await creds.find('trace');
     assert.strictEqual(resolved?.source, 'session');
-    assert.strictEqual(resolved?.password, KEY);
-    await creds.clear();
-    assert.strictEqual(await creds.resolve(), undefined);
+    assert.strictEqual(resolved?.credentials.password, KEY);
+    await creds.clear(origin);
+    assert.strictEqual(await creds.find('trace'), undefined);
     creds.dispose();
     log.dispose();
   });

@@ -12,7 +12,8 @@ describe('checkpoints view', () => {
     server = await startServer();
     server.addCheckpoints('m-small', 45, { stepSize: 10 }); // steps 10..450
     server.addCheckpoints('m-empty', 0);
-    await connect(server, { models: [], 'checkpoints.pageSize': 20, 'checkpoints.order': 'desc' });
+    await connect(server, { models: [], 'checkpoints.pageSize': 20 });
+    await vscode.commands.executeCommand('svc.checkpoints.toggleOrder', { order: 'desc' });
   });
   beforeEach(() => server.faults.clear());
   after(async () => {
@@ -59,10 +60,11 @@ describe('checkpoints view', () => {
     assert.match(queries[1]!, /after=/);
   });
 
-  it('toggles the order to oldest first', async () => {
+  it('toggles the order to oldest first, kept in workspaceState', async () => {
     const a = await api();
     await vscode.commands.executeCommand('svc.checkpoints.toggleOrder');
     await waitFor('asc', () => a.checkpoints.order === 'asc');
+    assert.strictEqual(a.workspaceState.get('svc.checkpoints.order'), 'asc', 'view state, not a setting');
     const children = await a.checkpointsProvider.getChildren({ kind: 'model', modelId: 'm-small' });
     assert.deepStrictEqual(steps(children).slice(0, 3), [10, 20, 30]);
     await vscode.commands.executeCommand('svc.checkpoints.toggleOrder', { order: 'desc' });
@@ -116,14 +118,14 @@ describe('checkpoints view', () => {
     const loaded = a.checkpoints.state('m-small').items.length;
     assert.ok(loaded > 0);
     server.stats.clear();
-    // A user-level order under the workspace-level one: the event fires, the effective value stays.
+    // A configuration event that leaves every value as it is: the user's page size of 20 removed,
+    // leaving the default 20.
     const svc = vscode.workspace.getConfiguration('svc');
-    const inspected = svc.inspect('checkpoints.order');
-    assert.strictEqual(inspected?.workspaceValue, 'desc');
+    assert.strictEqual(svc.inspect('checkpoints.pageSize')?.globalValue, 20);
     let events = 0;
     const sub = vscode.workspace.onDidChangeConfiguration((e) => (events += e.affectsConfiguration('svc.checkpoints') ? 1 : 0));
-    await svc.update('checkpoints.order', 'asc', vscode.ConfigurationTarget.Global);
-    await svc.update('checkpoints.order', inspected?.globalValue, vscode.ConfigurationTarget.Global);
+    await svc.update('checkpoints.pageSize', undefined, vscode.ConfigurationTarget.Global);
+    await svc.update('checkpoints.pageSize', 20, vscode.ConfigurationTarget.Global);
     await new Promise((r) => setTimeout(r, 300));
     sub.dispose();
     assert.ok(events >= 1, `the host fired ${events} configuration events`);

@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../server';
 import { startConnectProxy } from '../../server/connect-proxy';
-import { configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
+import { configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
 
 describe('connection: configuration changes and auth failures', () => {
   let one: ReferenceServer;
@@ -30,22 +30,26 @@ describe('connection: configuration changes and auth failures', () => {
     assert.strictEqual(a.threads.rows.length, 0, 'the old rows are gone');
     await signIn();
     await waitFor('signed in', () => a.connection.state === 'signedIn');
+    two.stats.clear(); // the sign-in's check
     const nodes = await a.threadsProvider.getChildren();
     assert.strictEqual(nodes.length, 2);
     assert.strictEqual(two.stats.count('/threads/stream_query'), 1);
   });
 
-  it('uses svc.trainingBaseUrl for the model endpoints only', async () => {
+  it('uses svc.trainingBaseUrl for the model endpoints only, with the key signed in for that origin', async () => {
     const a = await connect(one, { models: ['m'] });
     two.addCheckpoints('m', 3);
     await configure({ trainingBaseUrl: two.url });
     await waitFor('training url', () => a.connection.config.trainingBaseUrl === two.url);
+    // The key of one is not the key of two: sign in there (the approval of borrowing it is in trust.test.ts).
+    await vscode.commands.executeCommand('svc.signIn', { apiKey: KEY, target: 'training' });
     two.stats.clear();
     one.stats.clear();
     await vscode.commands.executeCommand('svc.checkpoints.refresh', { modelId: 'm' });
     assert.strictEqual(a.checkpointsProvider.childrenOf('m').filter((n) => n.kind === 'checkpoint').length, 3);
     assert.strictEqual(two.stats.count('/v1/preview/models/m/checkpoints'), 1);
     assert.strictEqual(one.stats.count(), 0);
+    await a.credentials.clear(new URL(two.url).origin);
     await configure({ trainingBaseUrl: undefined, models: undefined });
   });
 
@@ -63,7 +67,7 @@ describe('connection: configuration changes and auth failures', () => {
 
   it('turns a 401 into the auth-failed state with a sign-in offer, and recovers after signing in', async () => {
     const a = await connect(one);
-    await signIn('a-key-the-server-does-not-know');
+    await storeRevokedKey('a-key-the-server-does-not-know');
     await waitFor('signed in (with a bad key)', () => a.connection.state === 'signedIn');
     await vscode.commands.executeCommand('svc.threads.refresh');
     assert.strictEqual(a.connection.state, 'authFailed');
@@ -94,20 +98,36 @@ describe('connection: configuration changes and auth failures', () => {
     await configure({ allowInsecureHttp: undefined, baseUrl: one.url });
   });
 
-  it('honours http.proxy for requests to the service', async () => {
-    const proxy = await startConnectProxy();
-    const proxyUrl = proxy.url;
+  it('honours http.proxy for a remote service, and never sends loopback requests (and their keys) to it', async () => {
+    // The service is on loopback; the proxy finds "svc.test" there. Plain http to a non-loopback
+    // host needs svc.allowInsecureHttp.
+    const proxy = await startConnectProxy({ resolve: () => '127.0.0.1' });
     const a = await connect(one);
     const http_ = vscode.workspace.getConfiguration('http');
-    await http_.update('proxy', proxyUrl, vscode.ConfigurationTarget.Global);
+    await http_.update('proxy', proxy.url, vscode.ConfigurationTarget.Global);
+    await http_.update('noProxy', [], vscode.ConfigurationTarget.Global);
     try {
-      await waitFor('proxy applied', () => vscode.workspace.getConfiguration('http').get('proxy') === proxyUrl);
+      await waitFor('proxy applied', () => vscode.workspace.getConfiguration('http').get('proxy') === proxy.url);
       await new Promise((r) => setTimeout(r, 200));
+      one.stats.clear();
       await vscode.commands.executeCommand('svc.threads.refresh');
       assert.strictEqual(a.threads.rows.length, 4);
-      assert.ok(proxy.tunnels() >= 1, 'the request went through the CONNECT proxy');
+      assert.strictEqual(one.stats.last('/threads/stream_query')!.authScheme, 'basic');
+      assert.deepStrictEqual(proxy.targets(), [], 'http://127.0.0.1 with Basic credentials went around the proxy');
+
+      const remote = `http://svc.test:${new URL(one.url).port}`;
+      await configure({ baseUrl: remote, allowInsecureHttp: true });
+      await waitFor('remote base URL', () => a.connection.config.baseUrl === remote && a.connection.config.allowInsecureHttp);
+      await vscode.commands.executeCommand('svc.signIn', { apiKey: KEY });
+      await vscode.commands.executeCommand('svc.threads.refresh');
+      assert.strictEqual(a.threads.rows.length, 4);
+      assert.ok(proxy.tunnels() >= 1, 'the request to svc.test went through the CONNECT proxy');
+      assert.ok(proxy.targets().every((t) => t.startsWith('svc.test:')), proxy.targets().join(', '));
     } finally {
       await http_.update('proxy', undefined, vscode.ConfigurationTarget.Global);
+      await http_.update('noProxy', undefined, vscode.ConfigurationTarget.Global);
+      await a.credentials.clear(new URL(`http://svc.test:${new URL(one.url).port}`).origin);
+      await configure({ baseUrl: one.url, allowInsecureHttp: undefined });
       proxy.close();
     }
   });

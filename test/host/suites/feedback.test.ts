@@ -1,4 +1,7 @@
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../../../src/api';
 import { callRef } from '../../../src/api/refs';
@@ -14,9 +17,17 @@ function attach(...args: unknown[]): Promise<FeedbackCreateResponse | undefined>
   return Promise.resolve(vscode.commands.executeCommand<FeedbackCreateResponse | undefined>('svc.attachFeedback', ...args));
 }
 
-/** Opens an untitled document with the given text in an editor. */
+let scratch = 0;
+/**
+ * Opens a document with the given text in an editor: a new file under the temp folder, not an
+ * untitled document, whose name ("Untitled-1") the workbench reuses as soon as one is closed, so a
+ * hover or cursor request could reach a closed document's model and find nothing (seen on a busy
+ * machine).
+ */
 async function openUntitled(content: string): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument({ content, language: 'plaintext' });
+  const file = path.join(os.tmpdir(), `svc-feedback-${process.pid}-${++scratch}.txt`);
+  fs.writeFileSync(file, content);
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
   return vscode.window.showTextDocument(doc);
 }
 
@@ -25,6 +36,7 @@ async function closeWithoutSaving(doc: vscode.TextDocument): Promise<void> {
   if (doc.isClosed) return;
   await vscode.window.showTextDocument(doc);
   await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  if (doc.uri.scheme === 'file' && path.basename(doc.uri.fsPath).startsWith('svc-feedback-')) fs.rmSync(doc.uri.fsPath, { force: true });
 }
 
 function markdownText(h: vscode.Hover): string {
@@ -231,12 +243,12 @@ describe('feedback', () => {
     assert.deepStrictEqual(JSON.parse(link.target!.query), [{ ref }]);
     assert.strictEqual(link.tooltip, 'Attach feedback to this call');
 
-    // Thread details documents get links for their turn refs.
+    // A thread's JSON document gets links for its turn refs.
     const a = await api();
     await vscode.commands.executeCommand('svc.threads.refresh');
     const node = a.threadsProvider.nodes().find((n): n is Thread => n.kind === 'thread');
     assert.ok(node);
-    const uri = await vscode.commands.executeCommand<string>('svc.threads.openDetails', node);
+    const uri = await vscode.commands.executeCommand<string>('svc.threads.openJson', node);
     const details = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
     assert.ok(details);
     const detailLinks = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', details.uri);

@@ -1,6 +1,7 @@
 // Shared helpers of the in-host suites: the extension's live objects, a reference server started
 // inside the extension host process, and settings written where the extension's own commands
-// write them (the workspace when one is open).
+// write them by default: the user's settings (a workspace-level value is a repository's, and
+// needs the user's approval before a key goes where it points: see trust.test.ts).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { SvcExtensionApi } from '../../../src/extension';
@@ -17,11 +18,10 @@ const SVC_KEYS = [
   'project',
   'models',
   'threads.pageSize',
-  'threads.sortBy',
   'checkpoints.pageSize',
-  'checkpoints.order',
   'requestTimeoutSeconds',
   'allowInsecureHttp',
+  'feedback.creator',
 ];
 
 export async function api(): Promise<SvcExtensionApi> {
@@ -37,18 +37,19 @@ export function startServer(options: ReferenceServerOptions = {}): Promise<Refer
 }
 
 // Machine-scoped settings cannot be set by a workspace (that is the point: a workspace must not
-// send the API key over plain http), so they go to the user settings.
+// send the API key over plain http).
 const MACHINE_SCOPED = new Set(['allowInsecureHttp']);
 
-function target(key: string): vscode.ConfigurationTarget {
-  if (MACHINE_SCOPED.has(key)) return vscode.ConfigurationTarget.Global;
-  return vscode.workspace.workspaceFolders?.length ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
-}
-
-/** Sets svc.* settings (keys without the `svc.` prefix). */
+/** Sets svc.* settings (keys without the `svc.` prefix) in the user's settings. */
 export async function configure(values: Record<string, unknown>): Promise<void> {
   const c = vscode.workspace.getConfiguration('svc');
-  for (const [k, v] of Object.entries(values)) await c.update(k, v, target(k));
+  for (const [k, v] of Object.entries(values)) await c.update(k, v, vscode.ConfigurationTarget.Global);
+}
+
+/** Sets svc.* settings in the workspace's settings, as a cloned repository would. */
+export async function configureWorkspace(values: Record<string, unknown>): Promise<void> {
+  const c = vscode.workspace.getConfiguration('svc');
+  for (const [k, v] of Object.entries(values)) await c.update(k, v, vscode.ConfigurationTarget.Workspace);
 }
 
 /** Clears every svc.* setting in both the user and workspace settings. */
@@ -56,7 +57,8 @@ export async function resetSettings(): Promise<void> {
   const c = vscode.workspace.getConfiguration('svc');
   for (const k of SVC_KEYS) {
     await c.update(k, undefined, vscode.ConfigurationTarget.Global);
-    if (vscode.workspace.workspaceFolders?.length && !MACHINE_SCOPED.has(k)) await c.update(k, undefined, vscode.ConfigurationTarget.Workspace);
+    // Only where a value is: removing a key from a settings file that does not exist could create it.
+    if (!MACHINE_SCOPED.has(k) && c.inspect(k)?.workspaceValue !== undefined) await c.update(k, undefined, vscode.ConfigurationTarget.Workspace);
   }
 }
 
@@ -71,6 +73,18 @@ export async function waitFor(what: string, predicate: () => boolean | Promise<b
 /** Signs in with the test key through the real command, against the configured base URL. */
 export async function signIn(key = KEY): Promise<void> {
   await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
+}
+
+/**
+ * Stores a key for the trace origin without checking it: a key the service accepted at sign-in
+ * and no longer accepts (revoked since). Sign In itself refuses a key the service rejects.
+ */
+export async function storeRevokedKey(key: string): Promise<void> {
+  const a = await api();
+  const origin = a.connection.originOf('trace');
+  assert.ok(origin, 'a base URL is configured');
+  await a.credentials.store(origin, { username: 'api', password: key, accessToken: key });
+  await a.connection.refreshAuth();
 }
 
 export async function signOut(): Promise<void> {

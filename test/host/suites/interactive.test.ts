@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, USER, waitFor } from './helpers';
+import { api, configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, USER, storeRevokedKey, waitFor } from './helpers';
 import { Prompts, type Step } from './prompts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-interactive-'));
@@ -80,7 +80,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     assert.deepStrictEqual(p.prompts()[1]!.refusals, ['The API key is empty.', 'The API key must not contain spaces or line breaks.']);
     assert.strictEqual(a.connection.state, 'signedIn');
     assert.strictEqual(a.connection.source, 'secretStorage');
-    assert.match(p.messages('info')[0]!.title, /^svc: signed in to http:\/\/127\.0\.0\.1:\d+\.$/);
+    assert.match(p.messages('info')[0]!.title, /^svc: signed in to http:\/\/127\.0\.0\.1:\d+: the service accepted the key\.$/);
     assert.ok(!JSON.stringify(p.shown).includes(KEY), 'the key is in no prompt or message');
   });
 
@@ -117,7 +117,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
   it('turns a 401 into one "Sign In Again" prompt; pressing it signs in and the view loads', async () => {
     const a = await api();
     // First a prompt nobody answers (it went to the notification center: it never settles).
-    await signIn('a-key-the-service-does-not-know');
+    await storeRevokedKey('a-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const ignored = new Prompts().answer(/./, () => new Promise<undefined>(() => undefined));
     try {
@@ -127,7 +127,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
       ignored.dispose();
     }
     // The next sign-in that fails asks again.
-    await signIn('another-key-the-service-does-not-know');
+    await storeRevokedKey('another-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const p = new Prompts().script({ pick: 'Paste an API key' }, { type: KEY }).answer(/./, 'Sign In Again');
     try {
@@ -147,7 +147,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
 
   it('a 401 while attaching feedback asks to sign in once, not twice', async () => {
     const a = await api();
-    await signIn('a-key-the-service-does-not-know');
+    await storeRevokedKey('a-key-the-service-does-not-know');
     await waitFor('signed in (bad key)', () => a.connection.state === 'signedIn');
     const p = new Prompts();
     try {
@@ -166,8 +166,9 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     await waitFor('signed in', () => a.connection.state === 'signedIn');
   });
 
-  it('attaches a note from the palette: the ref box refuses bad and foreign refs, the note box long notes', async () => {
+  it('attaches a note from the palette: the ref box refuses bad and foreign refs, the note box long notes; the creator comes from svc.feedback.creator, unasked', async () => {
     await vscode.env.clipboard.writeText('not a ref');
+    await configure({ 'feedback.creator': 'alice' });
     const ref = callRef(PROJECT, 'thread-2-turn-1');
     const { result, p } = await run<{ id: string }>(
       'svc.attachFeedback',
@@ -175,10 +176,11 @@ describe('interactive prompts (the commands as a user answers them)', () => {
         { type: ref, invalid: ['', 'svc:///acme/other/call/x', 'https://example.com'], title: 'svc: Attach feedback to' },
         { pick: 'Note' },
         { type: 'the answer cites the right doc', invalid: ['', ' ', 'x'.repeat(1025)], title: /^svc: Note on / },
-        { type: 'alice', title: 'svc: Creator (optional)' },
       ],
       { setup: (pr) => pr.answer(/^svc: feedback .* created at /, 'Copy Id') },
     );
+    assert.strictEqual(p.prompts().length, 3, `no creator prompt: ${JSON.stringify(p.prompts().map((x) => x.title))}`);
+    assert.match(p.messages('info')[0]!.title, / by alice\.$/, 'the notification names the creator');
     const [refBox, kind, noteBox] = p.prompts();
     assert.strictEqual(refBox!.value, `svc:///${PROJECT}/`, 'the box starts at the project prefix (the clipboard held no ref)');
     assert.match(refBox!.refusals![1]!, /acme\/other/);
@@ -194,10 +196,11 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     await waitFor('the id copied', async () => (await vscode.env.clipboard.readText()) === result.id);
   });
 
-  it('reacts to the last turn of a thread item with a typed emoji; the creator box remembers and can be cleared', async () => {
+  it('reacts to the last turn of a thread item with a typed emoji; an empty svc.feedback.creator sends no creator', async () => {
     const a = await api();
     await vscode.commands.executeCommand('svc.threads.refresh');
     const node = a.threadsProvider.nodes().find((n): n is Thread => n.kind === 'thread')!;
+    await configure({ 'feedback.creator': '' });
     const { result, p } = await run<{ id: string }>(
       'svc.attachFeedback',
       [
@@ -205,16 +208,15 @@ describe('interactive prompts (the commands as a user answers them)', () => {
         { pick: 'Reaction' },
         { pick: 'Other emoji…' },
         { type: '🚀', invalid: ['', 'ab', '👍👍', ' 👍'], title: 'svc: Reaction' },
-        { type: '', title: 'svc: Creator (optional)' },
       ],
       {},
       node,
     );
-    assert.strictEqual(p.prompts()[4]!.value, 'alice', 'the last creator is offered');
+    assert.strictEqual(p.prompts().length, 4, 'no creator prompt');
     const [row] = server.store.feedback.filter((r) => r.id === result.id);
     assert.strictEqual(row!.svc_ref, callRef(PROJECT, node.row.last_turn_id!));
     assert.strictEqual((row!.payload as { emoji: string }).emoji, '🚀');
-    assert.strictEqual(row!.creator, null, 'an emptied creator box sends none');
+    assert.strictEqual(row!.creator, null, 'an empty creator setting sends none');
   });
 
   it('sends a custom payload written in an untitled JSON document; a broken payload asks to fix it first', async () => {
@@ -227,7 +229,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     };
     const { result, p } = await run<{ id: string }>(
       'svc.attachFeedback',
-      [{ type: callRef(PROJECT, 'thread-3-turn-0') }, { pick: 'Custom…' }, { type: 'score', invalid: ['', 'svc.score'] }, { type: '' }],
+      [{ type: callRef(PROJECT, 'thread-3-turn-0') }, { pick: 'Custom…' }, { type: 'score', invalid: ['', 'svc.score'] }],
       {
         setup: (pr) =>
           pr.answer(/payload/, async () => {
@@ -260,7 +262,9 @@ describe('interactive prompts (the commands as a user answers them)', () => {
       server.store.logs.map((l) => [l.modelId, l.split, (l.body.trajectory_groups as unknown[]).length]),
       [['typed-model', 'holdout', 4]],
     );
-    assert.match(first.p.messages('info')[0]!.title, /^svc: uploaded 1 file\(s\) to typed-model \(holdout\): 4 groups/);
+    // Plurals as people write them, and durations rounded for people (never "0.0 s").
+    assert.match(first.p.messages('info')[0]!.title, /^svc: uploaded 1 file to typed-model \(holdout\): 4 groups, \d+ trajector(y|ies), [\d.]+ (bytes|KiB|MiB) in (< 1 ms|\d+ ms|\d+(\.\d+)? s)\./);
+    assert.doesNotMatch(first.p.messages('info')[0]!.title, /\(s\)|0\.0 s/);
 
     const second = await run<{ status: string }>('svc.uploadTrajectories', [{ pick: 'typed-model' }, { pick: 'holdout' }], { until: (p) => p.messages('info').length > 0 }, uri, [uri]);
     assert.strictEqual(second.result.status, 'done');
@@ -268,6 +272,22 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     assert.ok(models!.items.includes('typed-model'), 'the model is remembered');
     assert.strictEqual(splits!.items[0], 'holdout', 'the split used last for this file comes first');
     assert.strictEqual(server.store.logs.length, 2);
+  });
+
+  it("the editor title's Upload button (the file plus the editor's context object) asks for the model, as a click does, instead of refusing as a script", async () => {
+    server.store.logs.length = 0;
+    const uri = trajectoryFile('editor-title.jsonl', 2);
+    // What VS Code passes an editor/title command: the resource, then { groupId, editorIndex }.
+    const { result, p } = await run<{ status: string }>(
+      'svc.uploadTrajectories',
+      [{ type: 'title-model', title: 'svc: Upload to which model?' }, { pick: 'train' }],
+      { until: (p) => p.messages('info').length > 0 },
+      uri,
+      { groupId: 1, editorIndex: 0 },
+    );
+    assert.strictEqual(result.status, 'done');
+    assert.deepStrictEqual(p.messages('error'), []);
+    assert.deepStrictEqual(server.store.logs.map((l) => l.modelId), ['title-model']);
   });
 
   it('uploads from the palette through the open dialog; a refused request is resumed from the "Retry Remaining" button', async () => {
@@ -283,7 +303,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     const failure = p.messages('error')[0]!;
     assert.deepStrictEqual(failure.items, ['Retry Remaining', 'Show Log']);
     assert.match(failure.title, /were not logged/);
-    assert.match(p.messages('info').at(-1)!.title, /uploaded 1 file\(s\) to m-int \(train\)/);
+    assert.match(p.messages('info').at(-1)!.title, /uploaded 1 file to m-int \(train\)/);
     const logged = server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { i: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.i));
     assert.deepStrictEqual(logged, [0, 1, 2], 'every group once');
     assert.strictEqual(server.stats.count('/v1/preview/models/m-int/log'), 2);
@@ -349,21 +369,23 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     fs.writeFileSync(file, [JSON.stringify({ start }), JSON.stringify({ end: { project_id: PROJECT, id: 'imp-1', ended_at: '2026-11-20T10:00:03Z', summary: {} } })].join('\n') + '\n');
     const { p } = await run('svc.importCalls', [{ open: [vscode.Uri.file(file)] }], { until: (p) => p.messages('info').length > 0 });
     assert.strictEqual(p.prompts()[0]!.title, 'svc: Import calls');
-    assert.match(p.messages('info')[0]!.title, /^svc: imported 2 call records \(1 started, 1 ended\) from 1 file\(s\)/);
+    assert.match(p.messages('info')[0]!.title, /^svc: imported 2 call records \(1 started, 1 ended\) from 1 file in (\d+ ms|\d+(\.\d+)? s)\.$/);
     assert.ok(server.store.calls.get(PROJECT)!.has('imp-1'));
   });
 
-  it('sorts and filters threads through the quick picks; the range box refuses what is not an ISO date-time', async () => {
+  it('sorts and filters threads through the quick picks; the range box takes plain dates and refuses what is not a date', async () => {
     const a = await api();
-    await run('svc.threads.sortBy', [{ pick: /^thread id ↑ ascending$/, title: 'svc: Sort threads by' }]);
+    const sort = await run('svc.threads.sortBy', [{ pick: /^thread id ↑ ascending$/, title: 'svc: Sort threads by' }]);
+    assert.strictEqual(sort.p.prompts()[0]!.items[0], '$(check) last update ↓ descending', 'the current order first, marked');
     await waitFor('sorted', () => a.threads.sort.field === 'thread_id' && a.threads.sort.direction === 'asc');
     const range = await run('svc.threads.filter', [
       { pick: 'Custom range…' },
       { type: '2026-11-01T00:02:30Z', invalid: ['yesterday', '2026-13-01T00:00:00Z'] },
-      { type: '2026-11-02T00:00:00Z', invalid: ['2026-11-02'] },
+      { type: '2026-11-02', invalid: ['2026-11-31', '11/02/2026'] },
     ]);
     assert.strictEqual(range.p.prompts()[1]!.refusals!.length, 2);
-    assert.match(range.p.prompts()[2]!.refusals![0]!, /./, 'a date without a time is refused');
+    assert.match(range.p.prompts()[2]!.refusals![0]!, /Use a date \(2026-11-15, from local midnight\)/);
+    assert.deepStrictEqual(a.threads.filter, { kind: 'range', after: '2026-11-01T00:02:30Z', before: new Date(2026, 10, 2).toISOString() }, 'a plain date is local midnight');
     await a.threads.ensureLoaded();
     // Threads with calls between 00:02:30 and the next day: the last three seeded, by id.
     assert.deepStrictEqual(a.threads.rows.map((r) => r.thread_id), ['thread-3', 'thread-4', 'thread-5']);
@@ -376,23 +398,28 @@ describe('interactive prompts (the commands as a user answers them)', () => {
 
   it('selects a project and adds and removes a model by typing, refusing a malformed project id', async () => {
     const a = await api();
-    await run('svc.selectProject', [{ type: 'acme/other', title: 'svc: Select a project' }]);
+    const USER_SCOPE = { pick: 'User settings', title: /^svc: Save svc\.(project|models) in…$/ };
+    await run('svc.selectProject', [{ type: 'acme/other', title: 'svc: Select a project' }, USER_SCOPE]);
     await waitFor('project', () => a.connection.config.project === 'acme/other');
     const bad = await run('svc.selectProject', [{ type: 'no-slash' }]);
     assert.match(bad.p.messages('error')[0]!.title, /"no-slash" is not a project id of the form <entity>\/<project>/);
-    const back = await run('svc.selectProject', [{ pick: PROJECT }]);
+    const back = await run('svc.selectProject', [{ pick: PROJECT }, USER_SCOPE]);
     assert.ok(back.p.prompts()[0]!.items.includes('acme/other'), 'recent projects are offered');
     await waitFor('project back', () => a.connection.config.project === PROJECT);
 
-    await run('svc.checkpoints.addModel', [{ type: 'm-typed', title: 'svc: Add a model' }]);
+    await run('svc.checkpoints.addModel', [{ type: 'm-typed', title: 'svc: Add a model' }, USER_SCOPE]);
     await waitFor('added', () => a.checkpoints.models.includes('m-typed'));
-    await run('svc.checkpoints.removeModel', [{ pick: 'm-typed', title: 'svc: Remove a model' }]);
+    await run('svc.checkpoints.removeModel', [{ pick: 'm-typed', title: 'svc: Remove a model' }, USER_SCOPE]);
     await waitFor('removed', () => !a.checkpoints.models.includes('m-typed'));
   });
 
   it('sets the base URL through a box that refuses other schemes, credentials in the URL and non-URLs', async () => {
     const a = await api();
-    const { p } = await run('svc.setBaseUrl', [{ type: `${server.url}/`, invalid: ['ftp://svc.example.com', 'https://u:p@svc.example.com', 'svc.example.com'] }]);
+    const { p } = await run('svc.setBaseUrl', [
+      { type: `${server.url}/`, invalid: ['ftp://svc.example.com', 'https://u:p@svc.example.com', 'svc.example.com'] },
+      { pick: 'User settings', title: 'svc: Save svc.baseUrl in…' },
+    ]);
+    assert.deepStrictEqual(p.prompts()[1]!.items, ['$(account) User settings', '$(folder) This workspace only'], 'user settings first');
     assert.deepStrictEqual(p.prompts()[0]!.refusals, [
       'Use an http or https URL.',
       'Do not put credentials in the URL; sign in instead.',

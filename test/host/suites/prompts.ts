@@ -30,6 +30,9 @@ export interface Shown {
   value?: string;
   /** Validation messages of the invalid values tried, in order. */
   refusals?: string[];
+  /** A message shown as a modal dialog, and its detail text. */
+  modal?: boolean;
+  detail?: string;
 }
 
 const plain = (label: string) => label.replace(/\$\([\w~-]+\)\s*/g, '').trim();
@@ -86,6 +89,11 @@ export class Prompts implements vscode.Disposable {
   /** The notifications shown, optionally of one kind. */
   messages(kind?: 'error' | 'warning' | 'info'): Shown[] {
     return this.shown.filter((s) => (kind ? s.kind === kind : s.kind === 'error' || s.kind === 'warning' || s.kind === 'info'));
+  }
+
+  /** The modal dialogs shown (questions that block until answered). */
+  modals(): Shown[] {
+    return this.shown.filter((s) => s.modal);
   }
 
   /** The prompts shown (picks, input boxes, dialogs). */
@@ -200,7 +208,8 @@ export class Prompts implements vscode.Disposable {
     // (message, ...items) or (message, options, ...items); items are strings or { title }.
     const items = rest.filter((r) => typeof r === 'string' || (typeof r === 'object' && r !== null && 'title' in r)) as (string | vscode.MessageItem)[];
     const titleOf = (i: string | vscode.MessageItem) => (typeof i === 'string' ? i : i.title);
-    this.shown.push({ kind, title: text, items: items.map(titleOf) });
+    const options = rest.find((r): r is vscode.MessageOptions => typeof r === 'object' && r !== null && !('title' in r)) ?? {};
+    this.shown.push({ kind, title: text, items: items.map(titleOf), ...(options.modal ? { modal: true, detail: options.detail } : {}) });
     const rule = this.rules.find((r) => r.when.test(text));
     if (!rule) return undefined;
     const choice = typeof rule.choose === 'function' ? await rule.choose(text) : rule.choose;

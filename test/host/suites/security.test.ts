@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../server';
-import { connect, KEY, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
+import { connect, KEY, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
 
 function filesUnder(dir: string, out: string[] = []): string[] {
   if (!fs.existsSync(dir)) return out;
@@ -33,7 +33,8 @@ describe('security: no secret is written anywhere', () => {
     const a = await connect(server);
     a.log.info('security-scan-marker');
     await vscode.commands.executeCommand('svc.threads.refresh');
-    await signIn(WRONG);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.signIn', { apiKey: WRONG })), /rejected the key \(401\)\. Nothing was stored/);
+    await storeRevokedKey(WRONG);
     await vscode.commands.executeCommand('svc.threads.refresh');
     assert.strictEqual(a.connection.state, 'authFailed');
     server.faults.add({ path: '/threads/stream_query', kind: 'status', status: 503, retryAfter: '0' });

@@ -252,6 +252,24 @@ describe('upload trajectories', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it('a scripted upload or import never waits on a prompt: it rejects at once with the reason', async () => {
+    const uri = writeJsonl('scripted.jsonl', 1);
+    const noModel = await upload({ files: [uri.fsPath], split: 'train' }).then(() => 'resolved', (e: Error) => e.message);
+    assert.match(noModel, /svc\.uploadTrajectories: no model: pass \{ modelId \}/);
+    const noFiles = await vscode.commands.executeCommand('svc.importCalls', {}).then(() => 'resolved', (e: Error) => e.message);
+    assert.match(noFiles, /svc\.importCalls: no files/);
+    await signOut();
+    try {
+      const up = await upload({ modelId: 'model-x', split: 'train', files: [uri.fsPath] }).then(() => 'resolved', (e: Error) => e.message);
+      assert.match(up, /svc\.uploadTrajectories: not signed in to 127\.0\.0\.1:\d+: run "svc: Sign In" first/);
+      const imp = await vscode.commands.executeCommand('svc.importCalls', { files: [uri.fsPath] }).then(() => 'resolved', (e: Error) => e.message);
+      assert.match(imp, /svc\.importCalls: not signed in to 127\.0\.0\.1:\d+/);
+      assert.strictEqual(server.stats.count('/v1/preview/models/'), 0);
+    } finally {
+      await connect(server);
+    }
+  });
+
   it('gives completion and squiggles for *.trajectories.json through the generated JSON schema', async () => {
     const file = path.join(dir, 'edit.trajectories.json');
     fs.writeFileSync(file, '{\n  "trajectory_groups": [\n    { "trajectories": [ { "messages_and_choices": [], "reward": "high" } ] }\n  ]\n}\n');
@@ -260,6 +278,11 @@ describe('upload trajectories', () => {
     await waitFor('JSON schema diagnostics', () => vscode.languages.getDiagnostics(doc.uri).some((d) => /number/i.test(d.message)), 30_000);
     const d = vscode.languages.getDiagnostics(doc.uri).find((x) => /number/i.test(x.message))!;
     assert.strictEqual(d.range.start.line, 2);
+    // Completion inside a trajectory offers its fields from the schema.
+    const at = new vscode.Position(2, doc.lineAt(2).text.indexOf('"messages_and_choices"'));
+    const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, at);
+    const labels = list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label).replace(/"/g, ''));
+    for (const field of ['tools', 'additional_histories', 'metrics', 'start_time']) assert.ok(labels.includes(field), `completion offers ${field}: ${labels.join(', ')}`);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });

@@ -41,8 +41,9 @@ describe('api/jsonl decodeJsonl', () => {
     assert.equal(single.length, 3);
   });
 
-  it('treats CRLF like LF', async () => {
-    const rows = await collect(chunksOf('{"a":1}\r\n{"a":2}\r\n'));
+  it("treats CRLF like LF: a line break's \\r does not count against the line limit", async () => {
+    // 7 bytes of JSON then \r\n, with a 7-byte limit: counting the \r would refuse the line.
+    const rows = await collect(chunksOf('{"a":1}\r\n{"a":2}\r', '\n'), 7);
     assert.deepEqual(rows.map((r) => r.value), [{ a: 1 }, { a: 2 }]);
   });
 

@@ -98,7 +98,7 @@ describe('contract: feedback.create', () => {
     await assert.rejects(h.client.feedback.create(base), (e: unknown) => {
       assert.ok(e instanceof RateLimitedError);
       assert.equal(e.retryAfterMs, 120_000);
-      assert.match(e.message, /Try again in 120 s/);
+      assert.match(e.message, /try again in 120 s/i);
       return true;
     });
     assert.equal(h.server.stats.count('/feedback/create'), 1);

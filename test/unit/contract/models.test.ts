@@ -114,6 +114,14 @@ describe('contract: models', () => {
       assert.ok(page.data[0]!.step < page.data[1]!.step, 'default order is ascending');
     });
 
+    it('fills the envelope defaults of the spec when the service leaves the optional fields out', async () => {
+      h = await harness();
+      const data = [{ id: '0b6f4a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b', step: 1, metrics: {} }];
+      h.server.faults.add({ path: '/v1/preview/models/m/checkpoints', kind: 'status', status: 200, body: { data, has_more: false } });
+      const page = await h.client.models.listCheckpoints('m');
+      assert.deepEqual(page, { data, has_more: false, object: 'list', first_id: '', last_id: '' });
+    });
+
     it('refuses a limit outside 1..100 before sending', async () => {
       h = await harness();
       await assert.rejects(h.client.models.listCheckpoints('m', { limit: 0 }), ValidationError);
@@ -174,19 +182,23 @@ describe('contract: models', () => {
       await other.close();
     });
 
-    it('goes through the proxy named by HTTP_PROXY (a loopback CONNECT proxy), and around it for NO_PROXY', async () => {
-      const proxy = await startConnectProxy();
+    it('goes through the proxy named by HTTP_PROXY for a remote host, and around it for NO_PROXY', async () => {
+      // All servers live on loopback, which never goes through a proxy: the client names a
+      // remote-looking host and the proxy finds it on loopback.
+      const proxy = await startConnectProxy({ resolve: () => '127.0.0.1' });
       const proxyUrl = proxy.url;
       try {
         h = await harness();
         h.server.addCheckpoints('m', 2);
-        const via = h.make({ env: { HTTP_PROXY: proxyUrl } });
+        const remote = `http://svc.test:${new URL(h.server.url).port}`;
+        const via = h.make({ traceBaseUrl: remote, allowInsecureHttp: true, env: { HTTP_PROXY: proxyUrl } });
         assert.equal((await via.models.listCheckpoints('m')).data.length, 2);
         assert.equal(proxy.tunnels(), 1);
-        const around = h.make({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: '127.0.0.1' } });
-        assert.equal((await around.models.listCheckpoints('m')).data.length, 2);
+        assert.deepEqual(proxy.targets(), [`svc.test:${new URL(h.server.url).port}`]);
+        const around = h.make({ env: { HTTP_PROXY: proxyUrl, NO_PROXY: 'svc.test' }, traceBaseUrl: remote, allowInsecureHttp: true });
+        await around.models.listCheckpoints('m').catch(() => undefined); // svc.test does not resolve without the proxy
         assert.equal(proxy.tunnels(), 1, 'NO_PROXY bypassed the proxy');
-        const explicit = h.make({ env: {}, proxy: { url: proxyUrl } });
+        const explicit = h.make({ env: {}, traceBaseUrl: remote, allowInsecureHttp: true, proxy: { url: proxyUrl } });
         await explicit.feedback.create({ project_id: 'a/b', svc_ref: 'svc:///a/b/call/1', feedback_type: 't', payload: {} });
         assert.equal(proxy.tunnels(), 2, 'explicit proxy settings (http.proxy) are honoured');
       } finally {

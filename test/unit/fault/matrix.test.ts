@@ -262,10 +262,9 @@ describe('fault matrix', function () {
       assert.equal(h.server.stats.count(t.path), 2);
     });
 
-    // BUG (src/api/http.ts, HttpClient.json): a body lost after the response head is retried by
-    // json()'s own loop, and each of its attempts calls stream(), which has a fresh budget of
-    // maxAttempts. With failures alternating before and after the head, one call makes up to
-    // maxAttempts² requests (8 here, 16 at worst), and the logged `attempt` numbers restart.
+    // Found by this matrix (fixed): a body lost after the response head was retried by json()'s
+    // own loop with a fresh budget each time, so failures alternating before and after the head
+    // made up to maxAttempts² requests. One budget now covers head and body.
     it('feedback.create: the retry budget (maxAttempts 4) counts failures before and after the response head together', async () => {
       h = await faultHarness();
       for (let round = 0; round < 4; round++) {

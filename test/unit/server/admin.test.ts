@@ -20,6 +20,18 @@ describe('reference server: /__admin routes (reference server only)', () => {
     assert.equal(list.body.data.length, 3);
   });
 
+  it('gives new checkpoints the metrics asked for, or carries on the model\'s metric names', async () => {
+    await admin('POST', 'checkpoints', { modelId: 'run', count: 1, metrics: { 'val/reward': 0.83, 'loss/train': 0.4 } });
+    const fixed = await admin('POST', 'checkpoints', { modelId: 'run', count: 2, metrics: { 'val/reward': 0.9 } });
+    assert.deepEqual(fixed.body.data.map((c: { metrics: object }) => c.metrics), [{ 'val/reward': 0.9 }, { 'val/reward': 0.9 }]);
+    const carried = await admin('POST', 'checkpoints', { modelId: 'run', count: 1 });
+    assert.deepEqual(Object.keys(carried.body.data[0].metrics), ['val/reward']);
+    assert.ok(Math.abs(carried.body.data[0].metrics['val/reward'] - 0.9) < 0.02);
+    const bad = await admin('POST', 'checkpoints', { modelId: 'run', count: 1, metrics: { x: 'high' } });
+    assert.equal(bad.status, 400);
+    assert.match(bad.body.reason, /metrics/);
+  });
+
   it('queues faults (pathRegex for a RegExp path), lists and clears them', async () => {
     const queued = await admin('POST', 'faults', [{ kind: 'status', status: 503, pathRegex: '^/call/' }, { kind: 'delay', ms: 1 }]);
     assert.deepEqual(queued.body, { queued: 2 });

@@ -61,8 +61,27 @@ describe('demo fixture (test/fixtures/demo.json)', () => {
       const list = server.store.checkpoints.get(model)!;
       assert.ok(list.length >= 150, model);
       assert.ok(list.every((c, i) => i === 0 || c.step > list[i - 1]!.step));
-      assert.ok(['loss', 'reward', 'accuracy'].every((m) => typeof list[0]!.metrics[m] === 'number'));
+      assert.ok(list.every((c) => Object.values(c.metrics).every((v) => typeof v === 'number' && Number.isFinite(v))));
     }
+    assert.ok(['loss', 'reward', 'accuracy'].every((m) => typeof server.store.checkpoints.get('demo-model-70b')![0]!.metrics[m] === 'number'));
+  });
+
+  it("has a training run with the official client's metric names: rewards rise, loss and KL fall, val/reward every 10 steps", () => {
+    const list = server.store.checkpoints.get('demo-model-7b')!;
+    assert.ok(list.length >= 200 && list.length <= 500, `${list.length} steps`);
+    const mean = (metric: string, from: number, to: number) => {
+      const values = list.slice(from, to).map((c) => c.metrics[metric]).filter((v): v is number => v !== undefined);
+      return values.reduce((a, b) => a + b, 0) / values.length;
+    };
+    const n = list.length;
+    for (const m of ['train/reward', 'val/reward']) assert.ok(mean(m, n - 50, n) > mean(m, 0, 50) + 0.3, `${m} rises`);
+    for (const m of ['loss/train', 'loss/kl_div']) assert.ok(mean(m, n - 50, n) < mean(m, 0, 50) * 0.7, `${m} falls`);
+    for (const m of ['train/reward_std_dev', 'train/exception_rate', 'loss/entropy', 'loss/grad_norm', 'loss/learning_rate', 'data/step_num_trajectories', 'time/step_wall_s']) {
+      assert.ok(list.every((c) => typeof c.metrics[m] === 'number'), m);
+    }
+    assert.ok(list.every((c) => (c.step % 10 === 0) === ('val/reward' in c.metrics)), 'val/reward only at evaluation steps');
+    const noisy = list.slice(1).filter((c, i) => c.metrics['train/reward']! < list[i]!.metrics['train/reward']!).length;
+    assert.ok(noisy > n / 5, 'train/reward is noisy, not monotonic');
   });
 
   it('reset() restores the fixture data', async () => {

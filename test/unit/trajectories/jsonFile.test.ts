@@ -18,6 +18,11 @@ async function outcome(path: string, opts: { streamJsonAbove?: number; streamChu
   } catch (e) {
     read = e instanceof ProblemError ? `ProblemError ${e.message}` : e;
   }
+  // The upload's read pass (trusted, counted, unparsed) yields the same records as a checked read.
+  if (!summary.problems.some((p) => p.severity === 'error')) {
+    const fast = (await collect(readTrajectoryGroups(path, { ...opts, trusted: true, groupTrajectories: summary.groupTrajectories }))).map((r) => [r.index, r.line, r.endLine, r.bytes, r.trajectories, r.json]);
+    assert.deepEqual(fast, read, `${path}: the trusted read`);
+  }
   return { problems: summary.problems.map(brief), groups: summary.groups, trajectories: summary.trajectories, split: summary.split, members: summary.members, read };
 }
 
@@ -42,7 +47,7 @@ describe('trajectories/jsonFile: streamed and whole reads agree', () => {
 
   it('every fixture: the same problems, counts, split, members and group texts, for any chunk size', async () => {
     const fixtures = readdirSync(TRAJECTORY_FIXTURES)
-      .filter((n) => n.endsWith('.json'))
+      .filter((n) => n.endsWith('.json') || n.endsWith('.jsonl'))
       .map((n) => join(TRAJECTORY_FIXTURES, n));
     const all = [...fixtures, ...extra()];
     assert.ok(all.length >= 20, `${all.length} files`);

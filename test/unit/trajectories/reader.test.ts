@@ -325,14 +325,24 @@ describe('trajectories/reader', () => {
 
       const base = retainedHeap();
       let peak = 0;
-      const sampler = setInterval(() => {
+      // Each sample is a full GC, which takes 100-300 ms of a ~150 MiB test-process heap on a busy
+      // machine: sampling every 100 ms left the validation almost no time (a 180 s timeout under
+      // load). The next sample waits four times as long as the last GC took, at least 100 ms; a
+      // leak grows steadily, so later samples still catch it.
+      let timer: NodeJS.Timeout | undefined;
+      let sampling = true;
+      const sample = () => {
+        const t0 = performance.now();
         peak = Math.max(peak, retainedHeap() - base);
-      }, 100);
+        if (sampling) timer = setTimeout(sample, Math.max(100, 4 * (performance.now() - t0)));
+      };
+      timer = setTimeout(sample, 100);
       let summary;
       try {
         summary = await validateTrajectoryFile(path);
       } finally {
-        clearInterval(sampler);
+        sampling = false;
+        clearTimeout(timer);
       }
       assert.deepEqual(summary.problems, []);
       assert.equal(summary.groups, count);

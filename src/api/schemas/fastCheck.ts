@@ -1,0 +1,181 @@
+/**
+ * A fast yes/no check of a trajectory group against exactly the rules of the `TrajectoryGroup`
+ * zod schema (./models.ts), for the upload's validation pass over large files: most groups are
+ * valid, and saying so by hand is several times cheaper than a schema parse. A group this check
+ * refuses is parsed by the schema, which says why. Kept honest by
+ * test/unit/trajectories/fastCheck.test.ts: on the producers' variants and on fuzzed groups, this
+ * check and the schema must agree on every value.
+ */
+import { isProjectId } from '../refs';
+import { isLenientDateTime } from './common';
+
+type O = Record<string, unknown>;
+
+const isObj = (v: unknown): v is O => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Absent, null, or passing `check` (an optional, nullable field). */
+const opt = (v: unknown, check: (x: unknown) => boolean) => v === undefined || v === null || check(v);
+const isString = (v: unknown) => typeof v === 'string';
+const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+const isInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v);
+const isBool = (v: unknown) => typeof v === 'boolean';
+const every = (v: unknown, check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
+const values = (v: unknown, check: (x: unknown) => boolean) => isObj(v) && Object.values(v).every(check);
+
+const metric = (x: unknown) => isNumber(x) || isBool(x);
+const metadatum = (x: unknown) => x === null || isNumber(x) || isString(x) || isBool(x);
+const content = (v: unknown) => v === null || isString(v) || every(v, (p) => isObj(p) && isString(p.type));
+
+function toolCall(v: unknown): boolean {
+  if (!isObj(v) || !isString(v.id) || !isString(v.type)) return false;
+  const fn = v.function;
+  if (fn === undefined || fn === null) return v.type !== 'function';
+  return isObj(fn) && isString(fn.name) && isString(fn.arguments);
+}
+
+function assistant(m: O): boolean {
+  return (
+    m.role === 'assistant' &&
+    (m.content === undefined || content(m.content)) &&
+    opt(m.name, isString) &&
+    opt(m.tool_calls, (x) => every(x, toolCall)) &&
+    opt(m.refusal, isString) &&
+    opt(m.annotations, Array.isArray) &&
+    opt(m.audio, isObj) &&
+    opt(m.function_call, isObj) &&
+    opt(m.reasoning_content, isString)
+  );
+}
+
+function message(m: O): boolean {
+  switch (m.role) {
+    case 'system':
+    case 'developer':
+    case 'user':
+    case 'function':
+      return 'content' in m && content(m.content) && opt(m.name, isString);
+    case 'assistant':
+      return assistant(m);
+    case 'tool':
+      return 'content' in m && content(m.content) && isString(m.tool_call_id);
+    default:
+      return false;
+  }
+}
+
+const FINISH = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
+
+function choice(c: O): boolean {
+  return typeof c.finish_reason === 'string' && FINISH.has(c.finish_reason) && isInt(c.index) && isObj(c.message) && assistant(c.message) && opt(c.logprobs, isObj);
+}
+
+const messageOrChoice = (v: unknown) => isObj(v) && (message(v) || choice(v));
+
+function tool(v: unknown): boolean {
+  if (!isObj(v) || !isString(v.type) || !isObj(v.function)) return false;
+  const f = v.function;
+  return typeof f.name === 'string' && f.name.length > 0 && opt(f.description, isString) && opt(f.parameters, isObj) && opt(f.strict, isBool);
+}
+
+const history = (v: unknown) => isObj(v) && every(v.messages_and_choices, messageOrChoice) && opt(v.tools, (x) => every(x, tool));
+
+function common(o: O): boolean {
+  return opt(o.metrics, (x) => values(x, metric)) && opt(o.metadata, (x) => values(x, metadatum)) && opt(o.logs, (x) => every(x, isString));
+}
+
+function trajectory(v: unknown): boolean {
+  return (
+    isObj(v) &&
+    every(v.messages_and_choices, messageOrChoice) &&
+    opt(v.reward, isNumber) &&
+    opt(v.tools, (x) => every(x, tool)) &&
+    opt(v.additional_histories, (x) => every(x, history)) &&
+    common(v) &&
+    opt(v.start_time, (x) => isString(x) && isLenientDateTime(x)) &&
+    opt(v.initial_policy_version, isInt) &&
+    opt(v.final_policy_version, isInt)
+  );
+}
+
+const exception = (v: unknown) => isObj(v) && opt(v.type, isString) && opt(v.message, isString) && opt(v.traceback, isString);
+
+/** Whether `v` passes the `TrajectoryGroup` schema; false says only "ask the schema why". */
+export function isTrajectoryGroup(v: unknown): boolean {
+  return isObj(v) && every(v.trajectories, trajectory) && common(v) && opt(v.exceptions, (x) => every(x, exception));
+}
+
+// --- call batch items --------------------------------------------------------------------------
+// Unlike the group check, this one need only be sound one way: when it says yes the `CallBatchItem`
+// schema says yes too (test/unit/api/callFastCheck.test.ts); anything unusual (a rare time zone,
+// an odd year) falls to the schema, which has the last word.
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
+
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function plainDateTime(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length < 20) return false;
+  const m = DATE_TIME.exec(v);
+  if (!m) return false;
+  const y = +m[1]!;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return false;
+  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (d > DAYS[mo - 1]! + (mo === 2 && leap ? 1 : 0)) return false;
+  if (+m[4]! > 23 || +m[5]! > 59 || +m[6]! > 59) return false;
+  return m[7] === undefined || (+m[7] <= 14 && +m[8]! <= 59);
+}
+
+const plainProjectId = (v: unknown) => typeof v === 'string' && isProjectId(v);
+const nonEmpty = (v: unknown) => typeof v === 'string' && v.length > 0;
+const optional = (v: unknown, check: (x: unknown) => boolean) => v === undefined || check(v);
+const onlyKeys = (o: O, keys: ReadonlySet<string>) => Object.keys(o).every((k) => keys.has(k));
+
+const START_KEYS = new Set(['project_id', 'op_name', 'started_at', 'attributes', 'inputs', 'id', 'trace_id', 'display_name', 'parent_id', 'thread_id', 'turn_id', 'otel_dump', 'svc_user_id', 'svc_run_id', 'svc_run_step']);
+const END_KEYS = new Set(['project_id', 'id', 'ended_at', 'summary', 'exception', 'output', 'svc_run_step_end']);
+const MODE_KEYS = new Set(['mode', 'req']);
+const START_REQ = new Set(['start']);
+const END_REQ = new Set(['end']);
+
+function callStart(s: unknown): boolean {
+  return (
+    isObj(s) &&
+    onlyKeys(s, START_KEYS) &&
+    plainProjectId(s.project_id) &&
+    nonEmpty(s.op_name) &&
+    plainDateTime(s.started_at) &&
+    isObj(s.attributes) &&
+    isObj(s.inputs) &&
+    optional(s.id, nonEmpty) &&
+    optional(s.trace_id, nonEmpty) &&
+    optional(s.display_name, isString) &&
+    optional(s.parent_id, isString) &&
+    optional(s.thread_id, isString) &&
+    optional(s.turn_id, isString) &&
+    optional(s.otel_dump, isObj) &&
+    optional(s.svc_user_id, isString) &&
+    optional(s.svc_run_id, isString) &&
+    optional(s.svc_run_step, isInt)
+  );
+}
+
+function callEnd(e: unknown): boolean {
+  return (
+    isObj(e) &&
+    onlyKeys(e, END_KEYS) &&
+    plainProjectId(e.project_id) &&
+    nonEmpty(e.id) &&
+    plainDateTime(e.ended_at) &&
+    isObj(e.summary) &&
+    optional(e.exception, isString) &&
+    optional(e.svc_run_step_end, isInt)
+  );
+}
+
+/** True only if `v` passes the `CallBatchItem` schema (false: ask the schema). */
+export function isPlainCallBatchItem(v: unknown): boolean {
+  if (!isObj(v) || !onlyKeys(v, MODE_KEYS) || !isObj(v.req)) return false;
+  if (v.mode === 'start') return onlyKeys(v.req, START_REQ) && callStart(v.req.start);
+  if (v.mode === 'end') return onlyKeys(v.req, END_REQ) && callEnd(v.req.end);
+  return false;
+}

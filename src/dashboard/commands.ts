@@ -1,0 +1,48 @@
+import * as vscode from 'vscode';
+import { registerCommand } from '../common/interaction';
+import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
+import type { Connection } from '../service/connection';
+import type { Dashboards } from './manager';
+
+/** A tree node of the Checkpoints view, or the scripting form. */
+type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown } | undefined;
+
+export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
+  return [
+    /**
+     * From a model node (inline button, context menu), a checkpoint row (that checkpoint
+     * selected), the palette (pick a model), or `{ modelId, checkpointId? }`.
+     */
+    registerCommand('svc.dashboard.open', async (how, arg?: OpenArg) => {
+      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new Error('svc.dashboard.open takes a Checkpoints tree item or { modelId, checkpointId? }.');
+      let modelId = typeof arg?.modelId === 'string' ? arg.modelId.trim() : undefined;
+      const focus = typeof arg?.checkpointId === 'string' ? arg.checkpointId : typeof arg?.checkpoint?.id === 'string' ? arg.checkpoint.id : undefined;
+      if (arg && modelId === undefined) throw new Error('svc.dashboard.open: "modelId" must be a model id string.');
+      if (!connection.client) throw new Error('No svc service is configured: run "svc: Set Service Base URL" first.');
+      if (modelId === undefined) {
+        const known = [...new Set([...connection.config.models, ...recent(globalState, RECENT_MODELS)])];
+        modelId = (await pickOrType('svc: Open the training dashboard of a model', 'Model id', known))?.trim();
+        if (!modelId) return undefined;
+      }
+      if (!modelId) throw new Error('The model id is empty.');
+      // A user's action may be asked here whether the key may go to the model endpoints; the
+      // dashboard's own requests never ask.
+      if (how.interactive) await connection.prepare('training');
+      dashboards.open(modelId, focus);
+      await pushRecent(globalState, RECENT_MODELS, modelId);
+      return modelId;
+    }),
+    /** `{ modelId, path }` writes without a prompt; otherwise the active dashboard and a save dialog. */
+    registerCommand('svc.dashboard.exportCsv', async (_how, args?: { modelId?: unknown; path?: unknown }) => {
+      if (args !== undefined) {
+        if (typeof args !== 'object' || args === null || typeof args.modelId !== 'string' || typeof args.path !== 'string' || !args.path) {
+          throw new Error('svc.dashboard.exportCsv takes { modelId: string, path: string }.');
+        }
+        return (await dashboards.exportCsv(args.modelId, vscode.Uri.file(args.path)))?.fsPath;
+      }
+      const active = dashboards.active();
+      if (!active) throw new Error('Open a training dashboard first.');
+      return (await dashboards.exportCsv(active))?.fsPath;
+    }),
+  ];
+}

@@ -1,0 +1,107 @@
+/**
+ * The messages between the extension and the dashboard webview, checked on arrival at both ends.
+ * zod/mini keeps the webview bundle small (about 18 KB here against several hundred for the
+ * full zod API). Pure: shared by both sides.
+ */
+import * as z from 'zod/mini';
+
+// Columns carry up to hundreds of thousands of values: one plain loop per array checks them
+// (a schema per element costs tens of milliseconds at 10,000 × 30).
+const arrayOf = <T>(what: string, ok: (v: unknown) => boolean) =>
+  z.custom<T[]>((v) => Array.isArray(v) && v.every(ok), { message: `expected an array of ${what}` });
+const Values = arrayOf<number | null>('numbers or nulls', (x) => x === null || (typeof x === 'number' && Number.isFinite(x)));
+
+/** Appended checkpoints as columns; every column has one value per id. */
+export const ColumnsMessage = z.object({
+  ids: arrayOf<string>('strings', (x) => typeof x === 'string'),
+  steps: arrayOf<number>('integers', (x) => Number.isSafeInteger(x)),
+  metrics: z.record(z.string(), Values),
+}).check(
+  z.refine((c) => c.steps.length === c.ids.length && Object.values(c.metrics).every((v) => v.length === c.ids.length), {
+    message: 'every column must have one value per checkpoint',
+  }),
+);
+
+export const Direction = z.enum(['max', 'min']);
+
+/** The metric and direction that pick the best checkpoint; no metric: none chosen yet. */
+export const BestChoice = z.object({
+  metric: z.optional(z.string()),
+  direction: Direction,
+});
+export type BestChoice = z.infer<typeof BestChoice>;
+
+export const MAX_SMOOTHING = 0.99;
+
+/** What the user set in a dashboard, kept per model across hide, reopen and reload. */
+export const UiState = z.object({
+  /** Metrics with a chart; null until the user picks (the defaults apply). */
+  metrics: z.nullable(z.array(z.string())),
+  smoothing: z.number().check(z.minimum(0), z.maximum(MAX_SMOOTHING)),
+  sort: z.object({ key: z.string(), direction: z.enum(['asc', 'desc']) }),
+  /** Ids of the selected checkpoints: two make a diff. */
+  selected: z.array(z.string()).check(z.maxLength(2)),
+});
+export type UiState = z.infer<typeof UiState>;
+
+export const DEFAULT_UI: UiState = { metrics: null, smoothing: 0, sort: { key: 'step', direction: 'desc' }, selected: [] };
+
+export const SyncStatus = z.object({
+  loading: z.boolean(),
+  count: z.int(),
+  error: z.optional(z.string()),
+  /** svc.checkpoints.pollSeconds; 0 = off. */
+  pollSeconds: z.number(),
+  /** Epoch ms of the next poll, when one is scheduled. */
+  nextPollAt: z.optional(z.number()),
+  /** Epoch ms of the last successful request. */
+  updatedAt: z.optional(z.number()),
+});
+export type SyncStatus = z.infer<typeof SyncStatus>;
+
+export const ToWebview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), modelId: z.string(), ui: UiState, best: BestChoice, focus: z.optional(z.string()) }),
+  /**
+   * Checkpoints to merge. `done`: nothing more is on its way right now, so draw at once (while
+   * more is coming the webview redraws at most a few times a second). `fresh`: found by a poll.
+   */
+  z.object({ type: z.literal('data'), columns: ColumnsMessage, done: z.boolean(), fresh: z.boolean() }),
+  z.object({ type: z.literal('status'), status: SyncStatus }),
+  /** Select this checkpoint and bring it into view (opened from a tree row). */
+  z.object({ type: z.literal('focus'), checkpointId: z.string() }),
+  /** The data is gone (another service or account): wait for new data messages. */
+  z.object({ type: z.literal('reset') }),
+]);
+export type ToWebview = z.infer<typeof ToWebview>;
+
+export const FromWebview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('ui'), ui: UiState }),
+  z.object({ type: z.literal('best'), best: BestChoice }),
+  z.object({ type: z.literal('copy'), what: z.enum(['id', 'step']), checkpointId: z.string() }),
+  z.object({ type: z.literal('exportCsv') }),
+  z.object({ type: z.literal('refresh') }),
+  /**
+   * After drawing what arrived: how many checkpoints and charts the page shows, the starred and
+   * selected checkpoints, and `ms` from the arrival of the last data message to the painted frame.
+   */
+  z.object({
+    type: z.literal('rendered'),
+    count: z.int(),
+    charts: z.int(),
+    ms: z.number(),
+    best: z.optional(z.string()),
+    selected: z.array(z.string()),
+  }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+export type FromWebview = z.infer<typeof FromWebview>;
+
+/** Parses a message, or describes what is wrong with it (for the log; never echoes the data). */
+export function parseMessage<T>(schema: z.ZodMiniType<T>, raw: unknown): { ok: true; value: T } | { ok: false; error: string } {
+  const r = schema.safeParse(raw);
+  if (r.success) return { ok: true, value: r.data };
+  const issue = r.error.issues[0];
+  const type = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : typeof raw;
+  return { ok: false, error: `message "${type.slice(0, 40)}" refused at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
+}

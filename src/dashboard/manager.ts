@@ -1,0 +1,253 @@
+import * as vscode from 'vscode';
+import type { Checkpoint } from '../api';
+import { Disposable } from '../common/disposable';
+import type { ErrorReporter } from '../common/errors';
+import { formatMetric } from '../common/format';
+import type { Logger } from '../common/logger';
+import type { Connection } from '../service/connection';
+import { toCsv } from './core/csv';
+import { bestRow, resolveBest, type Direction } from './core/metrics';
+import { BestChoice, DEFAULT_UI, parseMessage, UiState } from './core/protocol';
+import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardHost } from './panel';
+import { CheckpointSync, type SyncAppend } from './sync';
+
+/** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */
+const BEST_KEY = 'svc.dashboard.best';
+/** workspaceState: model id -> what the dashboard showed (metrics, smoothing, sort, selection). */
+const UI_KEY = 'svc.dashboard.ui';
+
+/** The best checkpoint of a model, as the tree stars it. */
+export interface BestMark {
+  checkpointId: string;
+  step: number;
+  metric: string;
+  direction: Direction;
+  value: number;
+}
+
+export interface NewCheckpoints {
+  modelId: string;
+  checkpoints: Checkpoint[];
+}
+
+/**
+ * The training dashboards: one panel per model, the best checkpoint of each model whose
+ * checkpoints are loaded, the count of checkpoints that polls found (the view badge), and the
+ * per-model memory of choices. Panels come and go; the best marks stay for the session.
+ */
+export class Dashboards extends Disposable implements DashboardHost {
+  private readonly panels = new Map<string, DashboardPanel>();
+  private readonly marks = new Map<string, BestMark>();
+  private readonly fresh = new Map<string, number>();
+  private readonly bestChanged = this._register(new vscode.EventEmitter<string>());
+  /** Fires with a model id when its best checkpoint changed. */
+  readonly onDidChangeBest = this.bestChanged.event;
+  private readonly newChanged = this._register(new vscode.EventEmitter<void>());
+  /** Fires when the count of new checkpoints changed. */
+  readonly onDidChangeNewCount = this.newChanged.event;
+  private readonly found = this._register(new vscode.EventEmitter<NewCheckpoints>());
+  /** Fires with the checkpoints a poll found, so the tree can show them. */
+  readonly onDidFindCheckpoints = this.found.event;
+  private readonly opened = this._register(new vscode.EventEmitter<DashboardPanel>());
+  readonly onDidOpen = this.opened.event;
+
+  readonly extensionUri: vscode.Uri;
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly errors: ErrorReporter,
+    readonly log: Logger,
+    private readonly context: Pick<vscode.ExtensionContext, 'extensionUri' | 'globalState' | 'workspaceState'>,
+  ) {
+    super();
+    this.extensionUri = context.extensionUri;
+    this._register(
+      connection.onDidChange(() => {
+        // Another service or account: what was starred belongs to the old one.
+        const ids = [...this.marks.keys()];
+        this.marks.clear();
+        this.fresh.clear();
+        for (const id of ids) this.bestChanged.fire(id);
+        this.newChanged.fire();
+      }),
+    );
+    this._register({ dispose: () => [...this.panels.values()].forEach((p) => p.dispose()) });
+  }
+
+  /** Restores panels VS Code kept across a window reload. */
+  registerSerializer(): vscode.Disposable {
+    return vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state: unknown) => {
+        const modelId = typeof state === 'object' && state !== null ? (state as { modelId?: unknown }).modelId : undefined;
+        if (typeof modelId !== 'string' || !modelId || this.panels.has(modelId)) {
+          panel.dispose();
+          return;
+        }
+        this.adopt(panel, modelId);
+      },
+    });
+  }
+
+  panel(modelId: string): DashboardPanel | undefined {
+    return this.panels.get(modelId);
+  }
+
+  /** The model of the dashboard in the active editor tab, if any. */
+  active(): string | undefined {
+    for (const [modelId, p] of this.panels) if (p.panel.active) return modelId;
+    return undefined;
+  }
+
+  /** Opens (or shows) the dashboard of a model, optionally with one checkpoint selected. */
+  open(modelId: string, focus?: string): DashboardPanel {
+    const existing = this.panels.get(modelId);
+    if (existing) {
+      existing.reveal(focus);
+      return existing;
+    }
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Training: ${modelId}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
+    });
+    return this.adopt(panel, modelId, focus);
+  }
+
+  private adopt(webviewPanel: vscode.WebviewPanel, modelId: string, focus?: string): DashboardPanel {
+    const sync = new CheckpointSync(modelId, this.connection, this.errors, this.log);
+    const panel = new DashboardPanel(webviewPanel, sync, this, focus);
+    this.panels.set(modelId, panel);
+    sync.onDidAppend((e) => this.appended(modelId, sync, e));
+    sync.onDidClear(() => this.updateBest(modelId, sync));
+    panel.onDidClose(() => {
+      if (this.panels.get(modelId) === panel) this.panels.delete(modelId);
+    });
+    this.opened.fire(panel);
+    return panel;
+  }
+
+  /** The starred checkpoint of a model, once its dashboard has loaded every checkpoint. */
+  best(modelId: string): BestMark | undefined {
+    return this.marks.get(modelId);
+  }
+
+  /** Checkpoints found by polls that the user has not looked at yet, over all models. */
+  get newCount(): number {
+    let n = 0;
+    for (const v of this.fresh.values()) n += v;
+    return n;
+  }
+
+  /** The user looked at a model's checkpoints (or at all of them). */
+  clearNew(modelId?: string): void {
+    const before = this.newCount;
+    if (modelId) this.fresh.delete(modelId);
+    else this.fresh.clear();
+    if (this.newCount !== before) this.newChanged.fire();
+  }
+
+  // DashboardHost
+
+  uiState(modelId: string): UiState {
+    const all = this.context.workspaceState.get<Record<string, unknown>>(UI_KEY, {});
+    const parsed = parseMessage(UiState, all[modelId]);
+    return parsed.ok ? parsed.value : DEFAULT_UI;
+  }
+
+  saveUiState(modelId: string, ui: UiState): Thenable<void> {
+    const all = this.context.workspaceState.get<Record<string, unknown>>(UI_KEY, {});
+    return this.context.workspaceState.update(UI_KEY, { ...all, [modelId]: ui });
+  }
+
+  bestChoice(modelId: string): BestChoice {
+    const all = this.context.globalState.get<Record<string, unknown>>(BEST_KEY, {});
+    const parsed = parseMessage(BestChoice, all[modelId]);
+    return parsed.ok ? parsed.value : { direction: 'max' };
+  }
+
+  chooseBest(modelId: string, choice: BestChoice): void {
+    const all = this.context.globalState.get<Record<string, unknown>>(BEST_KEY, {});
+    void this.context.globalState.update(BEST_KEY, { ...all, [modelId]: choice });
+    const panel = this.panels.get(modelId);
+    if (panel) this.updateBest(modelId, panel.sync);
+  }
+
+  showError(error: unknown, context: string): Promise<void> {
+    return this.errors.show(error, context);
+  }
+
+  async copy(modelId: string, what: 'id' | 'step', checkpointId: string): Promise<void> {
+    const sync = this.panels.get(modelId)?.sync;
+    const row = sync ? sync.series.indexOf(checkpointId) : -1;
+    if (!sync || row < 0) return;
+    const text = what === 'id' ? checkpointId : String(sync.series.steps[row]);
+    await vscode.env.clipboard.writeText(text);
+    vscode.window.setStatusBarMessage(`svc: copied the checkpoint ${what === 'id' ? 'id' : 'step'} ${text}`, 3000);
+  }
+
+  /**
+   * Writes a model's checkpoints as CSV to `target`, or to a file the user picks. Returns the
+   * file written, or undefined when the user cancelled.
+   */
+  async exportCsv(modelId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+    const sync = this.panels.get(modelId)?.sync;
+    if (!sync) throw new Error(`The training dashboard of "${modelId}" is not open.`);
+    if (sync.series.length === 0) throw new Error(`"${modelId}" has no checkpoints loaded to export.`);
+    let uri = target;
+    if (!uri) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const name = `${modelId.replace(/[^\w.-]+/g, '_')}-checkpoints.csv`;
+      uri = await vscode.window.showSaveDialog({
+        title: `svc: Export the checkpoints of ${modelId}`,
+        defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
+        filters: { CSV: ['csv'] },
+      });
+      if (!uri) return undefined;
+    }
+    await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(sync.series), 'utf8'));
+    this.log.info(`Exported ${sync.series.length} checkpoints of ${modelId} to ${uri.toString(true)}`);
+    if (!target) vscode.window.setStatusBarMessage(`svc: exported ${sync.series.length} checkpoints`, 3000);
+    return uri;
+  }
+
+  private appended(modelId: string, sync: CheckpointSync, e: SyncAppend): void {
+    this.updateBest(modelId, sync);
+    if (!e.fresh || e.addedIds.length === 0) return;
+    const ids = new Set(e.addedIds);
+    this.found.fire({ modelId, checkpoints: e.page.filter((c) => ids.has(c.id)) });
+    this.fresh.set(modelId, (this.fresh.get(modelId) ?? 0) + ids.size);
+    this.newChanged.fire();
+    if (this.connection.config.checkpointsNotify) this.notify(modelId, sync, e.addedIds);
+  }
+
+  private notify(modelId: string, sync: CheckpointSync, ids: string[]): void {
+    const rows = ids.map((id) => sync.series.indexOf(id)).filter((i) => i >= 0);
+    const latest = rows.reduce((a, b) => (sync.series.steps[b]! > sync.series.steps[a]! ? b : a));
+    const { metric } = resolveBest(this.bestChoice(modelId), sync.series.metricNames());
+    const value = metric ? sync.series.value(metric, latest) : null;
+    const detail = metric && value !== null ? ` (${metric} ${formatMetric(value)})` : '';
+    const step = sync.series.steps[latest];
+    const text = rows.length === 1 ? `svc: model ${modelId}: new checkpoint step ${step}${detail}` : `svc: model ${modelId}: ${rows.length} new checkpoints, latest step ${step}${detail}`;
+    void vscode.window.showInformationMessage(text, 'Show').then((choice) => {
+      if (choice) this.open(modelId, sync.series.ids[latest]);
+    });
+  }
+
+  private updateBest(modelId: string, sync: CheckpointSync): void {
+    const before = this.marks.get(modelId);
+    let mark: BestMark | undefined;
+    // Only a complete series has a best: a partial one would star a checkpoint that is not.
+    if (sync.loaded) {
+      const { metric, direction } = resolveBest(this.bestChoice(modelId), sync.series.metricNames());
+      const row = metric ? bestRow(sync.series, metric, direction) : undefined;
+      if (metric && row !== undefined) {
+        mark = { checkpointId: sync.series.ids[row]!, step: sync.series.steps[row]!, metric, direction, value: sync.series.value(metric, row)! };
+      }
+    } else if (before && sync.series.length > 0) {
+      return; // a reload in progress keeps the star it had
+    }
+    if (JSON.stringify(before) === JSON.stringify(mark)) return;
+    if (mark) this.marks.set(modelId, mark);
+    else this.marks.delete(modelId);
+    this.bestChanged.fire(modelId);
+  }
+}

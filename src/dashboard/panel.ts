@@ -1,0 +1,206 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import { Disposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiState } from './core/protocol';
+import { concatColumns, type Columns } from './core/series';
+import { dashboardHtml } from './html';
+import type { CheckpointSync } from './sync';
+
+export const DASHBOARD_VIEW_TYPE = 'svc.dashboard';
+/** Rows per data message when a (re)loaded page gets everything at once. */
+const REPLAY_CHUNK = 5000;
+const FLUSH_MS = 100;
+
+export type RenderedMessage = Extract<FromWebview, { type: 'rendered' }>;
+
+/** What a panel needs from the manager: per-model memory and the actions that reach outside it. */
+export interface DashboardHost {
+  readonly extensionUri: vscode.Uri;
+  readonly log: Logger;
+  uiState(modelId: string): UiState;
+  saveUiState(modelId: string, ui: UiState): Thenable<void>;
+  bestChoice(modelId: string): BestChoice;
+  chooseBest(modelId: string, choice: BestChoice): void;
+  copy(modelId: string, what: 'id' | 'step', checkpointId: string): Promise<void>;
+  exportCsv(modelId: string): Promise<unknown>;
+  showError(error: unknown, context: string): Promise<void>;
+}
+
+/**
+ * One model's dashboard: a webview panel over a CheckpointSync. The webview is not kept alive
+ * while hidden (that is the memory a hidden tab costs): each time it is shown it loads again,
+ * says `ready`, and gets the model's UI state and every checkpoint from here.
+ */
+export class DashboardPanel extends Disposable {
+  private ready = false;
+  private focus: string | undefined;
+  private pending: Columns[] = [];
+  private pendingFresh = false;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly rendered = this._register(new vscode.EventEmitter<RenderedMessage>());
+  /** The webview drew what it was sent (tests and the bench wait on this). */
+  readonly onDidRender = this.rendered.event;
+  lastRendered: RenderedMessage | undefined;
+  private readonly closed = this._register(new vscode.EventEmitter<void>());
+  readonly onDidClose = this.closed.event;
+
+  constructor(
+    readonly panel: vscode.WebviewPanel,
+    readonly sync: CheckpointSync,
+    private readonly host: DashboardHost,
+    focus?: string,
+  ) {
+    super();
+    this.focus = focus;
+    const modelId = sync.modelId;
+    panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist', 'webview')] };
+    panel.webview.html = this.html();
+    this._register(panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    this._register(
+      panel.onDidChangeViewState(() => {
+        // A hidden webview is torn down; the next one says `ready` again.
+        if (!panel.visible) {
+          this.ready = false;
+          this.pending = [];
+        }
+        sync.setActive(panel.visible);
+      }),
+    );
+    this._register(
+      sync.onDidAppend((e) => {
+        if (!this.ready) return;
+        this.pending.push(e.columns);
+        this.pendingFresh ||= e.fresh;
+        if (e.done || !sync.busy) this.flush(true);
+        else this.flushSoon();
+      }),
+    );
+    this._register(
+      sync.onDidClear(() => {
+        this.pending = [];
+        if (this.ready) this.post({ type: 'reset' });
+      }),
+    );
+    this._register(sync.onDidChangeStatus(() => this.ready && this.flushSoon()));
+    this._register({ dispose: () => clearTimeout(this.flushTimer) });
+    this._register(
+      panel.onDidDispose(() => {
+        this.closed.fire();
+        this.dispose();
+      }),
+    );
+    this._register(sync);
+    this._register(panel);
+    panel.title = `Training: ${modelId}`;
+    sync.setActive(panel.visible);
+    host.log.info(`Training dashboard of ${modelId} opened`);
+  }
+
+  get modelId(): string {
+    return this.sync.modelId;
+  }
+
+  reveal(focus?: string): void {
+    if (focus) {
+      this.focus = focus;
+      if (this.ready) this.post({ type: 'focus', checkpointId: focus });
+    }
+    this.panel.reveal(undefined, false);
+  }
+
+  private html(): string {
+    const webview = this.panel.webview;
+    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'webview', name)).toString();
+    return dashboardHtml({
+      cspSource: webview.cspSource,
+      scriptUri: asset('dashboard.js'),
+      styleUri: asset('dashboard.css'),
+      nonce: randomBytes(16).toString('base64'),
+      title: `Training: ${this.modelId}`,
+    });
+  }
+
+  /**
+   * Pages that arrive while a load runs go to the webview together, at most every 100 ms: one
+   * message instead of a hundred keeps the extension host free for the requests.
+   */
+  private flushSoon(): void {
+    if (!this.flushTimer) this.flushTimer = setTimeout(() => this.flush(false), FLUSH_MS);
+  }
+
+  private flush(done: boolean): void {
+    clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (!this.ready) return;
+    if (this.pending.length) this.post({ type: 'data', columns: concatColumns(this.pending), done, fresh: this.pendingFresh });
+    this.pending = [];
+    this.pendingFresh = false;
+    this.post({ type: 'status', status: this.sync.status() });
+  }
+
+  private post(message: ToWebview): void {
+    void this.panel.webview.postMessage(message);
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    const parsed = parseMessage(FromWebview, raw);
+    if (!parsed.ok) {
+      this.host.log.warn(`Training dashboard of ${this.modelId}: ${parsed.error}`);
+      return;
+    }
+    try {
+      await this.handle(parsed.value);
+    } catch (e) {
+      await this.host.showError(e, `Training dashboard of ${this.modelId}`);
+    }
+  }
+
+  private async handle(msg: FromWebview): Promise<void> {
+    const modelId = this.modelId;
+    switch (msg.type) {
+      case 'ready':
+        this.ready = true;
+        this.replay();
+        return;
+      case 'ui':
+        await this.host.saveUiState(modelId, msg.ui);
+        return;
+      case 'best':
+        return this.host.chooseBest(modelId, msg.best);
+      case 'copy':
+        return this.host.copy(modelId, msg.what, msg.checkpointId);
+      case 'exportCsv':
+        await this.host.exportCsv(modelId);
+        return;
+      case 'refresh':
+        return this.sync.restart();
+      case 'rendered':
+        this.lastRendered = msg;
+        this.rendered.fire(msg);
+        return;
+      case 'error':
+        this.host.log.error(`Training dashboard of ${modelId} (webview): ${msg.message}`);
+        return;
+    }
+  }
+
+  /** Everything to a freshly loaded webview: its state, then the data in chunks. */
+  private replay(): void {
+    const { series } = this.sync;
+    this.pending = [];
+    this.pendingFresh = false;
+    const focus = this.focus;
+    this.focus = undefined;
+    this.post({ type: 'init', modelId: this.modelId, ui: this.host.uiState(this.modelId), best: this.host.bestChoice(this.modelId), focus });
+    this.post({ type: 'status', status: this.sync.status() });
+    const n = series.length;
+    for (let from = 0; from < n || from === 0; from += REPLAY_CHUNK) {
+      const to = Math.min(n, from + REPLAY_CHUNK);
+      this.post({ type: 'data', columns: series.slice(from, to), done: to >= n && !this.sync.busy, fresh: false });
+      if (n === 0) break;
+    }
+  }
+}
+

@@ -1,0 +1,513 @@
+/**
+ * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
+ * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps
+ * its place (bytes, lines) and its reward stats, a few numbers in typed arrays: memory grows with
+ * the number of groups, not with the file. No `vscode` import.
+ *
+ * Shapes, as the upload accepts them: JSONL (a group per non-blank line) and JSON (an object with
+ * `trajectory_groups`, an array of groups, or one group). A bare trajectory where a group belongs
+ * is shown as a group of one.
+ */
+import { open, type FileHandle } from 'node:fs/promises';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
+import type { GroupRow, GroupStats } from './protocol';
+
+/** Bytes of a file, or of a document's text held in memory. */
+export interface ByteSource {
+  readonly size: number;
+  read(start: number, end: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export class FileBytes implements ByteSource {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+  ) {}
+
+  static async open(path: string): Promise<FileBytes> {
+    const handle = await open(path, 'r');
+    try {
+      return new FileBytes(handle, (await handle.stat()).size);
+    } catch (e) {
+      await handle.close();
+      throw e;
+    }
+  }
+
+  async read(start: number, end: number): Promise<Buffer> {
+    const length = Math.max(0, Math.min(end, this.size) - start);
+    const buf = Buffer.allocUnsafe(length);
+    let done = 0;
+    while (done < length) {
+      const { bytesRead } = await this.handle.read(buf, done, length - done, start + done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+    }
+    return done === length ? buf : buf.subarray(0, done);
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+export class MemoryBytes implements ByteSource {
+  readonly size: number;
+  constructor(private readonly bytes: Buffer) {
+    this.size = bytes.length;
+  }
+  static fromText(text: string): MemoryBytes {
+    return new MemoryBytes(Buffer.from(text, 'utf8'));
+  }
+  async read(start: number, end: number): Promise<Buffer> {
+    return this.bytes.subarray(start, Math.min(end, this.size));
+  }
+  async close(): Promise<void> {}
+}
+
+/** A typed array that grows by doubling. */
+class Column<T extends Float64Array | Uint32Array | Uint8Array> {
+  length = 0;
+  constructor(
+    private data: T,
+    private readonly make: (n: number) => T,
+  ) {}
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = this.make(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  get(i: number): number {
+    return this.data[i]!;
+  }
+}
+const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
+const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
+const u8 = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
+
+const ZERO_VARIANCE = 1;
+const INVALID = 2;
+const BARE = 4;
+const LF = 0x0a;
+const CR = 0x0d;
+const MAX_TICKS = 256;
+
+export interface BuildOptions {
+  signal?: AbortSignal;
+  /** Called after each chunk (and at the end), at most every `progressMs`. */
+  onProgress?: () => void;
+  progressMs?: number;
+  chunkBytes?: number;
+  /**
+   * Awaited after the first chunk: the rest of the file waits until the first group is on screen,
+   * so indexing does not compete with the view's first requests.
+   */
+  firstChunkGate?: Promise<unknown>;
+}
+
+export interface ReadGroup {
+  /** The group's text as in the file. */
+  text: string;
+  value?: unknown;
+  /** Why it cannot be shown as a group. */
+  error?: string;
+}
+
+/** Where a message (or trajectory) starts in the file: 1-based line, 1-based UTF-16 column. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export class TrajectoryIndex {
+  groups = 0;
+  trajectories = 0;
+  done = false;
+  indexedBytes = 0;
+  shapeError: string | undefined;
+  split: string | undefined;
+  rewardMin: number | null = null;
+  rewardMax: number | null = null;
+
+  private readonly start = f64();
+  private readonly end = f64();
+  private readonly lineStart = f64();
+  private readonly line = u32();
+  private readonly endLine = u32();
+  private readonly count = u32();
+  private readonly exceptions = u32();
+  private readonly flags = u8();
+  private readonly mean = f64();
+  private readonly std = f64();
+  private readonly min = f64();
+  private readonly max = f64();
+  private readonly rewardsAt = u32();
+  private readonly rewards = f64();
+  private readonly invalid = new Map<number, string>();
+  private readonly cache = new Map<number, ReadGroup>();
+
+  constructor(
+    readonly source: ByteSource,
+    readonly format: 'json' | 'jsonl',
+  ) {
+    this.rewardsAt.push(0);
+  }
+
+  /** Reads the whole source once. Resolves when done; throws the signal's reason on abort. */
+  async build(opts: BuildOptions = {}): Promise<void> {
+    const chunk = opts.chunkBytes ?? 1024 * 1024;
+    let last = 0;
+    const progress = (force = false) => {
+      const now = performance.now();
+      if (force || now - last >= (opts.progressMs ?? 50)) {
+        last = now;
+        opts.onProgress?.();
+      }
+    };
+    const bom = await this.hasBom();
+    let gated = false;
+    const step = async (force?: boolean) => {
+      progress(force);
+      if (!gated && opts.firstChunkGate) {
+        gated = true;
+        progress(true);
+        await opts.firstChunkGate;
+      }
+    };
+    if (this.format === 'jsonl') await this.buildJsonl(bom ? 3 : 0, chunk, opts.signal, step);
+    else await this.buildJson(bom ? 3 : 0, chunk, opts.signal, step);
+    this.done = true;
+    this.indexedBytes = this.source.size;
+    progress(true);
+  }
+
+  private async hasBom(): Promise<boolean> {
+    const head = await this.source.read(0, 3);
+    return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  }
+
+  // --- JSONL --------------------------------------------------------------------------------------
+
+  private async buildJsonl(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
+    let offset = from;
+    let carry: Buffer | undefined;
+    let lineNo = 1;
+    while (offset < this.source.size) {
+      signal?.throwIfAborted();
+      const chunk = await this.source.read(offset, offset + chunkBytes);
+      if (chunk.length === 0) break;
+      const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+      const base = offset - (carry?.length ?? 0);
+      let p = 0;
+      for (;;) {
+        const nl = buf.indexOf(LF, p);
+        if (nl < 0) break;
+        this.jsonlLine(buf, p, nl, base, lineNo++);
+        p = nl + 1;
+      }
+      // Copied: a short rest must not pin the whole chunk.
+      carry = p < buf.length ? Buffer.from(buf.subarray(p)) : undefined;
+      offset += chunk.length;
+      this.indexedBytes = offset;
+      await progress();
+    }
+    if (carry?.length) this.jsonlLine(carry, 0, carry.length, this.source.size - carry.length, lineNo);
+  }
+
+  private jsonlLine(buf: Buffer, s: number, e: number, base: number, lineNo: number): void {
+    if (e > s && buf[e - 1] === CR) e--;
+    let blank = true;
+    for (let i = s; i < e; i++) {
+      const c = buf[i];
+      if (c !== 0x20 && c !== 0x09 && c !== CR) {
+        blank = false;
+        break;
+      }
+    }
+    if (blank) return;
+    this.addGroup(base + s, base + e, lineNo, lineNo, base + s, buf.toString('utf8', s, e));
+  }
+
+  // --- JSON ---------------------------------------------------------------------------------------
+
+  private async buildJson(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
+    let depth = 0;
+    let inString = false;
+    let escaped = false;
+    let lineNo = 1;
+    let lineStart = from;
+    let top: 'object' | 'array' | 'other' | undefined;
+    let topStart = -1;
+    let topStartLine = 1;
+    let topEnd = -1;
+    // Keys and values of the top-level object.
+    let expectKey = false;
+    let keyBytes: number[] | undefined;
+    let key: string | undefined;
+    let splitBytes: number[] | undefined;
+    let sawGroups = false;
+    // Depth of the containers that hold groups as their items.
+    let groupsDepth = -1;
+    let groupStart = -1;
+    let groupLine = 0;
+    let groupLineStart = 0;
+    const pending: { s: number; e: number; line: number; endLine: number; lineStart: number }[] = [];
+    let offset = from;
+    while (offset < this.source.size) {
+      signal?.throwIfAborted();
+      const buf = await this.source.read(offset, offset + chunkBytes);
+      if (buf.length === 0) break;
+      for (let i = 0; i < buf.length; i++) {
+        const c = buf[i]!;
+        const at = offset + i;
+        if (inString) {
+          if (keyBytes && !escaped && c !== 0x22 && keyBytes.length < 64) keyBytes.push(c);
+          if (splitBytes && !(c === 0x22 && !escaped) && splitBytes.length < 4096) splitBytes.push(c);
+          if (escaped) escaped = false;
+          else if (c === 0x5c) escaped = true;
+          else if (c === 0x22) {
+            inString = false;
+            if (keyBytes) {
+              key = Buffer.from(keyBytes).toString('utf8');
+              keyBytes = undefined;
+            }
+            if (splitBytes) {
+              try {
+                const v: unknown = JSON.parse(`"${Buffer.from(splitBytes).toString('utf8')}"`);
+                if (typeof v === 'string') this.split = v;
+              } catch {
+                // Not a string the viewer can show; validation reports it.
+              }
+              splitBytes = undefined;
+            }
+          }
+          continue;
+        }
+        if (c === LF) {
+          lineNo++;
+          lineStart = at + 1;
+          continue;
+        }
+        if (c === 0x20 || c === 0x09 || c === CR) continue;
+        if (top === undefined) {
+          top = c === 0x7b ? 'object' : c === 0x5b ? 'array' : 'other';
+          topStart = at;
+          topStartLine = lineNo;
+          if (top === 'array') groupsDepth = 1;
+          if (top === 'other') break;
+        }
+        if (c === 0x22) {
+          inString = true;
+          if (top === 'object' && depth === 1 && expectKey) keyBytes = [];
+          else if (top === 'object' && depth === 1 && key === 'split') splitBytes = [];
+          continue;
+        }
+        if (c === 0x7b || c === 0x5b) {
+          if (depth === groupsDepth && c === 0x7b) {
+            groupStart = at;
+            groupLine = lineNo;
+            groupLineStart = lineStart;
+          }
+          if (top === 'object' && depth === 1 && key === 'trajectory_groups' && c === 0x5b) {
+            groupsDepth = 2;
+            sawGroups = true;
+          }
+          depth++;
+          if (depth === 1 && top === 'object') expectKey = true;
+          continue;
+        }
+        if (c === 0x7d || c === 0x5d) {
+          depth--;
+          if (depth === groupsDepth && c === 0x7d && groupStart >= 0) {
+            pending.push({ s: groupStart, e: at + 1, line: groupLine, endLine: lineNo, lineStart: groupLineStart });
+            groupStart = -1;
+          }
+          if (top === 'object' && depth === 1 && groupsDepth === 2 && c === 0x5d) groupsDepth = -1;
+          if (depth === 0) topEnd = at + 1;
+          continue;
+        }
+        if (top === 'object' && depth === 1) {
+          if (c === 0x2c) {
+            expectKey = true;
+            key = undefined;
+          } else if (c === 0x3a) expectKey = false;
+        }
+      }
+      offset += buf.length;
+      this.indexedBytes = offset;
+      // Groups are parsed once their bytes are known, in order.
+      for (const g of pending.splice(0)) await this.addGroupFromSource(g.s, g.e, g.line, g.endLine, g.lineStart);
+      await progress();
+      if (top === 'other') break;
+    }
+    if (top === undefined) this.shapeError = 'The file is empty';
+    else if (top === 'other') this.shapeError = 'Not a trajectory file: expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
+    else if (topEnd < 0) this.shapeError = 'The JSON document is incomplete (it ends before its last bracket)';
+    else if (top === 'object' && !sawGroups) {
+      // One group (or one bare trajectory): the whole document.
+      const text = (await this.source.read(topStart, topEnd)).toString('utf8');
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        // Reported below as not a group.
+      }
+      if (asGroup(value)) this.addGroup(topStart, topEnd, topStartLine, lineNo, topStart - 0, text, value, await this.lineStartOf(topStart));
+      else this.shapeError = 'Not a trajectory file: expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
+    }
+  }
+
+  /** Byte offset of the start of the line holding `offset`. */
+  private async lineStartOf(offset: number): Promise<number> {
+    let s = offset;
+    while (s > 0) {
+      const from = Math.max(0, s - 65536);
+      const buf = await this.source.read(from, s);
+      const nl = buf.lastIndexOf(LF);
+      if (nl >= 0) return from + nl + 1;
+      s = from;
+    }
+    return (await this.hasBom()) ? 3 : 0;
+  }
+
+  private async addGroupFromSource(s: number, e: number, line: number, endLine: number, lineStart: number): Promise<void> {
+    this.addGroup(s, e, line, endLine, lineStart, (await this.source.read(s, e)).toString('utf8'));
+  }
+
+  // --- groups -------------------------------------------------------------------------------------
+
+  private addGroup(s: number, e: number, line: number, endLine: number, lineStart: number, text: string, parsed?: unknown, lineStartOverride?: number): void {
+    const i = this.groups++;
+    this.start.push(s);
+    this.end.push(e);
+    this.line.push(line);
+    this.endLine.push(endLine);
+    this.lineStart.push(lineStartOverride ?? lineStart);
+    let value = parsed;
+    let error: string | undefined;
+    if (value === undefined) {
+      try {
+        value = JSON.parse(text);
+      } catch (err) {
+        error = `Invalid JSON: ${(err as Error).message}`;
+      }
+    }
+    const group = error ? undefined : asGroup(value);
+    if (!error && !group) error = 'Not a trajectory group: expected {"trajectories": [...]}';
+    const rewards = group ? groupRewards(group.trajectories) : [];
+    const stats = groupStats(rewards, group && !group.bare ? exceptionsOf(group.raw).length : 0);
+    this.count.push(group?.trajectories.length ?? 0);
+    this.trajectories += group?.trajectories.length ?? 0;
+    this.exceptions.push(stats.exceptions);
+    this.flags.push((stats.zeroVariance ? ZERO_VARIANCE : 0) | (error ? INVALID : 0) | (group?.bare ? BARE : 0));
+    this.mean.push(stats.mean ?? NaN);
+    this.std.push(stats.std ?? NaN);
+    this.min.push(stats.min ?? NaN);
+    this.max.push(stats.max ?? NaN);
+    for (const r of rewards) this.rewards.push(r);
+    this.rewardsAt.push(this.rewards.length);
+    if (stats.min !== null && (this.rewardMin === null || stats.min < this.rewardMin)) this.rewardMin = stats.min;
+    if (stats.max !== null && (this.rewardMax === null || stats.max > this.rewardMax)) this.rewardMax = stats.max;
+    if (error) this.invalid.set(i, error);
+  }
+
+  stats(i: number): GroupStats {
+    const n = (c: Column<Float64Array>) => (Number.isNaN(c.get(i)) ? null : c.get(i));
+    return { count: this.rewardsAt.get(i + 1) - this.rewardsAt.get(i), mean: n(this.mean), std: n(this.std), min: n(this.min), max: n(this.max), zeroVariance: (this.flags.get(i) & ZERO_VARIANCE) !== 0, exceptions: this.exceptions.get(i) };
+  }
+
+  /** A row of the group list (problem counts are the caller's). */
+  row(i: number): GroupRow {
+    const a = this.rewardsAt.get(i);
+    const n = this.rewardsAt.get(i + 1) - a;
+    const step = Math.max(1, n / MAX_TICKS);
+    const ticks: number[] = [];
+    for (let k = 0; k < n && ticks.length < MAX_TICKS; k = Math.floor(ticks.length * step)) ticks.push(this.rewards.get(a + k));
+    const row: GroupRow = { index: i, line: this.line.get(i), endLine: this.endLine.get(i), bare: (this.flags.get(i) & BARE) !== 0, stats: this.stats(i), rewards: ticks, errors: 0, warnings: 0 };
+    const invalid = this.invalid.get(i);
+    if (invalid) row.invalid = invalid;
+    // The count of trajectories includes those whose reward is invalid.
+    row.stats.count = this.count.get(i);
+    return row;
+  }
+
+  /** The group whose lines hold `line`, or -1 (binary search: groups are in file order). */
+  groupAtLine(line: number): number {
+    let lo = 0;
+    let hi = this.groups - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.endLine.get(mid) < line) lo = mid + 1;
+      else if (this.line.get(mid) > line) hi = mid - 1;
+      else return mid;
+    }
+    return -1;
+  }
+
+  byteRange(i: number): { start: number; end: number } {
+    return { start: this.start.get(i), end: this.end.get(i) };
+  }
+
+  /** Reads and parses one group (the last few are cached). */
+  async readGroup(i: number): Promise<ReadGroup> {
+    const hit = this.cache.get(i);
+    if (hit) return hit;
+    if (i < 0 || i >= this.groups) return { text: '', error: `No group ${i + 1}` };
+    const text = (await this.source.read(this.start.get(i), this.end.get(i))).toString('utf8');
+    let result: ReadGroup;
+    try {
+      result = { text, value: JSON.parse(text) };
+    } catch (e) {
+      result = { text, error: `Invalid JSON: ${(e as Error).message}` };
+    }
+    this.cache.set(i, result);
+    if (this.cache.size > 8) this.cache.delete(this.cache.keys().next().value!);
+    return result;
+  }
+
+  /**
+   * Where an item of a group starts in the file. `path` is inside the group value, e.g.
+   * `['trajectories', 2, 'messages_and_choices', 5]` (for a bare trajectory the first two are
+   * dropped). Falls back to the group's own start.
+   */
+  async positionOf(i: number, path: (string | number)[]): Promise<Position> {
+    const { text } = await this.readGroup(i);
+    const bare = (this.flags.get(i) & BARE) !== 0;
+    const inner = bare && path[0] === 'trajectories' ? path.slice(2) : path;
+    let offset = 0;
+    if (inner.length) {
+      const root = parseTree(text);
+      const node = root && findNodeAtLocation(root, inner);
+      if (node) offset = node.offset;
+    }
+    // The group's first column: the UTF-16 length of its line up to the group's first byte.
+    const lineStart = this.lineStart.get(i);
+    const prefix = (await this.source.read(lineStart, this.start.get(i))).toString('utf8').length;
+    const before = text.slice(0, offset);
+    const newlines = before.split('\n').length - 1;
+    if (newlines === 0) return { line: this.line.get(i), column: prefix + offset + 1 };
+    return { line: this.line.get(i) + newlines, column: offset - before.lastIndexOf('\n') };
+  }
+
+  /**
+   * Raw texts of groups from `from` on, read in batches of about `batchBytes`: for a scan of the
+   * whole file (search) without one read per group.
+   */
+  async *rawGroups(from = 0, batchBytes = 1024 * 1024, signal?: AbortSignal): AsyncGenerator<{ index: number; text: string }> {
+    let i = from;
+    while (i < this.groups) {
+      signal?.throwIfAborted();
+      let j = i;
+      const s = this.start.get(i);
+      while (j < this.groups && (j === i || this.end.get(j) - s <= batchBytes)) j++;
+      const buf = await this.source.read(s, this.end.get(j - 1));
+      for (let k = i; k < j; k++) yield { index: k, text: buf.toString('utf8', this.start.get(k) - s, this.end.get(k) - s) };
+      i = j;
+    }
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The messages between the trajectory viewer's extension side and its webview, as zod schemas.
+ * Both sides parse what they receive (`parseToWebview` / `parseFromWebview`): a message that does
+ * not match is dropped and logged, never acted on. `zod/mini` keeps the webview bundle small; no
+ * `vscode` and no DOM import, so both bundles share this file.
+ */
+import * as z from 'zod/mini';
+
+const num = z.number();
+const nullableNum = z.nullable(z.number());
+const pairs = z.array(z.tuple([z.string(), z.string()]));
+
+export const GroupStats = z.object({
+  count: num,
+  mean: nullableNum,
+  std: nullableNum,
+  min: nullableNum,
+  max: nullableNum,
+  zeroVariance: z.boolean(),
+  exceptions: num,
+});
+export type GroupStats = z.infer<typeof GroupStats>;
+
+export const ProblemView = z.object({
+  line: num,
+  column: num,
+  message: z.string(),
+  severity: z.enum(['error', 'warning']),
+});
+export type ProblemView = z.infer<typeof ProblemView>;
+
+/** A row of the group list. */
+export const GroupRow = z.object({
+  index: num,
+  line: num,
+  endLine: num,
+  /** Set when the group cannot be read (invalid JSON, not a group). */
+  invalid: z.optional(z.string()),
+  bare: z.boolean(),
+  stats: GroupStats,
+  /** One tick per trajectory (at most 256, evenly picked). */
+  rewards: z.array(num),
+  errors: num,
+  warnings: num,
+});
+export type GroupRow = z.infer<typeof GroupRow>;
+
+export const TrajectorySummary = z.object({
+  index: num,
+  reward: nullableNum,
+  /** No reward in the file (the service takes 0). */
+  rewardMissing: z.boolean(),
+  /** The reward as written when it is not a number. */
+  rewardText: z.optional(z.string()),
+  messages: num,
+  choices: num,
+  toolCalls: num,
+  metrics: z.record(z.string(), num),
+});
+export type TrajectorySummary = z.infer<typeof TrajectorySummary>;
+
+export const PartView = z.object({
+  kind: z.enum(['text', 'refusal', 'media', 'json']),
+  text: z.string(),
+  label: z.optional(z.string()),
+});
+export type PartView = z.infer<typeof PartView>;
+
+export const ToolCallView = z.object({
+  id: z.optional(z.string()),
+  name: z.string(),
+  arguments: z.string(),
+  /** The message holding this call's result. */
+  resultIndex: z.optional(num),
+  /** A legacy `function_call`. */
+  legacy: z.optional(z.boolean()),
+});
+export type ToolCallView = z.infer<typeof ToolCallView>;
+
+export const MessageView = z.object({
+  index: num,
+  role: z.string(),
+  /** A choice: the turn the model is trained on. */
+  trainable: z.boolean(),
+  parts: z.array(PartView),
+  name: z.optional(z.string()),
+  reasoning: z.optional(z.string()),
+  refusal: z.optional(z.string()),
+  finishReason: z.optional(z.string()),
+  toolCalls: z.array(ToolCallView),
+  toolCallId: z.optional(z.string()),
+  /** For a tool result: the message that made the call, and the call's name. */
+  callIndex: z.optional(num),
+  callName: z.optional(z.string()),
+  /** Other non-null fields (logprobs, annotations, audio, stop_reason, ...). */
+  extras: pairs,
+});
+export type MessageView = z.infer<typeof MessageView>;
+
+export const ToolView = z.object({ name: z.string(), description: z.string(), parameters: z.string() });
+export type ToolView = z.infer<typeof ToolView>;
+
+export const TrajectoryView = z.object({
+  group: num,
+  index: num,
+  summary: TrajectorySummary,
+  messages: z.array(MessageView),
+  tools: z.array(ToolView),
+  histories: z.array(z.object({ messages: z.array(MessageView), tools: z.array(ToolView) })),
+  metrics: pairs,
+  metadata: pairs,
+  logs: z.array(z.string()),
+  /** start_time, policy versions and fields the viewer does not know. */
+  info: pairs,
+});
+export type TrajectoryView = z.infer<typeof TrajectoryView>;
+
+export const GroupDetail = z.object({
+  row: GroupRow,
+  trajectories: z.array(TrajectorySummary),
+  metricNames: z.array(z.string()),
+  metadata: pairs,
+  metrics: pairs,
+  logs: z.array(z.string()),
+  exceptions: z.array(z.object({ type: z.string(), message: z.string(), traceback: z.string() })),
+  problems: z.array(ProblemView),
+  /** Fields of the group the viewer does not know. */
+  info: pairs,
+});
+export type GroupDetail = z.infer<typeof GroupDetail>;
+
+export const SearchHit = z.object({
+  group: num,
+  trajectory: num,
+  history: num,
+  message: num,
+  field: z.string(),
+  snippet: z.string(),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+export const ToWebview = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl']), fileBytes: num }),
+  z.object({
+    type: z.literal('progress'),
+    /** Bumped whenever the content changed: rows of an older version are stale. */
+    version: num,
+    groups: num,
+    trajectories: num,
+    done: z.boolean(),
+    indexedBytes: num,
+    totalBytes: num,
+    /** Why the file shows no groups (not a trajectory file, invalid JSON). */
+    shapeError: z.optional(z.string()),
+    split: z.optional(z.string()),
+    /** Validation problems outside any group. */
+    fileProblems: z.array(ProblemView),
+    validating: z.boolean(),
+    /** The file's reward range, for the strips. */
+    rewardMin: nullableNum,
+    rewardMax: nullableNum,
+  }),
+  z.object({ type: z.literal('groups'), version: num, start: num, rows: z.array(GroupRow) }),
+  z.object({ type: z.literal('group'), version: num, index: num, detail: z.optional(GroupDetail), error: z.optional(z.string()) }),
+  z.object({ type: z.literal('trajectory'), version: num, group: num, index: num, view: z.optional(TrajectoryView), error: z.optional(z.string()) }),
+  z.object({ type: z.literal('search'), query: z.string(), hits: z.array(SearchHit), done: z.boolean(), truncated: z.boolean(), groupsScanned: num }),
+  /** Go to a place (from a command or a test). */
+  z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num) }),
+]);
+export type ToWebview = z.infer<typeof ToWebview>;
+
+export const FromWebview = z.discriminatedUnion('type', [
+  /** The webview loaded; `group`/`trajectory`: what it will show (its restored state), sent along at once. */
+  z.object({ type: z.literal('ready'), group: z.optional(num), trajectory: z.optional(num) }),
+  z.object({ type: z.literal('groups'), start: num, count: num }),
+  z.object({ type: z.literal('group'), index: num }),
+  z.object({ type: z.literal('trajectory'), group: num, index: num }),
+  z.object({ type: z.literal('search'), query: z.string() }),
+  z.object({
+    type: z.literal('reveal'),
+    group: num,
+    trajectory: z.optional(num),
+    history: z.optional(num),
+    message: z.optional(num),
+    /** A problem's own position. */
+    line: z.optional(num),
+    column: z.optional(num),
+  }),
+  z.object({ type: z.literal('upload'), group: z.optional(num) }),
+  z.object({ type: z.literal('compare'), group: num, trajectory: num }),
+  /** What the webview shows after a render: for the tests and the bench, and the screen reader's summary. */
+  z.object({
+    type: z.literal('rendered'),
+    group: num,
+    trajectory: z.optional(num),
+    bubbles: z.array(z.object({ index: num, role: z.string(), text: z.string(), trainable: z.boolean() })),
+    groupRows: num,
+    sinceLoadMs: num,
+    /** When the webview's script started, on the same clock. */
+    scriptStartMs: z.optional(num),
+    heapBytes: z.optional(num),
+    domNodes: num,
+  }),
+]);
+export type FromWebview = z.infer<typeof FromWebview>;
+
+export function parseToWebview(data: unknown): ToWebview | undefined {
+  const r = ToWebview.safeParse(data);
+  return r.success ? r.data : undefined;
+}
+
+export function parseFromWebview(data: unknown): { ok: true; message: FromWebview } | { ok: false; error: string } {
+  const r = FromWebview.safeParse(data);
+  return r.success ? { ok: true, message: r.data } : { ok: false, error: z.prettifyError(r.error) };
+}

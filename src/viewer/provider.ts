@@ -1,0 +1,103 @@
+/**
+ * The svc Trajectory Viewer, a custom editor for trajectory files. It is a read-only custom
+ * editor over the file's bytes rather than a CustomTextEditorProvider: VS Code does not hand
+ * extensions the text of documents above 50 MB (a custom text editor cannot even open them,
+ * microsoft/vscode#147000), and the workbench would first load the whole text model. Reading the
+ * file by offsets opens any size at once. Unsaved edits in a text editor of the file still show
+ * live (the session reads the open document's text).
+ */
+import * as vscode from 'vscode';
+import type { Logger } from '../common/logger';
+import { filesFromArgs } from '../common/diagnostics';
+import { TranscriptStore } from './compare';
+import { GroupFiles } from './groupFile';
+import { ViewerSession } from './session';
+
+export const VIEW_TYPE = 'svc.trajectoryViewer';
+
+export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
+  private readonly sessions = new Set<ViewerSession>();
+  private readonly _onDidOpen = new vscode.EventEmitter<ViewerSession>();
+  /** A viewer opened (for the tests and the bench). */
+  readonly onDidOpen = this._onDidOpen.event;
+  private readonly groupFiles = new GroupFiles();
+  private readonly transcripts = new TranscriptStore();
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Logger,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    const sniff = () => void vscode.commands.executeCommand('setContext', 'svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
+    sniff();
+    return [
+      this,
+      // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
+      vscode.window.onDidChangeActiveTextEditor(sniff),
+      vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
+      this.transcripts.register(),
+      vscode.commands.registerCommand('svc.openTrajectoryViewer', (a?: unknown, b?: unknown) => this.open(a, b)),
+      vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (a?: unknown) => this.showSource(a)),
+    ];
+  }
+
+  dispose(): void {
+    for (const s of this.sessions) s.dispose();
+    this.sessions.clear();
+    this._onDidOpen.dispose();
+    void this.groupFiles.dispose();
+  }
+
+  openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
+    return { uri, dispose: () => undefined };
+  }
+
+  resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
+    const session = new ViewerSession(document.uri, panel, { extensionUri: this.extensionUri, log: this.log, groupFiles: this.groupFiles, transcripts: this.transcripts });
+    this.sessions.add(session);
+    panel.onDidDispose(() => {
+      this.sessions.delete(session);
+      session.dispose();
+    });
+    this._onDidOpen.fire(session);
+  }
+
+  /** The open viewers of a file. */
+  sessionsFor(uri: vscode.Uri): ViewerSession[] {
+    return [...this.sessions].filter((s) => s.uri.toString() === uri.toString());
+  }
+
+  /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file }`, or the active editor's file. */
+  private async open(a?: unknown, b?: unknown): Promise<void> {
+    const file = a && typeof a === 'object' && 'file' in a ? (a as { file: unknown }).file : undefined;
+    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(a, b)[0];
+    uri ??= activeResource();
+    if (!uri) {
+      if (file !== undefined || a !== undefined) throw new Error('svc.openTrajectoryViewer: no file given');
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
+      uri = picked?.[0];
+      if (!uri) return;
+    }
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+  }
+
+  /** The file of the viewer as text. */
+  private async showSource(a?: unknown): Promise<void> {
+    const uri = filesFromArgs(a, undefined)[0] ?? activeResource();
+    if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: vscode.ViewColumn.Beside });
+  }
+}
+
+/** Whether a document's beginning names a trajectory field (cheap: the first 64 KiB of text). */
+export function looksLikeTrajectories(doc: vscode.TextDocument | undefined): boolean {
+  if (!doc || !/\.(jsonl?|ndjson)$/i.test(doc.uri.path)) return false;
+  const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 2000), 0)).slice(0, 65536);
+  return /"(trajectories|trajectory_groups|messages_and_choices)"\s*:/.test(head);
+}
+
+function activeResource(): vscode.Uri | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) return input.uri;
+  return vscode.window.activeTextEditor?.document.uri;
+}

@@ -1,0 +1,198 @@
+/**
+ * The training dashboard page. It holds a copy of the model's checkpoints (sent by the
+ * extension, merged like the extension merges them), draws charts and a table, and tells the
+ * extension what the user set. Every message in is checked before use; every text goes in as text.
+ */
+import 'uplot/dist/uPlot.min.css';
+import './style.css';
+import { formatMetric } from '../../common/format';
+import { bestRow, defaultCharts, orderedMetrics, resolveBest } from '../../dashboard/core/metrics';
+import { DEFAULT_UI, parseMessage, ToWebview, type BestChoice, type FromWebview, type SyncStatus, type UiState } from '../../dashboard/core/protocol';
+import { CheckpointSeries } from '../../dashboard/core/series';
+import { Charts } from './charts';
+import { Controls } from './controls';
+import { renderDiff } from './diff';
+import { h, nf } from './dom';
+import { CheckpointTable } from './table';
+
+const vscode = acquireVsCodeApi();
+const post = (m: FromWebview) => vscode.postMessage(m);
+
+// Reports errors of this page to the extension's log rather than losing them in the devtools.
+window.addEventListener('error', (e) => post({ type: 'error', message: String(e.message).slice(0, 500) }));
+
+const series = new CheckpointSeries();
+let modelId = '';
+let ui: UiState = DEFAULT_UI;
+let best: BestChoice = { direction: 'max' };
+let status: SyncStatus | undefined;
+/** When the data message that the next draw answers arrived (for the `rendered` timing). */
+let since = 0;
+
+const app = document.getElementById('app')!;
+const title = h('h1');
+const statusText = h('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const bestText = h('span', { class: 'best-summary' });
+const progress = h('progress', { class: 'progress', 'aria-label': 'Loading checkpoints' });
+const refresh = h('button', { type: 'button', class: 'secondary', text: 'Refresh', title: 'Load every checkpoint again' });
+const exportCsv = h('button', { type: 'button', class: 'secondary', text: 'Export CSV…' });
+refresh.addEventListener('click', () => post({ type: 'refresh' }));
+exportCsv.addEventListener('click', () => post({ type: 'exportCsv' }));
+const controlsRoot = h('section', { class: 'controls', 'aria-label': 'Chart settings' });
+const chartsRoot = h('section', { class: 'charts', 'aria-label': 'Charts' });
+const diffRoot = h('section', { class: 'diff', 'aria-label': 'Diff of two checkpoints' });
+const tableRoot = h('section', { class: 'table', 'aria-label': 'All checkpoints' }, h('h2', { text: 'Checkpoints' }));
+app.replaceChildren(
+  h('header', { class: 'bar' }, title, statusText, h('span', { class: 'spacer' }), refresh, exportCsv),
+  progress,
+  controlsRoot,
+  h('p', { class: 'best-line' }, bestText),
+  chartsRoot,
+  diffRoot,
+  tableRoot,
+);
+
+const charts = new Charts(chartsRoot, () => {
+  since = performance.now();
+  draw('all');
+});
+const controls = new Controls(controlsRoot, {
+  onMetrics: (metrics) => setUi({ ...ui, metrics }),
+  onBest: (metric, direction) => {
+    best = { metric, direction };
+    post({ type: 'best', best });
+    draw('marks');
+  },
+  onSmoothing: (smoothing) => setUi({ ...ui, smoothing }),
+  onResetZoom: () => charts.resetZoom(),
+});
+const table = new CheckpointTable(tableRoot, {
+  onSelect: (selected) => setUi({ ...ui, selected }, 'marks'),
+  onSort: (sort) => setUi({ ...ui, sort }, 'table'),
+  onCopy: (what, checkpointId) => post({ type: 'copy', what, checkpointId }),
+});
+
+let saveTimer = 0;
+function setUi(next: UiState, what: Draw = 'all'): void {
+  ui = next;
+  vscode.setState({ modelId, ui });
+  clearTimeout(saveTimer);
+  saveTimer = window.setTimeout(() => post({ type: 'ui', ui }), 200);
+  since = performance.now();
+  draw(what);
+}
+
+// Drawing: at once when the data is complete, at most once a second while pages still arrive.
+type Draw = 'all' | 'table' | 'marks';
+let pending: Draw | undefined;
+let frame = 0;
+let throttle = 0;
+function draw(what: Draw, urgent = true): void {
+  pending = pending === 'all' || what === 'all' ? 'all' : pending === 'table' || what === 'table' ? 'table' : 'marks';
+  if (!urgent) {
+    if (!throttle && !frame) throttle = window.setTimeout(() => ((throttle = 0), schedule()), 1000);
+    return;
+  }
+  clearTimeout(throttle);
+  throttle = 0;
+  schedule();
+}
+function schedule(): void {
+  if (!frame) frame = requestAnimationFrame(paint);
+}
+
+function paint(): void {
+  frame = 0;
+  const what = pending ?? 'all';
+  pending = undefined;
+  const names = orderedMetrics(series.metricNames());
+  const shown = (ui.metrics ?? defaultCharts(names)).filter((m) => names.includes(m));
+  const choice = resolveBest(best, names);
+  const row = choice.metric ? bestRow(series, choice.metric, choice.direction) : undefined;
+  const bestId = row === undefined ? undefined : series.ids[row];
+  const selectedRows = ui.selected.map((id) => series.indexOf(id)).filter((i) => i >= 0);
+  const marks = { best: row === undefined ? undefined : { metric: choice.metric!, row }, selected: selectedRows };
+  if (what === 'all') charts.render(series, shown, ui.smoothing, marks);
+  else charts.mark(marks);
+  table.update(series, names, ui.sort, ui.selected, bestId);
+  renderDiff(diffRoot, series, ui.selected, names);
+  controls.update(names, shown, choice, ui.smoothing);
+  bestText.textContent =
+    row === undefined
+      ? choice.metric
+        ? series.length
+          ? `No checkpoint has ${choice.metric} yet.`
+          : ''
+        : 'Pick a metric for the best checkpoint.'
+      : `★ Best by ${choice.metric} (${choice.direction === 'max' ? 'highest' : 'lowest'}): step ${series.steps[row]}, ${formatMetric(series.value(choice.metric!, row))}`;
+  app.setAttribute('aria-busy', String(!!status?.loading));
+  const started = since;
+  // The frame after this one starts once this one is painted.
+  requestAnimationFrame(() =>
+    post({ type: 'rendered', count: series.length, charts: charts.count, ms: performance.now() - started, best: bestId, selected: [...ui.selected] }),
+  );
+}
+
+function showStatus(): void {
+  const s = status;
+  if (!s) return;
+  progress.hidden = !s.loading;
+  const count = `${nf.format(s.count)} checkpoint${s.count === 1 ? '' : 's'}`;
+  const parts = [s.loading ? `Loading… ${count}` : count];
+  if (s.updatedAt && !s.loading) parts.push(`updated ${new Date(s.updatedAt).toLocaleTimeString()}`);
+  if (s.error) parts.push(`could not load: ${s.error}${s.nextPollAt ? `; retrying at ${new Date(s.nextPollAt).toLocaleTimeString()}` : ''}`);
+  else if (!s.loading) parts.push(s.pollSeconds > 0 ? `checking every ${s.pollSeconds} s while visible` : 'live updates off');
+  statusText.textContent = parts.join(' · ');
+  statusText.classList.toggle('error', !!s.error);
+}
+
+window.addEventListener('message', (event: MessageEvent) => {
+  const received = performance.now();
+  const parsed = parseMessage(ToWebview, event.data);
+  if (!parsed.ok) {
+    post({ type: 'error', message: parsed.error });
+    return;
+  }
+  const msg = parsed.value;
+  switch (msg.type) {
+    case 'init':
+      modelId = msg.modelId;
+      ui = msg.ui;
+      best = msg.best;
+      title.textContent = modelId;
+      document.title = `Training: ${modelId}`;
+      if (msg.focus) ui = { ...ui, selected: [msg.focus] };
+      vscode.setState({ modelId, ui });
+      if (msg.focus) post({ type: 'ui', ui });
+      pendingFocus = msg.focus;
+      return;
+    case 'data': {
+      series.mergeColumns(msg.columns);
+      since = received;
+      draw('all', msg.done);
+      if (msg.done && pendingFocus) {
+        const id = pendingFocus;
+        pendingFocus = undefined;
+        requestAnimationFrame(() => table.reveal(id));
+      }
+      return;
+    }
+    case 'status':
+      status = msg.status;
+      showStatus();
+      return;
+    case 'focus':
+      since = received;
+      setUi({ ...ui, selected: [msg.checkpointId] }, 'marks');
+      requestAnimationFrame(() => table.reveal(msg.checkpointId));
+      return;
+    case 'reset':
+      series.clear();
+      since = received;
+      draw('all');
+      return;
+  }
+});
+let pendingFocus: string | undefined;
+
+post({ type: 'ready' });

@@ -1,0 +1,154 @@
+// The trajectory viewer as a user meets it: a `*.trajectories.jsonl` file opened from Quick Open
+// opens in the viewer (the VSIX installed), the keys move between trajectories and groups, tool
+// calls show their paired results, a group without learning signal is flagged, a message is
+// revealed in the text editor, markup in a message stays text, and the state survives hiding the
+// tab. Screenshots in a dark and a light theme go to test-results/ui/ (the README's come from here).
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, type Workbench } from './helpers';
+
+const FILE = 'art-model-dump.trajectories.jsonl';
+
+describe('UI: the trajectory viewer', function () {
+  this.timeout(180_000);
+  let wb: Workbench;
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-viewer-'));
+  fs.copyFileSync(path.join(root, 'test/fixtures/viewer', FILE), path.join(workspace, FILE));
+  fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
+
+  // The viewer's document, inside the webview's two iframes.
+  const view = () => wb.page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
+  const title = () => view().locator('#traj-title');
+
+  before(async () => {
+    wb = await openWorkbench({
+      extension: 'vsix',
+      vsix: packagedVsix(),
+      settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.startupEditor': 'none' },
+      workspace,
+      viewport: { width: 1440, height: 900 },
+    });
+  });
+  afterEach(async function () {
+    await recordFailure(wb, this.currentTest);
+  });
+  after(async () => {
+    await wb?.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  it('opens a *.trajectories.jsonl file in the viewer and moves with j/k and [ ]', async () => {
+    await quickOpen(wb, FILE, 60_000);
+    await view().locator('.bubble').first().waitFor({ state: 'visible', timeout: 60_000 });
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+    // Group 1, trajectory 1: system, user, tool-calling choice, two tool results, a function call
+    // and its result, the final answer.
+    assert.equal(await view().locator('.trajectory > .bubbles > .bubble').count(), 8);
+    assert.equal(await view().locator('.trajectory > .bubbles > .bubble.trainable').count(), 3);
+
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('j');
+    await title().filter({ hasText: /^Trajectory 2 of 3/ }).waitFor();
+    assert.equal(await view().locator('.trajectory > .bubbles > .bubble').count(), 6);
+    await wb.page.keyboard.press('k');
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+
+    await wb.page.keyboard.press(']');
+    await view().locator('.group-info h2', { hasText: /^Group 2/ }).waitFor();
+    await view().locator('.group-info .banner.zero-variance').waitFor();
+    assert.match(await view().locator('.group-info .banner.zero-variance').innerText(), /No learning signal: every trajectory has the same reward \(1\)/);
+    assert.equal(await view().locator('#groups .vrow.selected .zero-variance').count(), 1, 'the group row has the badge');
+    assert.equal(await view().locator('#groups .vrow:not(.selected) .zero-variance').count(), 0, 'and only that row');
+    await wb.page.keyboard.press('[');
+    await view().locator('.group-info h2', { hasText: /^Group 1/ }).waitFor();
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+  });
+
+  it('pairs each tool call with its result by id, and renders a <script> in a message as text', async () => {
+    // Message 3 calls get_weather (call_0_a) then search_docs (call_0_b); the results come in the
+    // other order, as messages 4 (search_docs) and 5 (get_weather).
+    const weather = view().locator('#m-2-call-0');
+    assert.equal(await weather.locator('.tc-name').innerText(), 'get_weather');
+    assert.match(await weather.locator('.tc-result .pair-link').innerText(), /result in message 5/);
+    assert.match(await weather.locator('.tc-preview').innerText(), /"temp_c":18/);
+    assert.match(await view().locator('#m-2-call-1 .tc-result .pair-link').innerText(), /result in message 4/);
+    assert.match(await view().locator('#m-3 .pair-link').innerText(), /result of search_docs \(call_0_b\), called in message 3/);
+
+    const answer = view().locator('#m-7 .content.md');
+    assert.match(await answer.innerText(), /<script>alert\("x"\)<\/script>/);
+    assert.equal(await view().locator('.conversation script, .conversation img').count(), 0, 'no element came from the text');
+    assert.equal(await answer.locator('strong', { hasText: 'Paris' }).count(), 1, 'markdown is rendered');
+    assert.equal(await answer.locator('table').count(), 1);
+    assert.deepEqual(await errorToasts(wb), []);
+    // More room for the screenshot.
+    await wb.runCommand('View: Toggle Primary Side Bar Visibility');
+    await view().locator('#m-2').scrollIntoViewIfNeeded();
+    await wb.screenshot(out('viewer-dark.png'));
+  });
+
+  it('reveals a message in the text editor at its line and column', async () => {
+    const line = fs.readFileSync(path.join(workspace, FILE), 'utf8').split('\n')[0]!;
+    const node = findNodeAtLocation(parseTree(line)!, ['trajectories', 0, 'messages_and_choices', 3])!;
+    await view().locator('#m-3 button.reveal').click();
+    const status = wb.page.locator('.statusbar-item', { hasText: `Ln 1, Col ${node.offset + 1}` });
+    await status.first().waitFor({ state: 'visible', timeout: 30_000 });
+    assert.ok(await wb.page.locator('.tab', { hasText: FILE }).count() >= 2, 'the text editor opened beside the viewer');
+  });
+
+  it('keeps its selection when the tab is hidden and shown again', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await quickOpen(wb, FILE, 60_000);
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor({ timeout: 60_000 });
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press(']');
+    await wb.page.keyboard.press(']');
+    await view().locator('.group-info h2', { hasText: /^Group 3/ }).waitFor();
+    await wb.page.keyboard.press('j');
+    await title().filter({ hasText: /^Trajectory 2 of 3/ }).waitFor();
+    // Another editor in the same group hides the viewer; its tab brings it back.
+    await quickOpen(wb, 'notes.md');
+    await wb.page.locator('.tab', { hasText: FILE }).click();
+    await view().locator('.group-info h2', { hasText: /^Group 3/ }).waitFor({ timeout: 30_000 });
+    await title().filter({ hasText: /^Trajectory 2 of 3/ }).waitFor();
+  });
+
+  it('searches every message with / and jumps to a hit with Enter', async () => {
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('/');
+    await wb.page.keyboard.type('humidity');
+    await wb.page.keyboard.press('Enter');
+    const rows = view().locator('.results .hit-row');
+    await view().locator('.search-status', { hasText: /^4 hits$/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await rows.count(), 4);
+    assert.match(await rows.nth(2).innerText(), /Group 3 · #3 · message 6/);
+    // Enter again goes to the first hit, then the next.
+    await wb.page.keyboard.press('Enter');
+    await wb.page.keyboard.press('Enter');
+    await view().locator('.group-info h2', { hasText: /^Group 1/ }).waitFor();
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+    await view().locator('#m-6.hit').waitFor();
+    await wb.page.keyboard.press('Escape');
+  });
+
+  it('follows the light theme', async () => {
+    await wb.runCommand('Preferences: Color Theme');
+    const input = wb.page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('Light Modern');
+    await wb.page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Light Modern' }).first().waitFor();
+    await wb.page.keyboard.press('Enter');
+    await wb.page.locator('.monaco-workbench.vs:not(.vs-dark)').waitFor({ timeout: 30_000 });
+    await view().locator('body.vscode-light').waitFor({ timeout: 30_000 });
+    // Runs in the page (this project has no DOM types).
+    type Win = { getComputedStyle(e: unknown): { backgroundColor: string } };
+    const background = await view().locator('body').evaluate((b: unknown) => (globalThis as unknown as Win).getComputedStyle(b).backgroundColor);
+    assert.equal(background, 'rgb(255, 255, 255)', 'the viewer takes the theme\'s editor background');
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('[');
+    await wb.page.keyboard.press('[');
+    await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
+    await wb.screenshot(out('viewer-light.png'));
+  });
+});

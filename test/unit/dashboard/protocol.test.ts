@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { smoothEma } from '../../../src/dashboard/core/smooth';
+import { pollDelayMs } from '../../../src/dashboard/core/poll';
+import { DEFAULT_UI, FromWebview, parseMessage, ToWebview } from '../../../src/dashboard/core/protocol';
+
+describe('dashboard/protocol: messages checked at both ends', () => {
+  it('accepts well-formed messages in both directions', () => {
+    const data = { type: 'data', columns: { ids: ['a'], steps: [1], metrics: { m: [0.5] } }, done: true, fresh: false };
+    assert.ok(parseMessage(ToWebview, data).ok);
+    assert.ok(parseMessage(ToWebview, { type: 'init', modelId: 'm', ui: DEFAULT_UI, best: { metric: 'val/reward', direction: 'max' } }).ok);
+    assert.ok(parseMessage(FromWebview, { type: 'copy', what: 'step', checkpointId: 'a' }).ok);
+    assert.ok(parseMessage(FromWebview, { type: 'rendered', count: 1, charts: 1, ms: 3.5, selected: [] }).ok);
+  });
+
+  it('refuses columns of different lengths, unknown types and out-of-range settings, naming the place', () => {
+    const bad = parseMessage(ToWebview, { type: 'data', columns: { ids: ['a', 'b'], steps: [1], metrics: {} }, done: true, fresh: false });
+    assert.equal(bad.ok, false);
+    assert.match((bad as { error: string }).error, /one value per checkpoint/);
+    assert.equal(parseMessage(FromWebview, { type: 'eval', code: '1' }).ok, false);
+    const ui = parseMessage(FromWebview, { type: 'ui', ui: { ...DEFAULT_UI, smoothing: 5 } });
+    assert.equal(ui.ok, false);
+    assert.match((ui as { error: string }).error, /^message "ui" refused at ui\.smoothing/);
+    assert.equal(parseMessage(FromWebview, { type: 'ui', ui: { ...DEFAULT_UI, selected: ['a', 'b', 'c'] } }).ok, false);
+    assert.equal(parseMessage(FromWebview, null).ok, false);
+  });
+});
+
+describe('dashboard/smoothing and polling', () => {
+  it('smooths with a debiased EMA, skipping missing values, and returns the data as is at 0', () => {
+    assert.deepEqual(smoothEma([1, null, 3], 0), [1, null, 3]);
+    const out = smoothEma([1, null, 3], 0.5);
+    assert.equal(out[0], 1, 'debiased: the first point is itself');
+    assert.equal(out[1], null);
+    assert.ok(Math.abs(out[2]! - (0.5 * 0.5 + 0.5 * 3) / 0.75) < 1e-12);
+  });
+
+  it('polls at the interval, doubles the delay after each failure up to 10 minutes, and not at all at 0', () => {
+    assert.equal(pollDelayMs(30, 0), 30_000);
+    assert.equal(pollDelayMs(30, 1), 60_000);
+    assert.equal(pollDelayMs(30, 3), 240_000);
+    assert.equal(pollDelayMs(30, 8), 600_000);
+    assert.equal(pollDelayMs(900, 2), 900_000, 'an interval above the cap is kept');
+    assert.equal(pollDelayMs(0, 0), undefined);
+  });
+});

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseRef } from '../../../src/api/refs';
+import { validateCallsFile } from '../../../src/calls/reader';
+import { validateTrajectoryFile } from '../../../src/trajectories/reader';
+
+const root = path.resolve(__dirname, '..', '..', '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
+  writeDemoWorkspace: (dir: string, o: { fixture: string; serviceUrl?: string }) => { name: string; what: string }[];
+};
+
+describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => {
+  const fixture = path.join(root, 'test', 'fixtures', 'demo.json');
+  let dir: string;
+  let files: { name: string; what: string }[];
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-demo-ws-'));
+    files = writeDemoWorkspace(dir, { fixture, serviceUrl: 'http://127.0.0.1:8787' });
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('names a good and a bad trajectory file, a calls file and notes, each with what to do', () => {
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', 'notes.md']);
+    for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
+    const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
+    for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);
+  });
+
+  it('the good trajectory file validates; the bad one has the mistakes it says, at their lines', async () => {
+    const good = await validateTrajectoryFile(path.join(dir, 'rollouts.jsonl'));
+    assert.deepEqual(good.problems, []);
+    const bad = await validateTrajectoryFile(path.join(dir, 'rollouts-with-mistakes.jsonl'));
+    const errors = bad.problems.filter((p) => p.severity === 'error');
+    assert.deepEqual(errors.map((p) => p.line), [2, 2, 4]);
+    assert.match(files[1]!.what, /3 mistakes \(lines 2 and 4\)/);
+  });
+
+  it('the calls file imports cleanly', async () => {
+    const s = await validateCallsFile(path.join(dir, 'calls.jsonl'));
+    assert.deepEqual(s.problems, []);
+    assert.equal(s.starts, 2);
+    assert.equal(s.ends, 2);
+  });
+
+  it('the notes hold call refs taken from the demo data', () => {
+    const notes = fs.readFileSync(path.join(dir, 'notes.md'), 'utf8');
+    const refs = [...notes.matchAll(/svc:\/\/\/\S+/g)].map((m) => m[0]);
+    assert.equal(refs.length, 3);
+    const data = JSON.parse(fs.readFileSync(fixture, 'utf8')) as { projects: Record<string, { calls: { id: string }[] }> };
+    for (const ref of refs) {
+      const parsed = parseRef(ref);
+      assert.ok(parsed.ok, ref);
+      const calls = data.projects[parsed.ref.projectId]?.calls ?? [];
+      assert.ok(calls.some((c) => ref.endsWith(`/call/${c.id}`)), `${ref} is a call of the demo data`);
+    }
+  });
+});
