@@ -27,6 +27,7 @@ import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
+import { reportBackgroundFailuresTo, background } from './common/background';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -61,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   };
 
   const log = register(new Logger('svc'));
+  register(reportBackgroundFailuresTo((message) => log.error(message)));
   const credentials = register(new CredentialManager(context.secrets, log));
   log.setSecretSource(() => credentials.knownSecrets());
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
@@ -97,7 +99,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   register(
     checkpoints.onDidChange((changed) => {
       for (const id of checkpoints.models) {
-        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) void forgetRecent(context.globalState, RECENT_MODELS, id);
+        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) background(forgetRecent(context.globalState, RECENT_MODELS, id), `Forgetting the recent model ${id}`);
       }
     }),
   );

@@ -22,4 +22,7 @@ async function main() {
   await client.close();
   console.log(JSON.stringify({ file, bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, validateMs: tv - t0, uploadMs: t1 - tv, totalMs: t1 - t0, status: res.outcome.status, startRss, peakRss: peak }));
 }
-main();
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

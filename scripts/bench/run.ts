@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import * as esbuild from 'esbuild';
 import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
@@ -168,7 +169,7 @@ async function main() {
       const line = /BENCH (\{.*\})/.exec(host.stdout)?.[1];
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
-      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null');
+      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostDashboard;
       row(`host: upload ${UPLOAD_MB} MB via the command`, `${fmt(mb(hb.bytes) / (hb.ms / 1000))} MB/s, peak RSS ${fmt(mb(hb.peakRss), 0)} MB`, 'host RSS before the upload', `${fmt(mb(hb.startRss), 0)} MB`, hb.peakRss / hb.startRss, `(${fmt(hb.ms / 1000)} s)`);
 
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${fmt(mb(rssJson.bytes), 0)} MB .json file`);
@@ -330,7 +331,6 @@ async function main() {
 }
 
 function undiciSize(): number {
-  const esbuild = require('esbuild') as typeof import('esbuild');
   const out = esbuild.buildSync({ stdin: { contents: "module.exports = require('undici')", resolveDir: root }, bundle: true, platform: 'node', target: 'node20', minify: true, write: false, format: 'cjs', mainFields: ['module', 'main'] });
   return out.outputFiles[0]!.contents.length;
 }

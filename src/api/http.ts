@@ -445,7 +445,7 @@ function errorCode(e: unknown): string | undefined {
 function proxyRefusal(e: unknown): number | undefined {
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const m = /^Proxy response \((\d{3})\)/.exec(String((cur as { message?: unknown }).message ?? ''));
+    const m = /^Proxy response \((\d{3})\)/.exec(errorMessageOf(cur));
     if (m) return Number(m[1]);
     cur = (cur as { cause?: unknown }).cause;
   }
@@ -490,3 +490,8 @@ function hostPort(url: URL): string {
   return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
+/** The `message` of an error-like value, or '' when it has none. */
+function errorMessageOf(value: unknown): string {
+  const message = (value as { message?: unknown }).message;
+  return typeof message === 'string' ? message : '';
+}

@@ -6,6 +6,7 @@ import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
 import { ApprovalError, type KeyApprovals } from './approvals';
 import { checkApiKey, DEFAULT_USERNAME, describeSource, type CredentialManager, type StoredCredentials } from './credentials';
+import { background } from '../common/background';
 
 /** Arguments accepted by `svc.signIn` so it can be scripted without prompts. */
 export interface SignInArgs {
@@ -41,7 +42,7 @@ export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
 /** A failure of a command: shown when the user ran it, thrown (a readable rejection) when scripted. */
 async function fail(how: Invocation, message: string): Promise<false> {
   if (!how.interactive) throw new Error(message);
-  void vscode.window.showErrorMessage(message);
+  vscode.window.showErrorMessage(message);
   return false;
 }
 
@@ -129,7 +130,7 @@ async function check(deps: AuthDeps, creds: Credentials, base: Base): Promise<Ke
     const cfg = deps.connection.config;
     return await checkKey(client, base, { projectId: cfg.project || undefined, modelId: cfg.models[0] });
   } finally {
-    void client.close();
+    background(client.close(), 'Closing the sign-in check client');
   }
 }
 
@@ -197,8 +198,8 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
       );
     }
   }
-  if (first.outcome === 'accepted') void vscode.window.showInformationMessage(lines.join(' '));
-  else void vscode.window.showWarningMessage(lines.join(' '));
+  if (first.outcome === 'accepted') vscode.window.showInformationMessage(lines.join(' '));
+  else vscode.window.showWarningMessage(lines.join(' '));
   return true;
 }
 
@@ -219,11 +220,11 @@ async function signOut({ credentials, connection }: AuthDeps): Promise<void> {
   }
   await connection.refreshAuth();
   if (connection.state === 'signedIn') {
-    void vscode.window.showInformationMessage(
+    vscode.window.showInformationMessage(
       `svc: signed out of SecretStorage; credentials from ${describeSource(connection.source)} are still in use.`,
     );
   } else {
-    void vscode.window.showInformationMessage('svc: signed out.');
+    vscode.window.showInformationMessage('svc: signed out.');
   }
 }
 
@@ -243,12 +244,12 @@ async function reviewKeyUse({ connection }: AuthDeps, how: Invocation): Promise<
     }
   }
   await connection.refreshAuth(true);
-  void vscode.window.showInformationMessage(`svc: keys in use: ${lines.join('; ') || 'no service configured'}.`);
+  vscode.window.showInformationMessage(`svc: keys in use: ${lines.join('; ') || 'no service configured'}.`);
   return lines;
 }
 
 async function forgetKeyApprovals({ approvals, connection }: AuthDeps): Promise<void> {
   await approvals.forget();
   await connection.refreshAuth(true);
-  void vscode.window.showInformationMessage('svc: forgot every answer about where your keys may go; each use asks again.');
+  vscode.window.showInformationMessage('svc: forgot every answer about where your keys may go; each use asks again.');
 }

@@ -152,7 +152,7 @@ export class CredentialManager extends Disposable {
       this.session.set(origin, creds);
       this.changed.fire();
       this.log.warn(`SecretStorage could not store the credentials (${this.describe(e)}); keeping them for this session only.`);
-      void vscode.window.showWarningMessage(
+      vscode.window.showWarningMessage(
         'svc: VS Code could not save your API key in the system keyring, so it is kept for this session only. ' +
           'On Linux, install a keyring (gnome-keyring or KWallet) or set "password-store": "gnome-libsecret" ' +
           '(or "kwallet5") in argv.json (command "Preferences: Configure Runtime Arguments"), then restart and sign in again.',

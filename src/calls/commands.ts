@@ -10,6 +10,7 @@ import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
+import { background } from '../common/background';
 
 /**
  * A start without id or trace_id gets ids derived from the file, the line and its content, so
@@ -91,7 +92,7 @@ export class CallImports implements vscode.Disposable {
       }
       const where = host ? ` to ${host}` : '';
       if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
-      void this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`));
+      background(this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`)), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
 
@@ -103,9 +104,12 @@ export class CallImports implements vscode.Disposable {
     }
     const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
     if (invalid.length) {
-      void vscode.window
-        .showErrorMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, 'Show Problems')
-        .then((ch) => ch && vscode.commands.executeCommand('workbench.actions.view.problems'));
+      background(
+        vscode.window
+          .showErrorMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, 'Show Problems')
+          .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems')),
+        'Show Problems',
+      );
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
 
@@ -163,8 +167,7 @@ export class CallImports implements vscode.Disposable {
           } catch (e) {
             report.status = abort.signal.aborted ? 'cancelled' : 'failed';
             report.error = e instanceof Error ? e.message : String(e);
-            if (e instanceof Error && e.cause !== undefined) e = e.cause;
-            if (report.status === 'failed') this.connection.reportFailure(e);
+            if (report.status === 'failed') this.connection.reportFailure(e instanceof Error && e.cause !== undefined ? e.cause : e);
             this.log.error(`Import of ${name} ${report.status} after ${counts.items} calls: ${report.error}`);
             return;
           }
@@ -177,18 +180,21 @@ export class CallImports implements vscode.Disposable {
     if (starts + ends > 0) this.afterImport();
     if (report.status === 'done') {
       const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
-      void vscode.window.showInformationMessage(
+      vscode.window.showInformationMessage(
         `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
           (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;
-      void vscode.window
-        .showErrorMessage(
-          `svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`,
-          'Import Again',
-        )
-        .then((ch) => ch && vscode.commands.executeCommand('svc.importCalls', { files: files.map((f) => f.fsPath) }));
+      background(
+        vscode.window
+          .showErrorMessage(
+            `svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`,
+            'Import Again',
+          )
+          .then((choice) => choice && vscode.commands.executeCommand('svc.importCalls', { files: files.map((f) => f.fsPath) })),
+        'Import Again',
+      );
     }
     return report;
   }

@@ -17,7 +17,7 @@ async function saveModels(how: Invocation, models: string[], arg: ModelArg): Pro
     await writeSetting('models', models, scope);
   } catch (e) {
     if (!how.interactive) throw e;
-    void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+    vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
     return false;
   }
   return true;

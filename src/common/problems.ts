@@ -469,7 +469,7 @@ function show(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (isObject(v) || Array.isArray(v)) return kindOf(v);
-  return String(v);
+  return String(v as number | boolean | null | undefined);
 }
 
 function oneOf(values: readonly unknown[]): string {

@@ -76,8 +76,8 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
     .map(([k, v]) => ` data-${k.replace(/[^a-z0-9-]/gi, '')}="${escapeAttr(v)}"`)
     .join('');
   // Inlined text must not close its element early: `</` is escaped the way JS and CSS both read it.
-  const style = styleText !== undefined ? `<style nonce="${n}">${styleText.replace(/<\//g, '<\\/')}</style>` : `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri)}">`;
-  const script = scriptText !== undefined ? `<script nonce="${n}">${scriptText.replace(/<\/(script)/gi, '<\\/$1')}</script>` : `<script nonce="${n}" src="${webview.asWebviewUri(scriptUri)}"></script>`;
+  const style = styleText !== undefined ? `<style nonce="${n}">${styleText.replace(/<\//g, '<\\/')}</style>` : `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri).toString()}">`;
+  const script = scriptText !== undefined ? `<script nonce="${n}">${scriptText.replace(/<\/(script)/gi, '<\\/$1')}</script>` : `<script nonce="${n}" src="${webview.asWebviewUri(scriptUri).toString()}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

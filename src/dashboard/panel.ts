@@ -6,6 +6,7 @@ import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiStat
 import { concatColumns, type Columns } from './core/series';
 import { dashboardHtml } from './html';
 import type { CheckpointSync } from './sync';
+import { background } from '../common/background';
 
 export const DASHBOARD_VIEW_TYPE = 'svc.dashboard';
 /** Rows per data message when a (re)loaded page gets everything at once. */
@@ -57,7 +58,7 @@ export class DashboardPanel extends Disposable {
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
     panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist', 'webview')] };
     panel.webview.html = this.html();
-    this._register(panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    this._register(panel.webview.onDidReceiveMessage((raw) => background(this.receive(raw), `Training dashboard of ${modelId}`)));
     this._register(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; the next one says `ready` again.
@@ -141,7 +142,7 @@ export class DashboardPanel extends Disposable {
   }
 
   private post(message: ToWebview): void {
-    void this.panel.webview.postMessage(message);
+    background(this.panel.webview.postMessage(message), `Posting to the training dashboard of ${this.modelId}`);
   }
 
   private async receive(raw: unknown): Promise<void> {

@@ -21,6 +21,7 @@ import {
 } from './payload';
 import { projectMismatch, refAt, refProblem, refsInText, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
+import { background } from '../common/background';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 /** globalState: the custom feedback type last entered. */
@@ -88,7 +89,7 @@ export class AttachFeedbackCommand {
       if (!(e instanceof Refusal)) throw e;
       this.deps.log.warn(`Attach feedback: ${e.message}`);
       if (scripted) throw new Error(e.message);
-      void this.showRefusal(e);
+      background(this.showRefusal(e), 'Showing why no feedback was sent');
       return undefined;
     }
   }
@@ -323,12 +324,15 @@ export class AttachFeedbackCommand {
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);
       const time = formatTime(res.created_at);
       const by = req.creator ? ` by ${req.creator}` : '';
-      void vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${time}${by}.`, 'Copy Id').then(async (choice) => {
-        if (choice === 'Copy Id') {
-          await vscode.env.clipboard.writeText(res.id);
-          vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
-        }
-      });
+      background(
+        vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${time}${by}.`, 'Copy Id').then(async (choice) => {
+          if (choice === 'Copy Id') {
+            await vscode.env.clipboard.writeText(res.id);
+            vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
+          }
+        }),
+        'Copying the feedback id',
+      );
       return res;
     } catch (e) {
       if (e instanceof CancelledError) {
@@ -339,7 +343,7 @@ export class AttachFeedbackCommand {
       // pass on a second try offers Retry, which resends with the same id (no second row).
       connection.reportFailure(e, { prompt: false });
       const retry = !rethrow && e instanceof SvcError && e.transient ? { retry: () => this.send(req, id, false) } : {};
-      void errors.show(e, 'Could not attach feedback', retry);
+      background(errors.show(e, 'Could not attach feedback', retry), 'Showing an error');
       if (rethrow) throw e;
       return undefined;
     }
@@ -363,7 +367,7 @@ export class AttachFeedbackCommand {
           : vscode.window.showInformationMessage(message, 'Send', 'Cancel'));
         if (choice !== 'Send') return undefined;
         if (doc.isClosed) {
-          void vscode.window.showWarningMessage('svc: The payload document was closed; no feedback was sent.');
+          vscode.window.showWarningMessage('svc: The payload document was closed; no feedback was sent.');
           return undefined;
         }
         const parsed = parsePayloadText(doc.getText());

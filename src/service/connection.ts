@@ -6,6 +6,7 @@ import type { KeyApproval } from '../auth/resolve';
 import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type SvcConfig, type UrlSetting } from '../common/config';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { background } from '../common/background';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
@@ -61,7 +62,7 @@ export class Connection extends Disposable {
     // Until refreshAuth() has read SecretStorage (slow in some hosts), say so: not "not
     // configured", and no sign-in welcome for a user who is signed in.
     this._state = this._client ? 'checking' : 'unconfigured';
-    void this.setContextKeys();
+    background(this.setContextKeys(), 'Setting the svc context keys');
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('svc') && !affectsConnection(e)) return;
@@ -70,7 +71,7 @@ export class Connection extends Disposable {
     );
     // Trusting the workspace makes its settings count: read them again.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload(true)));
-    this._register(credentials.onDidChange(() => void this.refreshAuth(true)));
+    this._register(credentials.onDidChange(() => background(this.refreshAuth(true), 'Checking the sign-in')));
   }
 
   /**
@@ -84,9 +85,9 @@ export class Connection extends Disposable {
     if (connectionMayHaveChanged || urlsMoved) {
       // A new origin makes the credentials fire, and that refreshes the auth state; refresh
       // here only when it did not, so one change reads the credentials once.
-      if (!this.rebuild()) void this.refreshAuth(true);
+      if (!this.rebuild()) background(this.refreshAuth(true), 'Checking the sign-in');
     } else {
-      void this.setContextKeys();
+      background(this.setContextKeys(), 'Setting the svc context keys');
       if (before.project !== this._config.project) this.changed.fire();
       this.stateChanged.fire();
     }
@@ -214,16 +215,19 @@ export class Connection extends Disposable {
     // Only the state changes: the views keep their error items instead of reloading (and
     // failing again) in a loop.
     this._state = 'authFailed';
-    void this.setContextKeys();
+    background(this.setContextKeys(), 'Setting the svc context keys');
     this.stateChanged.fire();
     // A command that shows the failure itself (with its own "Sign In") asks for no second prompt.
     // One prompt per signed-in → failed transition: later failures find the state failed and ask
     // nothing. (No "prompt open" flag: a notification that went unanswered into the notification
     // center never settles, and must not silence the prompt after the next sign-in.)
     if (options.prompt === false) return;
-    void vscode.window
-      .showErrorMessage(`svc: ${this.log.redact(error.message)}`, 'Sign In Again')
-      .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined));
+    background(
+      vscode.window
+        .showErrorMessage(`svc: ${this.log.redact(error.message)}`, 'Sign In Again')
+        .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined)),
+      'Sign In Again',
+    );
   }
 
   /** Builds the client for the current configuration; returns whether the credentials' origins changed. */
@@ -264,7 +268,7 @@ export class Connection extends Disposable {
     if (cfg.ignoredWorkspaceSettings.length) {
       this.log.info(`Restricted Mode: ignoring ${cfg.ignoredWorkspaceSettings.join(', ')} from this workspace's settings.`);
     }
-    if (old) void old.close();
+    if (old) background(old.close(), 'Closing the previous client');
     // After the client (its listeners refresh the auth state, which must see the new client) and
     // before the views reset (their requests must use the new origins' credentials).
     const trace = this._client ? originOf(cfg.baseUrl) : undefined;
@@ -289,7 +293,7 @@ export class Connection extends Disposable {
   }
 
   override dispose(): void {
-    void this._client?.close();
+    if (this._client) background(this._client.close(), 'Closing the client');
     super.dispose();
   }
 }

@@ -103,7 +103,7 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
       if (projectId === undefined) return undefined;
     }
     if (!isProjectId(projectId)) {
-      void vscode.window.showErrorMessage(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`);
+      vscode.window.showErrorMessage(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`);
       return undefined;
     }
     // The project switched away from is remembered too, so the picker offers the way back.
@@ -114,7 +114,7 @@ export function registerProjectCommand(connection: Connection, globalState: vsco
       await writeSetting('project', projectId, scope);
     } catch (e) {
       if (!how.interactive) throw e;
-      void vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+      vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
       return undefined;
     }
     await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));

@@ -25,7 +25,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
         : arg && typeof arg === 'object' && typeof arg.threadId === 'string'
           ? model.findRow(arg.threadId)
           : undefined;
-    if (!row) void vscode.window.showWarningMessage('svc: select a thread in the Threads view first.');
+    if (!row) vscode.window.showWarningMessage('svc: select a thread in the Threads view first.');
     return row;
   };
   const copy = async (text: string, what: string) => {
@@ -38,7 +38,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     if (!row) return undefined;
     const id = which === 'first' ? row.first_turn_id : row.last_turn_id;
     if (!id) {
-      void vscode.window.showWarningMessage(`svc: thread ${row.thread_id} has no ${which} turn id.`);
+      vscode.window.showWarningMessage(`svc: thread ${row.thread_id} has no ${which} turn id.`);
       return undefined;
     }
     return copy(callRef(model.project, id), `the ${which} turn ref`);
@@ -111,9 +111,9 @@ async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
   if (args !== undefined) {
     const a = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
     if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(a.field)) {
-      throw new Error(`${a.field === undefined ? 'A sort field is needed' : `Unknown sort field "${String(a.field)}"`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
+      throw new Error(`${a.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(a.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
     }
-    if (a.direction !== undefined && a.direction !== 'asc' && a.direction !== 'desc') throw new Error(`Unknown sort direction "${String(a.direction)}"; use asc or desc.`);
+    if (a.direction !== undefined && a.direction !== 'asc' && a.direction !== 'desc') throw new Error(`Unknown sort direction ${JSON.stringify(a.direction)}; use asc or desc.`);
     next = { field: a.field as SortBy['field'], direction: a.direction === 'asc' ? 'asc' : 'desc' };
   } else {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });

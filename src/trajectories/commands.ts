@@ -19,6 +19,7 @@ import type { Connection } from '../service/connection';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
 import { describeLines, uploadGroups, type Chunk, type UploadResult } from './upload';
 import { artLayout, uploadOrder } from './layout';
+import { background, setContext } from '../common/background';
 
 
 export interface UploadArgs {
@@ -111,7 +112,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
     const refuse = (message: string): UploadReport => {
       if (!how.interactive) throw new Error(`svc.uploadTrajectories: ${message}`);
-      void vscode.window.showWarningMessage(`svc: ${message}`);
+      vscode.window.showWarningMessage(`svc: ${message}`);
       return { status: 'aborted', files: [] };
     };
     if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
@@ -137,7 +138,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     if (!client || this.connection.state === 'signedOut') {
       const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
       if (!how.interactive) return refuse(`not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
-      void this.errors.show(new Error(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`));
+      background(this.errors.show(new Error(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`)), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
 
@@ -148,9 +149,12 @@ export class TrajectoryUploads implements vscode.Disposable {
     if (invalid.length) {
       const count = invalid.reduce((n, s) => n + s.problems.filter((p) => p.severity === 'error').length, 0);
       const names = invalid.map((s) => path.basename(s.file)).join(', ');
-      void vscode.window
-        .showErrorMessage(`svc: ${invalid.some((s) => s.truncated) ? `${count}+ problems` : plural(count, 'problem')} in ${names}; nothing was sent.`, 'Show Problems')
-        .then((c) => c && vscode.commands.executeCommand('workbench.actions.view.problems'));
+      background(
+        vscode.window
+          .showErrorMessage(`svc: ${invalid.some((s) => s.truncated) ? `${count}+ problems` : plural(count, 'problem')} in ${names}; nothing was sent.`, 'Show Problems')
+          .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems')),
+        'Show Problems',
+      );
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, problems: s.problems.length })) };
     }
 
@@ -172,17 +176,17 @@ export class TrajectoryUploads implements vscode.Disposable {
   async retryRemaining(args?: RetryArgs): Promise<UploadReport> {
     let plan = this.remaining;
     if (!plan) {
-      void vscode.window.showInformationMessage('svc: nothing left to upload.');
+      vscode.window.showInformationMessage('svc: nothing left to upload.');
       return { status: 'done', files: [] };
     }
     if (this.running) {
-      void vscode.window.showWarningMessage('svc: an upload is already running.');
+      vscode.window.showWarningMessage('svc: an upload is already running.');
       return { status: 'aborted', files: [] };
     }
     for (const f of plan.files) {
       const now = await stampOf(f.uri);
       if (f.startGroup > 0 && (now.size !== f.size || now.mtime !== f.mtime)) {
-        void vscode.window.showErrorMessage(
+        vscode.window.showErrorMessage(
           `svc: ${path.basename(f.uri.fsPath)} changed since the upload began, so "resume at group ${f.startGroup}" could skip or repeat lines. Nothing was sent; upload the remaining lines as a new file.`,
         );
         return { status: 'aborted', files: [] };
@@ -197,7 +201,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     const summaries = await this.validate(plan.files.map((f) => f.uri));
     if (!summaries) return { status: 'cancelled', files: [] };
     if (summaries.some((s) => s.problems.some((p) => p.severity === 'error'))) {
-      void vscode.window.showErrorMessage('svc: the files changed and now have problems; nothing was sent.');
+      vscode.window.showErrorMessage('svc: the files changed and now have problems; nothing was sent.');
       return { status: 'invalid', files: [] };
     }
     return this.send(plan, summaries);
@@ -251,16 +255,16 @@ export class TrajectoryUploads implements vscode.Disposable {
         const cancel = new AbortController();
         token.onCancellationRequested(() => cancel.abort());
         this.running = cancel;
-        void vscode.commands.executeCommand('setContext', 'svc.uploading', true);
+        setContext('svc.uploading', true);
         try {
           return await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
         } finally {
           this.running = undefined;
-          void vscode.commands.executeCommand('setContext', 'svc.uploading', false);
+          setContext('svc.uploading', false);
         }
       },
     );
-    void this.announce(report, plan, performance.now() - started);
+    background(this.announce(report, plan, performance.now() - started), 'Announcing the upload');
     return report;
   }
 
@@ -291,7 +295,7 @@ export class TrajectoryUploads implements vscode.Disposable {
       const now = await stampOf(uri);
       if (now.size !== summary.fileBytes || now.mtime === undefined || Math.abs(now.mtime - summary.mtimeMs) >= 1) {
         this.remaining = { ...plan, files: plan.files.slice(i) };
-        void vscode.window.showErrorMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`);
+        vscode.window.showErrorMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`);
         return { status: 'aborted', files: reports };
       }
       let last = 0;
@@ -356,7 +360,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
     const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
     if (report.status === 'done') {
-      void vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
+      vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
       return;
     }
     const last = report.files.at(-1)!;

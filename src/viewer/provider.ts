@@ -12,6 +12,7 @@ import { filesFromArgs } from '../common/diagnostics';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
+import { background, setContext } from '../common/background';
 
 export const VIEW_TYPE = 'svc.trajectoryViewer';
 
@@ -29,7 +30,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   ) {}
 
   register(): vscode.Disposable[] {
-    const sniff = () => void vscode.commands.executeCommand('setContext', 'svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
+    const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
     sniff();
     return [
       this,
@@ -46,7 +47,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     for (const s of this.sessions) s.dispose();
     this.sessions.clear();
     this._onDidOpen.dispose();
-    void this.groupFiles.dispose();
+    background(this.groupFiles.dispose(), 'Removing the viewer\'s group files');
   }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {

@@ -4,15 +4,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const { openWorkbench } = require('../host/ui/workbench.js');
+import type { Workbench } from '../host/ui/workbench';
+export { openWorkbench } from '../host/ui/workbench';
+export type { Workbench };
 
 export const root = path.resolve(__dirname, '..', '..');
 /** Where screenshots go (the README's come from here). */
 export const out = (name: string) => path.join('test-results', 'ui', name);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Workbench = any;
 
 /** The VSIX the test command packaged; the UI tests install what users get. */
 export function packagedVsix(): string {

@@ -316,7 +316,6 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.locator(`.part.sidebar .monaco-list-row[aria-label=${JSON.stringify(label)}]`).click();
     await details().locator('h1', { hasText: `Thread ${threadId}` }).waitFor({ state: 'visible', timeout: 20_000 });
     // The webview takes its colours from the theme: a light background now.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const bg: string = await details().locator('body').evaluate((b: any) => (globalThis as any).getComputedStyle(b).backgroundColor);
     const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
     assert.ok(r! + g! + b! > 600, `light background, got ${bg}`);

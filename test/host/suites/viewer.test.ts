@@ -54,7 +54,7 @@ function expected(item: O): { role: string; text: string; trainable: boolean } {
   const trainable = !('role' in item);
   const msg = (trainable ? item.message : item) as O;
   const c = msg.content;
-  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p as O).text ?? '').join('\n') : '';
+  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => String((p as { text?: string }).text ?? '')).join('\n') : '';
   return { role: String(msg.role), text, trainable };
 }
 

@@ -35,8 +35,8 @@ function sent(item: CallBatchItem): CallBatchItem {
   const drop = (o: Record<string, unknown>, schema: z.ZodObject) =>
     Object.fromEntries(Object.entries(o).filter(([k, v]) => !(v === null && (schema.shape[k] as z.ZodType | undefined)?.safeParse(undefined).success)));
   return item.mode === 'start'
-    ? { ...item, req: { ...item.req, start: drop(item.req.start, CallStart) as CallBatchItem & never } }
-    : { ...item, req: { ...item.req, end: drop(item.req.end, CallEnd) as CallBatchItem & never } };
+    ? { ...item, req: { ...item.req, start: drop(item.req.start, CallStart) as typeof item.req.start } }
+    : { ...item, req: { ...item.req, end: drop(item.req.end, CallEnd) as typeof item.req.end } };
 }
 
 function lines(bytes: Buffer): string[] {
