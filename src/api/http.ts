@@ -25,6 +25,7 @@ import {
 import { isLoopbackHost, proxyCredentials, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep, type RetryOptions } from './retry';
 import { describeTlsFailure, isTlsCertificateCode, loadTrustStore, type TrustOptions, type TrustStore } from './tls';
+import { serviceUrlProblem } from './urls';
 
 export interface Credentials {
   /** Basic username; the service's convention is `api`. */
@@ -328,19 +329,10 @@ export class HttpClient {
 }
 
 function parseBaseUrl(value: string, name: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigurationError(`${name} "${value}" is not a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError(`${name} must be an http or https URL, not ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new ConfigurationError(`${name} must not contain credentials; sign in instead.`);
-  }
-  return url;
+  const problem = serviceUrlProblem(value);
+  if (problem?.kind === 'invalid') throw new ConfigurationError(`${name} "${value}" ${problem.text}.`);
+  if (problem) throw new ConfigurationError(`${name} ${problem.text}.`);
+  return new URL(value.trim());
 }
 
 /** Reads a body as UTF-8 text, refusing more than `cap` bytes. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { checkKey, type Credentials, type KeyCheck } from '../api';
+import { checkKey, serviceUrlProblem, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { registerCommand, type Invocation } from '../common/interaction';
 import { pickScope } from '../common/pick';
@@ -71,15 +71,13 @@ async function setBaseUrl(how: Invocation, args?: { baseUrl?: string; scope?: Se
   return true;
 }
 
+/** The input box's words for serviceUrlProblem (the check the client makes too). */
 function validateUrl(value: string): string | undefined {
-  try {
-    const u = new URL(value.trim());
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Use an http or https URL.';
-    if (u.username || u.password) return 'Do not put credentials in the URL; sign in instead.';
-    return undefined;
-  } catch {
-    return 'Enter a URL such as https://svc.example.com';
-  }
+  const problem = serviceUrlProblem(value);
+  if (!problem) return undefined;
+  if (problem.kind === 'scheme') return 'Use an http or https URL.';
+  if (problem.kind === 'credentials') return 'Do not put credentials in the URL; sign in instead.';
+  return 'Enter a URL such as https://svc.example.com';
 }
 
 /** The credentials from the arguments, or asked for; undefined when the user cancelled. */

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommand, type Invocation } from '../common/interaction';
-import type { CallBatchItem } from '../api';
+import { hostOf, type CallBatchItem } from '../api';
 import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
@@ -11,6 +11,7 @@ import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
 import { background } from '../common/background';
+import { withAbortableProgress } from '../common/progress';
 
 /**
  * A start without id or trace_id gets ids derived from the file, the line and its content, so
@@ -64,7 +65,7 @@ export class CallImports implements vscode.Disposable {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [this, registerCommand('svc.importCalls', (how, a?: unknown, b?: unknown, c?: unknown) => this.import(how, a, b, c))];
+    return [this, registerCommand('svc.importCalls', (how, clicked?: unknown, selected?: unknown, options?: unknown) => this.import(how, clicked, selected, options))];
   }
 
   dispose(): void {
@@ -72,9 +73,9 @@ export class CallImports implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async import(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
-    const args = optionsFromArgs<ImportArgs>(a, b, c);
-    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+  async import(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<ImportReport> {
+    const args = optionsFromArgs<ImportArgs>(clicked, selected, options);
+    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(clicked, selected);
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
     if (!how.interactive && files.length === 0) throw new Error('svc.importCalls: no files: pass an explorer selection or { files: [...] }.');
     if (files.length === 0) {
@@ -84,12 +85,7 @@ export class CallImports implements vscode.Disposable {
     }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      let host = '';
-      try {
-        host = new URL(this.connection.config.baseUrl).host;
-      } catch {
-        // no URL yet
-      }
+      const host = hostOf(this.connection.config.baseUrl);
       const where = host ? ` to ${host}` : '';
       if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
       background(this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`)), 'Showing an error');
@@ -119,11 +115,9 @@ export class CallImports implements vscode.Disposable {
     const perBatch = args.itemsPerBatch ?? 1000;
     const started = performance.now();
     const report: ImportReport = { status: 'done', files: [] };
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+    await withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls' },
+      async (progress, abort) => {
         let done = 0;
         let bytes = 0;
         for (const uri of files) {

@@ -441,7 +441,8 @@ function unknownKey(key: string, obj: unknown): string {
   return 'unknown field';
 }
 
-function valueAt(root: unknown, path: JsonPath): unknown {
+/** The value at `path` in `root` (own fields and array items only), or undefined. */
+export function valueAt(root: unknown, path: JsonPath): unknown {
   let v = root;
   for (const p of path) {
     if (Array.isArray(v) && typeof p === 'number') v = v[p];

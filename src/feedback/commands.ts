@@ -22,6 +22,7 @@ import {
 import { projectMismatch, refAt, refProblem, refsInText, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
 import { background } from '../common/background';
+import { withAbortableProgress } from '../common/progress';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 /** globalState: the custom feedback type last entered. */
@@ -308,17 +309,9 @@ export class AttachFeedbackCommand {
     // Run by the user: the key's use may be asked about first. A scripted call is never asked.
     if (!scripted) await connection.prepare('trace');
     try {
-      const res = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…`, cancellable: true },
-        async (_progress, token) => {
-          const controller = new AbortController();
-          const sub = token.onCancellationRequested(() => controller.abort());
-          try {
-            return await client.feedback.create({ ...req, id }, { signal: controller.signal });
-          } finally {
-            sub.dispose();
-          }
-        },
+      const res = await withAbortableProgress(
+        { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…` },
+        (_progress, abort) => client.feedback.create({ ...req, id }, { signal: abort.signal }),
       );
       this.retryIds.succeeded(key);
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, createServiceClient, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, createServiceClient, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
@@ -13,13 +13,6 @@ export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' |
 
 export type Base = 'trace' | 'training';
 
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The live connection to the service: configuration, credentials state and the one

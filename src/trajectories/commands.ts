@@ -1,17 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { hostOf } from '../api';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { registerCommand, type Invocation } from '../common/interaction';
 
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-};
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -20,6 +14,7 @@ import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } 
 import { describeLines, uploadGroups, type Chunk, type UploadResult } from './upload';
 import { artLayout, uploadOrder } from './layout';
 import { background, setContext } from '../common/background';
+import { withAbortableProgress } from '../common/progress';
 
 
 export interface UploadArgs {
@@ -97,7 +92,7 @@ export class TrajectoryUploads implements vscode.Disposable {
   register(): vscode.Disposable[] {
     return [
       this,
-      registerCommand('svc.uploadTrajectories', (how, a?: unknown, b?: unknown, c?: unknown) => this.upload(how, a, b, c)),
+      registerCommand('svc.uploadTrajectories', (how, clicked?: unknown, selected?: unknown, options?: unknown) => this.upload(how, clicked, selected, options)),
       vscode.commands.registerCommand('svc.uploadTrajectories.retryRemaining', (args?: RetryArgs) => this.retryRemaining(args)),
       vscode.commands.registerCommand('svc.uploadTrajectories.cancel', () => this.running?.abort()),
     ];
@@ -108,7 +103,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
+  async upload(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<UploadReport> {
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
     const refuse = (message: string): UploadReport => {
       if (!how.interactive) throw new Error(`svc.uploadTrajectories: ${message}`);
@@ -116,8 +111,8 @@ export class TrajectoryUploads implements vscode.Disposable {
       return { status: 'aborted', files: [] };
     };
     if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
-    const args = optionsFromArgs<UploadArgs>(a, b, c);
-    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+    const args = optionsFromArgs<UploadArgs>(clicked, selected, options);
+    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(clicked, selected);
     if (!how.interactive) {
       if (files.length === 0) return refuse('no files: pass an explorer selection or { files: [...] }.');
       if (!args.modelId) return refuse('no model: pass { modelId }.');
@@ -223,11 +218,9 @@ export class TrajectoryUploads implements vscode.Disposable {
   }
 
   private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+    return withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories' },
+      async (progress, abort) => {
         const out: ValidationSummary[] = [];
         for (const uri of files) {
           progress.report({ message: path.basename(uri.fsPath) });
@@ -249,11 +242,9 @@ export class TrajectoryUploads implements vscode.Disposable {
     const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
     const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
     const started = performance.now();
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})`, cancellable: true },
-      async (progress, token): Promise<UploadReport> => {
-        const cancel = new AbortController();
-        token.onCancellationRequested(() => cancel.abort());
+    const report = await withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})` },
+      async (progress, cancel): Promise<UploadReport> => {
         this.running = cancel;
         setContext('svc.uploading', true);
         try {

@@ -38,8 +38,8 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       vscode.window.onDidChangeActiveTextEditor(sniff),
       vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
-      vscode.commands.registerCommand('svc.openTrajectoryViewer', (a?: unknown, b?: unknown) => this.open(a, b)),
-      vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (a?: unknown) => this.showSource(a)),
+      vscode.commands.registerCommand('svc.openTrajectoryViewer', (clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
+      vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (resource?: unknown) => this.showSource(resource)),
     ];
   }
 
@@ -70,12 +70,12 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file }`, or the active editor's file. */
-  private async open(a?: unknown, b?: unknown): Promise<void> {
-    const file = a && typeof a === 'object' && 'file' in a ? (a as { file: unknown }).file : undefined;
-    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(a, b)[0];
+  private async open(clicked?: unknown, selected?: unknown): Promise<void> {
+    const file = clicked && typeof clicked === 'object' && 'file' in clicked ? (clicked as { file: unknown }).file : undefined;
+    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
     uri ??= activeResource();
     if (!uri) {
-      if (file !== undefined || a !== undefined) throw new Error('svc.openTrajectoryViewer: no file given');
+      if (file !== undefined || clicked !== undefined) throw new Error('svc.openTrajectoryViewer: no file given');
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
       uri = picked?.[0];
       if (!uri) return;
@@ -84,8 +84,8 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   /** The file of the viewer as text. */
-  private async showSource(a?: unknown): Promise<void> {
-    const uri = filesFromArgs(a, undefined)[0] ?? activeResource();
+  private async showSource(resource?: unknown): Promise<void> {
+    const uri = filesFromArgs(resource, undefined)[0] ?? activeResource();
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: vscode.ViewColumn.Beside });
   }
 }
