@@ -4,8 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-import type { Workbench } from '../host/ui/workbench';
-export { openWorkbench } from '../host/ui/workbench';
+import { openWorkbench, type OpenWorkbenchOptions, type Workbench } from '../host/ui/workbench';
 export type { Workbench };
 
 export const root = path.resolve(__dirname, '..', '..');
@@ -33,7 +32,7 @@ export async function errorToasts(wb: Workbench): Promise<string[]> {
  * For an afterEach hook: when the test failed, saves a screenshot and prints what was on screen
  * (tabs, quick input, toasts, sidebar rows), so a CI failure can be read from its log.
  */
-export async function recordFailure(wb: Workbench, test: Mocha.Test | undefined): Promise<void> {
+export async function recordFailure(wb: Workbench | undefined, test: Mocha.Test | undefined): Promise<void> {
   if (test?.state !== 'failed' || !wb) return;
   const slug = (test.title || 'test').replace(/[^\w]+/g, '-').slice(0, 60);
   await wb.screenshot(out(`failed-${slug}.png`)).catch(() => undefined);
@@ -71,4 +70,23 @@ export async function setColorTheme(wb: Workbench, label: string, timeout = 20_0
   // The workbench root carries the theme's type: `vs` (light) or `vs-dark`.
   await wb.page.waitForFunction(`document.querySelector('.monaco-workbench')?.classList.contains(${JSON.stringify(light ? 'vs' : 'vs-dark')})`, undefined, { timeout });
   await wb.page.waitForTimeout(300); // let webviews pick up the new colours
+}
+
+/** A fresh workbench with the packaged VSIX installed, as users get it. */
+export function openVsixWorkbench(options: Omit<OpenWorkbenchOptions, 'extension' | 'vsix'>): Promise<Workbench> {
+  return openWorkbench({ ...options, extension: 'vsix', vsix: packagedVsix() });
+}
+
+/**
+ * The end-of-test hooks of a UI suite: evidence after each failed test (recordFailure), and after
+ * the suite the workbench closed, then `cleanup` (servers, temp folders).
+ */
+export function closeAfter(workbench: () => Workbench | undefined, cleanup?: () => unknown): void {
+  afterEach(async function () {
+    await recordFailure(workbench(), this.currentTest);
+  });
+  after(async () => {
+    await workbench()?.close();
+    await cleanup?.();
+  });
 }

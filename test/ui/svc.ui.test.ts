@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, setColorTheme, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
@@ -31,9 +31,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     // Notes with a call ref, for the link test.
     fs.writeFileSync(path.join(workspace, 'notes.md'), `# Review\n\nWrong tool choice: ${LINKED_REF}\n`);
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
-    wb = await openWorkbench({
-      extension: 'vsix',
-      vsix: packagedVsix(),
+    wb = await openVsixWorkbench({
       settings: {
         'svc.baseUrl': server.url,
         'svc.project': 'demo-entity/chatbot',
@@ -47,13 +45,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     });
   });
   // A failure leaves evidence in the CI log and a screenshot.
-  afterEach(async function () {
-    await recordFailure(wb, this.currentTest);
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  closeAfter(() => wb, () => server?.close());
 
   it('opens the svc container and shows thread rows from the service', async () => {
     // Extensions load after the workbench renders: wait for our container before clicking it.

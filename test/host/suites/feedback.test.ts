@@ -8,7 +8,7 @@ import { callRef } from '../../../src/api/refs';
 import { UUID_SHAPE } from '../../../src/api/schemas/common';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, PROJECT, resetSettings, signOut, startServer, USER, waitFor } from './helpers';
+import { api, configure, connect, endSuite, PROJECT, startServer, USER, waitFor } from './helpers';
 
 
 type Thread = Extract<ThreadNode, { kind: 'thread' }>;
@@ -58,9 +58,7 @@ describe('feedback', () => {
     while (opened.length) await closeWithoutSaving(opened.pop()!);
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('attaches feedback to the first and the last turn of a thread item', async () => {

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ImportReport } from '../../../src/calls/commands';
 import type { ReferenceServer } from '../../server';
-import { api, connect, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, PROJECT, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-'));
 
@@ -30,9 +30,7 @@ describe('import calls', () => {
   after(async () => {
     // Hide the Threads view again: later suites count the requests a visible view would make.
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('imports batch items and bare start/end lines; the new threads appear in the view', async () => {
@@ -82,9 +80,7 @@ describe('import calls: starts without ids', () => {
     await connect(server);
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('derives stable ids, so importing the same file twice stores each call once', async () => {

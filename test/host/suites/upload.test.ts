@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/commands';
 import type { ReferenceServer } from '../../server';
 import { artGroup } from '../../fixtures/art/producers';
-import { api, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, signOut, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
 
@@ -47,9 +47,7 @@ describe('upload trajectories', () => {
     server.stats.clear();
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('uploads several files selected in the explorer; the service receives exactly their groups', async () => {
