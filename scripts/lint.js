@@ -5,7 +5,9 @@
 //  - no focused tests (.only) anywhere in test/;
 //  - every eslint-disable comment says why (`-- reason`);
 //  - webview code (src/webview, src/dashboard/core) imports neither vscode nor Node; the dashboard's
-//    never sets HTML.
+//    never sets HTML;
+//  - the plain-JS scripts require each other without a cycle (a cycle hands one of them a
+//    half-built module).
 // --root DIR runs only these text checks on another tree (the lint's own test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -59,6 +61,35 @@ check(webviewFiles, /(from\s+['"](vscode|node:[\w/]+|fs|path|crypto)['"]|require
 // The dashboard shows only data and builds its DOM with textContent: no HTML from strings at all.
 const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
 check(dashboardFiles, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML\(|document\.write\(/, 'the dashboard builds its DOM with textContent, never from HTML strings');
+
+// Cycles among the scripts' relative requires (scripts/**/*.js and test/host/ui/*.js).
+const jsFiles = [...scriptFiles, ...testFiles].filter((f) => f.endsWith('.js'));
+const requires = new Map(
+  jsFiles.map((file) => {
+    const code = fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const deps = [...code.matchAll(/require\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)]
+      .map((m) => path.resolve(path.dirname(file), m[1]))
+      .map((p) => (p.endsWith('.js') ? p : `${p}.js`))
+      .filter((p) => jsFiles.includes(p));
+    return [file, deps];
+  }),
+);
+const reported = new Set();
+function visit(file, stack) {
+  const at = stack.indexOf(file);
+  if (at >= 0) {
+    const cycle = stack.slice(at).map((f) => path.relative(root, f));
+    const key = [...cycle].sort().join(' ');
+    if (!reported.has(key)) {
+      reported.add(key);
+      findings.push(`${cycle[0]}: require cycle: ${[...cycle, cycle[0]].join(' -> ')}`);
+    }
+    return;
+  }
+  if (stack.length > 50) return;
+  for (const dep of requires.get(file) ?? []) visit(dep, [...stack, file]);
+}
+for (const file of jsFiles) visit(file, []);
 
 if (findings.length) {
   console.error(findings.join('\n'));

@@ -38,6 +38,18 @@ describe('scripts/lint.js (the text checks)', () => {
     assert.doesNotMatch(r.stderr, /src\/a\.ts:4:/);
     assert.match(r.stderr, /src\/webview\/w\.ts:1: webview code must not import/);
   });
+
+  it('fails on a require cycle among the scripts, naming it once', () => {
+    const dir = tree({
+      'scripts/host/a.js': "const { b } = require('./b');\nmodule.exports = { a: 1, b };\n",
+      'scripts/host/b.js': "// require('./b') in a comment is no cycle\nconst { a } = require('./a.js');\nmodule.exports = { b: 2, a };\n",
+      'scripts/host/c.js': "require('./a');\n",
+    });
+    const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /require cycle: scripts\/host\/a\.js -> scripts\/host\/b\.js -> scripts\/host\/a\.js/);
+    assert.equal(r.stderr.match(/require cycle/g)?.length, 1, r.stderr);
+  });
 });
 
 describe('eslint.config.mjs (the typed rules)', function () {
