@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommand, type Invocation } from '../common/interaction';
 import { hostOf, type CallBatchItem } from '../api';
-import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
+import { filesFromArgs, notOnDisk, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorReporter } from '../common/errors';
@@ -82,6 +82,12 @@ export class CallImports implements vscode.Disposable {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
+    }
+    const remote = notOnDisk(files);
+    if (remote) {
+      if (!how.interactive) throw new Error(`svc.importCalls: ${remote}`);
+      vscode.window.showWarningMessage(`svc: ${remote}`);
+      return { status: 'aborted', files: [] };
     }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hostOf } from '../api';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
-import { filesFromArgs, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
+import { filesFromArgs, notOnDisk, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { registerCommand, type Invocation } from '../common/interaction';
 
@@ -128,6 +128,8 @@ export class TrajectoryUploads implements vscode.Disposable {
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
     }
+    const remote = notOnDisk(files);
+    if (remote) return refuse(remote);
     files = uploadOrder(files, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {

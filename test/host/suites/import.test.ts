@@ -59,6 +59,13 @@ describe('import calls', () => {
     assert.strictEqual(server.store.calls.get(PROJECT)!.size, 5);
   });
 
+  it('refuses a file that is not on disk (a virtual workspace\'s), naming it, and imports nothing', async () => {
+    const virtual = vscode.Uri.from({ scheme: 'vscode-vfs', authority: 'github', path: '/org/repo/calls.jsonl' });
+    server.stats.clear();
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.importCalls', { files: [virtual] })), /svc\.importCalls: vscode-vfs:\/\/github\/org\/repo\/calls\.jsonl is not a file on this machine's disk/);
+    assert.strictEqual(server.stats.count('/call/upsert_batch'), 0);
+  });
+
   it('reports bad lines at their line with nothing imported', async () => {
     const file = path.join(dir, 'bad-calls.jsonl');
     const good = callLines('x', 1);

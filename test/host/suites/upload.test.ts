@@ -66,6 +66,13 @@ describe('upload trajectories', () => {
     assert.strictEqual(a2.workspaceState.get(`svc.split:${a.fsPath}`), 'train', 'the split is remembered per file');
   });
 
+  it('refuses a file that is not on disk (a virtual workspace\'s), naming it, and sends nothing', async () => {
+    const virtual = vscode.Uri.from({ scheme: 'vscode-vfs', authority: 'github', path: '/org/repo/data.jsonl' });
+    server.stats.clear();
+    await assert.rejects(Promise.resolve(upload({ files: [virtual], modelId: 'model-x', split: 'train' })), /vscode-vfs:\/\/github\/org\/repo\/data\.jsonl is not a file on this machine's disk/);
+    assert.strictEqual(server.stats.count('/v1/preview/models/model-x/log'), 0);
+  });
+
   it('puts every problem in the Problems panel at its line and column, and sends nothing', async () => {
     const file = path.join(dir, 'bad.jsonl');
     const good = JSON.stringify(group(0));
