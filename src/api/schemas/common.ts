@@ -48,8 +48,10 @@ export function isLenientDateTime(v: string): boolean {
 
 export const DATE_TIME_HELP = 'an ISO 8601 date-time with seconds and a zone, e.g. 2026-11-20T09:00:00Z or 2026-11-20T09:00:00.123+02:00';
 
-/** A date-time in a request (see isZonedDateTime). */
-export const DateTimeInput = z.string().refine(isZonedDateTime, { message: `must be ${DATE_TIME_HELP}` });
+/** A date-time in a request (see isZonedDateTime); refused as a `datetime` format, as zod's own check would. */
+export const DateTimeInput = z.string().superRefine((value, ctx) => {
+  if (!isZonedDateTime(value)) ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: value, message: `must be ${DATE_TIME_HELP}` });
+});
 export const DateTimeOutput = z.string();
 
 /**
