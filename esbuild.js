@@ -31,10 +31,45 @@ const problemMatcherPlugin = {
   },
 };
 
+/**
+ * zod's classic API re-exports every locale (`z.locales`): about 250 KiB of messages in 40 languages,
+ * minified. The extension speaks English and never calls `z.config(z.locales.xx())`, so Node bundles
+ * get a locale index with English only. (zod registers English itself, from classic/schemas.js.)
+ */
+const englishOnlyZodPlugin = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|mini|core)$/.test(args.resolveDir)) return undefined;
+      return { path: require('node:path').join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+      resolveDir: require('node:path').dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The activation bundle (dist/extension.js, from src/boot/main.ts) loads the rest of the extension
+ * (dist/core.js, from src/extension.ts) with a plain require on first use: that import stays as it is.
+ */
+const coreIsSeparatePlugin = {
+  name: 'core-is-separate',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/core\.js$/ }, (args) =>
+      /[\\/]src[\\/]boot[\\/]main\.ts$/.test(args.importer) ? { path: './core.js', external: true } : undefined,
+    );
+  },
+};
+
 async function main() {
   // A production build starts from an empty dist/, so no stale source map reaches the VSIX.
   if (production) require('node:fs').rmSync('dist', { recursive: true, force: true });
-  const entryPoints = { extension: 'src/extension.ts' };
+  // extension: what VS Code loads at activation (stand-ins only, no HTTP stack, no schemas);
+  // core: the composition root and everything it builds, required on first use.
+  const entryPoints = { extension: 'src/boot/main.ts', core: 'src/extension.ts' };
   const ctx = await esbuild.context({
     entryPoints,
     bundle: true,
@@ -50,7 +85,7 @@ async function main() {
     sourcemap: !production,
     sourcesContent: !production,
     logLevel: 'silent',
-    plugins: [problemMatcherPlugin],
+    plugins: [problemMatcherPlugin, englishOnlyZodPlugin, coreIsSeparatePlugin],
   });
   const contexts = [ctx];
   // The webviews: browser platform, IIFE (a plain <script> under the CSP's nonce), no Node.
@@ -66,7 +101,7 @@ async function main() {
       sourcemap: !production,
       sourcesContent: !production,
       logLevel: 'silent',
-      plugins: [problemMatcherPlugin],
+      plugins: [problemMatcherPlugin, englishOnlyZodPlugin],
     }),
   );
   // src/api as a plain Node library (no vscode): out/api/index.js, used by scripts/api-example.js.
@@ -81,7 +116,7 @@ async function main() {
       external: ['vscode'],
       sourcemap: true,
       logLevel: 'silent',
-      plugins: [problemMatcherPlugin],
+      plugins: [problemMatcherPlugin, englishOnlyZodPlugin],
     }),
   );
   if (tests) {
@@ -138,7 +173,12 @@ async function writeTrajectorySchema() {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+/** The Node bundles' build options, for the bench's size breakdown (scripts/bench/run.ts). */
+module.exports = { nodeBundlePlugins: [englishOnlyZodPlugin, coreIsSeparatePlugin] };
+
+if (require.main === module) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}

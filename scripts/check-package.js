@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run package`: packages the VSIX (production build) and checks what it holds: only
-// dist/extension.js, the webview bundles, media/, package.json, package.nls.json, README,
+// dist/extension.js (activation) and dist/core.js (loaded on first use), the webview bundles, media/, package.json, package.nls.json, README,
 // CHANGELOG and LICENSE. Prints its size. Creates the output folder (vsce does not).
 //   node scripts/check-package.js [--out <file.vsix>]   (default dist-vsix/svc-vscode.vsix)
 'use strict';
@@ -16,9 +16,9 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
+const required = ['dist/extension.js', 'dist/core.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/extension\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core)\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -36,10 +36,13 @@ if (unexpected.length || missing.length) {
   process.exit(1);
 }
 const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));
-const bundle = fs.statSync(path.join(root, 'dist', 'extension.js')).size;
-const gz = require('node:zlib').gzipSync(fs.readFileSync(path.join(root, 'dist', 'extension.js'))).length;
-const bundleText = fs.readFileSync(path.join(root, 'dist', 'extension.js'), 'utf8');
-for (const [name, text] of [['dist/extension.js', bundleText], ...webviews.filter((f) => f.endsWith('.js')).map((f) => [`dist/webview/${f}`, fs.readFileSync(path.join(root, 'dist', 'webview', f), 'utf8')])]) {
+const bundles = ['extension.js', 'core.js'].map((f) => ({ name: `dist/${f}`, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
+// What VS Code loads at activation must stay free of the HTTP stack and the schemas (src/boot/main.ts).
+if (/llhttp|\$ZodType|ZodObject/.test(bundles[0].text)) {
+  console.error('check-package: dist/extension.js (loaded at activation) contains undici or zod; they belong in dist/core.js');
+  process.exit(1);
+}
+for (const [name, text] of [...bundles.map((b) => [b.name, b.text]), ...webviews.filter((f) => f.endsWith('.js')).map((f) => [`dist/webview/${f}`, fs.readFileSync(path.join(root, 'dist', 'webview', f), 'utf8')])]) {
   if (/\beval\(|new Function\(/.test(text)) {
     console.error(`check-package: ${name} contains eval or new Function`);
     process.exit(1);
@@ -72,7 +75,7 @@ if (generated.status !== 0 || generated.stdout.trim() !== '0') {
   process.exit(1);
 }
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);
-console.log(`check-package: dist/extension.js ${bundle} bytes, ${gz} bytes gzip`);
+for (const { name, text } of bundles) console.log(`check-package: ${name} ${Buffer.byteLength(text)} bytes, ${require('node:zlib').gzipSync(text).length} bytes gzip`);
 for (const f of webviews) {
   const bytes = fs.readFileSync(path.join(root, 'dist', 'webview', f));
   console.log(`check-package: dist/webview/${f} ${bytes.length} bytes, ${require('node:zlib').gzipSync(bytes).length} bytes gzip`);

@@ -1,19 +1,22 @@
 /**
- * The composition root: builds every object, registers it, and nothing else. activate() makes no
- * network request; views load when they are first shown.
+ * The composition root: builds every object, registers it, and nothing else. It is bundled as
+ * dist/core.js and loaded on first use by the activation bundle (src/boot/main.ts), which owns the
+ * tree views, the custom editor and the panel serializer and passes them in through `CoreHost`.
+ * compose() makes no network request; views load when they are first shown.
  */
 import * as vscode from 'vscode';
 import { KeyApprovals } from './auth/approvals';
 import { registerAuthCommands } from './auth/commands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
-import { CheckpointsTreeProvider } from './checkpoints/provider';
+import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorReporter } from './common/errors';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
+import { migrateFeedbackCreator } from './feedback/creatorMigration';
 import { CallImports } from './calls/commands';
 import { TrajectoryUploads } from './trajectories/commands';
 import { Logger } from './common/logger';
@@ -25,7 +28,7 @@ import { registerThreadCommands } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
-import { ThreadsTreeProvider } from './threads/provider';
+import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
 import { reportBackgroundFailuresTo, background } from './common/background';
 
@@ -46,15 +49,32 @@ export interface SvcExtensionApi {
   dashboards: Dashboards;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
-  activationMs: number;
+  /** Time spent in compose(), in ms (the time inside activate() is the boot API's). */
+  composeMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
   logUri: vscode.Uri;
   globalState: vscode.Memento;
   workspaceState: vscode.Memento;
 }
 
-export async function activate(context: vscode.ExtensionContext): Promise<SvcExtensionApi | undefined> {
+/** What the activation bundle (src/boot/main.ts) registered before the core was loaded. */
+export interface CoreHost {
+  /** The Threads view, created at activation: from now on it shows this provider's rows. */
+  threadsView(provider: vscode.TreeDataProvider<unknown>): vscode.TreeView<unknown>;
+  /** The Checkpoints view, likewise. */
+  checkpointsView(provider: vscode.TreeDataProvider<unknown>): vscode.TreeView<unknown>;
+  /** The trajectory viewer's custom editor, registered at activation. */
+  trajectoryViewer(provider: vscode.CustomReadonlyEditorProvider): void;
+  /** The training dashboard's panel serializer, registered at activation. */
+  dashboardSerializer(serializer: vscode.WebviewPanelSerializer): void;
+  /** Disposes the command stand-ins: called right before the real commands are registered. */
+  beforeCommands(): void;
+}
+
+export async function compose(context: vscode.ExtensionContext, host: CoreHost): Promise<SvcExtensionApi | undefined> {
   const started = performance.now();
+  // Nothing below awaits until every command is registered, so no command call falls in between.
+  host.beforeCommands();
   const subs = context.subscriptions;
   const register = <T extends vscode.Disposable>(d: T): T => {
     subs.push(d);
@@ -74,7 +94,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   // Sort, filter and order are view state: workspaceState, never settings.
   const threads = register(new ThreadsModel(connection, log, context.workspaceState));
   const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
-  const threadsView = register(vscode.window.createTreeView('svc.threads', { treeDataProvider: threadsProvider, showCollapseAll: false }));
+  const threadsView = host.threadsView(threadsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<ThreadNode>;
   threadsProvider.attach(threadsView);
   const threadDetails = new ThreadDetailsProvider(threads);
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
@@ -83,15 +103,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
   const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors, dashboards));
-  const checkpointsView = register(vscode.window.createTreeView('svc.checkpoints', { treeDataProvider: checkpointsProvider, showCollapseAll: true }));
+  const checkpointsView = host.checkpointsView(checkpointsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<CheckpointNode>;
   checkpointsProvider.attach(checkpointsView);
   register(new NewCheckpointsBadge(checkpointsView, dashboards));
   register(dashboards.onDidFindCheckpoints(({ modelId, checkpoints: found }) => checkpoints.addFound(modelId, found)));
-  register(dashboards.registerSerializer());
+  host.dashboardSerializer(dashboards.serializer());
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
+  host.trajectoryViewer(viewer);
 
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does
   // not know or show us, a model it does not know.
@@ -107,7 +128,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
   subs.push(
     ...registerAuthCommands({ credentials, connection, approvals }),
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
-    ...registerCheckpointCommands(checkpoints, context.globalState),
+    ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
@@ -118,10 +139,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),
   );
 
+  // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.
+  // A creator name an earlier version kept in globalState becomes the user setting, once.
+  await migrateFeedbackCreator(context.globalState).then(
+    (moved) => moved && log.info('Moved the remembered feedback creator to the svc.feedback.creator user setting.'),
+    (e: unknown) => log.warn(`Could not move the remembered feedback creator to the svc.feedback.creator setting: ${e instanceof Error ? e.message : String(e)}`),
+  );
   // Reads SecretStorage/env/netrc only: no network.
   await connection.refreshAuth();
-  const activationMs = performance.now() - started;
-  log.info(`svc for VS Code ${version} activated in ${activationMs.toFixed(1)} ms (${connection.state})`);
+  const composeMs = performance.now() - started;
+  log.info(`svc for VS Code ${version} loaded in ${composeMs.toFixed(1)} ms (${connection.state})`);
   // Other extensions can read any extension's exports: the live objects (which can reach the
   // credentials) are handed out only to the tests of a development or test host.
   if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
@@ -141,11 +168,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SvcExt
     dashboards,
     statusBar,
     viewer,
-    activationMs,
+    composeMs,
     logUri: context.logUri,
     globalState: context.globalState,
     workspaceState: context.workspaceState,
   };
 }
-
-export function deactivate(): void {}

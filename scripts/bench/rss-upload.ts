@@ -1,26 +1,69 @@
-// Child process of the bench: validates and uploads one trajectory file with the extension's own
-// code (reader + uploader + client), sampling this process's RSS; prints one JSON line.
+// Child process of the bench: uploads one trajectory file and prints one JSON line with the
+// process's RSS before and at its peak. Two modes, each in a fresh process started the same way:
+//   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (reader + uploader + client)
+//   tsx scripts/bench/rss-upload.ts <url> <file> --raw   the baseline: the same file streamed and POSTed
+//                                                        raw with undici in bodies of up to 8 MiB
+// Peak RSS comes from the OS (getrusage maxrss), which also sees synchronous stretches a timer misses.
+import * as fs from 'node:fs';
+import { Agent, request } from 'undici';
 import { createServiceClient } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
-// Peak RSS comes from the OS (getrusage maxrss), which also sees synchronous stretches a timer misses.
 import { uploadGroups } from '../../src/trajectories/upload';
 import { BENCH_KEY } from './keys';
 
+const BODY_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * The floor: the same file read as a stream and POSTed in bodies of up to 8 MiB, as it is (the sink
+ * reads and discards log bodies), so the process holds one body and undici, and nothing else.
+ */
+async function raw(url: string, file: string): Promise<{ status: string; bytes: number }> {
+  const agent = new Agent();
+  let parts: Buffer[] = [];
+  let size = 0;
+  const post = async () => {
+    const r = await request(`${url}/v1/preview/models/bench/log`, {
+      method: 'POST',
+      dispatcher: agent,
+      headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
+      body: Buffer.concat(parts),
+    });
+    await r.body.dump();
+    if (r.statusCode !== 200) throw new Error(`raw POST ${r.statusCode}`);
+    parts = [];
+    size = 0;
+  };
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+    parts.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size >= BODY_LIMIT) await post();
+  }
+  if (size) await post();
+  await agent.close();
+  return { status: 'done', bytes: fs.statSync(file).size };
+}
+
 async function main() {
   const [url, file] = process.argv.slice(2) as [string, string];
+  const rawMode = process.argv.includes('--raw');
   const startRss = process.memoryUsage().rss;
   let peak = startRss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
   const t0 = performance.now();
-  const summary = await validateTrajectoryFile(file);
-  const tv = performance.now();
-  const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'bench', split: 'train', members: summary.members });
+  let out: Record<string, unknown>;
+  if (rawMode) {
+    out = await raw(url, file);
+  } else {
+    const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
+    const summary = await validateTrajectoryFile(file);
+    const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'bench', split: 'train', members: summary.members });
+    await client.close();
+    out = { bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, status: res.outcome.status };
+  }
   const t1 = performance.now();
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
-  await client.close();
-  console.log(JSON.stringify({ file, bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, validateMs: tv - t0, uploadMs: t1 - tv, totalMs: t1 - t0, status: res.outcome.status, startRss, peakRss: peak }));
+  console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
 }
 main().catch((e: unknown) => {
   console.error(e);

@@ -22,7 +22,8 @@ const arg = (name: string, fallback: number) => {
 const store = new Store();
 seedThreads(store, 'bench/threads', arg('threads', 100_000), { turnsPerThread: 2 });
 const rows = [...queryThreads(store.calls.get('bench/threads')!.values(), validateThreadsQuery({ project_id: 'bench/threads' }))];
-const threadsBody = Buffer.from(rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+const threadLines = rows.map((r) => Buffer.from(`${JSON.stringify(r)}\n`));
+const threadsBody = Buffer.concat(threadLines);
 
 const checkpoints = Array.from({ length: arg('checkpoints', 10_000) }, (_, i) => ({
   id: randomUUID(),
@@ -72,8 +73,11 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse): Prom
     if (url.pathname === '/__bench/cpu') return json(res, 200, { ...process.cpuUsage(), bodyBytes });
     if (url.pathname === '/threads/stream_query') {
       if (auth !== basic) return json(res, 401, { reason: 'bad credentials' });
-      await readAll(req);
-      return writeStream(res, threadsBody);
+      // Like the service: offset and limit are honoured (the view asks for one page); no limit streams all rows.
+      const q = JSON.parse((await readAll(req)).toString('utf8') || '{}') as { limit?: number; offset?: number };
+      if (q.limit === undefined && !q.offset) return writeStream(res, threadsBody);
+      const from = q.offset ?? 0;
+      return writeStream(res, Buffer.concat(threadLines.slice(from, q.limit === undefined ? undefined : from + q.limit)));
     }
     if (url.pathname === '/call/upsert_batch') {
       if (auth !== basic) return json(res, 401, { reason: 'bad credentials' });

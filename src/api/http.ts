@@ -5,7 +5,7 @@
  * shared with every other extension in the host.
  */
 
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, ProxyAgent, request, type Dispatcher, type undici } from './undici';
 import {
   AuthenticationError,
   CancelledError,
@@ -99,7 +99,7 @@ export interface HttpRequest {
 export interface StreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: undici.Dispatcher.ResponseData['body'];
   info: RequestInfo;
 }
 
@@ -381,7 +381,7 @@ function serverMessageOf(value: unknown): { message?: string; issues: FieldIssue
   return { message, issues, errorCode };
 }
 
-async function errorFromResponse(res: Dispatcher.ResponseData, info: RequestInfo): Promise<SvcError> {
+async function errorFromResponse(res: undici.Dispatcher.ResponseData, info: RequestInfo): Promise<SvcError> {
   let text = '';
   try {
     text = await readCapped(res.body, 256 * 1024, info);

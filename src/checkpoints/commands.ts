@@ -1,11 +1,51 @@
 import * as vscode from 'vscode';
+import { NotFoundError } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import type { ErrorAction } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
-import { pickOrType, pickScope, pushRecent, recent, RECENT_MODELS } from '../common/pick';
+import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
+import { scriptArgs, treeNode } from '../common/treeNodes';
+import type { Connection } from '../service/connection';
 import type { CheckpointsModel } from './model';
 import type { CheckpointNode } from './provider';
 
-type ModelArg = CheckpointNode | { modelId: string; scope?: SettingsScope } | undefined;
+type ModelArg = CheckpointNode | { modelId: string; scope?: SettingsScope; unknownModel?: boolean } | undefined;
+
+/**
+ * The "Remove Model" button of an error about a model the service does not know (a 404 from an
+ * upload): removes it from the view, if there, and from the recent models. Its argument is
+ * registered like a tree node: a click is the user's, so it may ask where to save.
+ */
+export function removeModelAction(modelId: string): ErrorAction {
+  return { title: 'Remove Model', command: 'svc.checkpoints.removeModel', args: treeNode({ modelId, unknownModel: true }) };
+}
+
+/** `host[:port]` of the model endpoints, for messages. */
+function trainingHost(connection: Connection): string {
+  try {
+    return new URL(connection.config.trainingBaseUrl || connection.config.baseUrl).host;
+  } catch {
+    return 'the service';
+  }
+}
+
+/**
+ * Add Model's check: one checkpoints request with a page size of 1. An unknown model (404) is
+ * refused with a message naming the model and the host; `empty` when it has no checkpoints yet.
+ * Any other failure (no key yet, network, 5xx) does not block adding it: the view shows it.
+ */
+async function checkModel(model: CheckpointsModel, connection: Connection, how: Invocation, modelId: string): Promise<{ empty: boolean } | undefined> {
+  const client = connection.client;
+  if (!client || !model.ready) return undefined;
+  try {
+    if (how.interactive) await connection.prepare('training');
+    const page = await client.models.listCheckpoints(modelId, { limit: 1 });
+    return { empty: page.data.length === 0 && !page.has_more };
+  } catch (e) {
+    if (e instanceof NotFoundError) throw new Error(`${trainingHost(connection)} has no model "${modelId}" (404): check the id; it was not added.`);
+    return undefined;
+  }
+}
 
 /** Writes svc.models where the user chose (asked when run from the UI; `scope` or user settings when scripted). */
 async function saveModels(how: Invocation, models: string[], arg: ModelArg): Promise<boolean> {
@@ -23,24 +63,38 @@ async function saveModels(how: Invocation, models: string[], arg: ModelArg): Pro
   return true;
 }
 
-export function registerCheckpointCommands(model: CheckpointsModel, globalState: vscode.Memento): vscode.Disposable[] {
+export function registerCheckpointCommands(model: CheckpointsModel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
   const modelIdOf = (arg: ModelArg) => (arg && 'modelId' in arg ? arg.modelId : undefined);
+  const refresh = (how: Invocation, id: string | undefined) => {
+    model.reset(id);
+    return id ? model.loadMore(id, how) : undefined;
+  };
   return [
-    registerCommand('svc.checkpoints.refresh', (how, arg?: ModelArg) => {
+    // The title button: VS Code passes it the focused row, which means "as clicked with nothing":
+    // the whole view. A script's { modelId } refreshes that model.
+    registerCommand('svc.checkpoints.refresh', (how, arg?: unknown) => refresh(how, modelIdOf(scriptArgs(arg) as ModelArg))),
+    // A model row's inline button, and an error row's click: that model.
+    registerCommand('svc.checkpoints.refreshModel', (how, arg?: ModelArg) => {
       const id = modelIdOf(arg);
-      model.reset(id);
-      return id ? model.loadMore(id, how) : undefined;
+      if (!id) throw new Error('svc.checkpoints.refreshModel needs a model row or { modelId }.');
+      return refresh(how, id);
     }),
     registerCommand('svc.checkpoints.loadMore', (how, arg: ModelArg) => {
       const id = modelIdOf(arg);
       return id ? model.loadMore(id, how) : undefined;
     }),
-    registerCommand('svc.checkpoints.toggleOrder', (_how, args?: { order?: 'asc' | 'desc' }) => {
+    registerCommand('svc.checkpoints.toggleOrder', (_how, arg?: unknown) => {
+      const args = scriptArgs(arg) as { order?: 'asc' | 'desc' } | undefined;
       if (args?.order !== undefined && args.order !== 'asc' && args.order !== 'desc') throw new Error(`order must be "asc" or "desc", not ${JSON.stringify(args.order)}.`);
       return model.setOrder(args?.order ?? (model.order === 'asc' ? 'desc' : 'asc'));
     }),
-    registerCommand('svc.checkpoints.addModel', async (how, args?: { modelId?: string; scope?: SettingsScope }) => {
-      let id = args?.modelId?.trim();
+    registerCommand('svc.checkpoints.addModel', async (how, arg?: unknown) => {
+      // A focused row (title button) is no argument: the prompt opens, as without one.
+      const args = scriptArgs(arg) as { modelId?: unknown; scope?: SettingsScope } | undefined;
+      if (args !== undefined && (typeof args !== 'object' || (args.modelId !== undefined && typeof args.modelId !== 'string'))) {
+        throw new Error('svc.checkpoints.addModel takes { modelId: string, scope? }.');
+      }
+      let id = (args?.modelId as string | undefined)?.trim();
       if (id === undefined) {
         if (args) throw new Error('svc.checkpoints.addModel needs { modelId }.');
         id = await pickOrType('svc: Add a model', 'Model id', recent(globalState, RECENT_MODELS).filter((m) => !model.models.includes(m)));
@@ -48,7 +102,18 @@ export function registerCheckpointCommands(model: CheckpointsModel, globalState:
       }
       if (!id) throw new Error('The model id is empty.');
       if (model.models.includes(id)) return;
-      if (await saveModels(how, [...model.models, id], args as ModelArg)) await pushRecent(globalState, RECENT_MODELS, id);
+      let checked: { empty: boolean } | undefined;
+      try {
+        checked = await checkModel(model, connection, how, id);
+      } catch (e) {
+        await forgetRecent(globalState, RECENT_MODELS, id);
+        if (!how.interactive) throw e;
+        vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+        return;
+      }
+      if (!(await saveModels(how, [...model.models, id], args as ModelArg))) return;
+      await pushRecent(globalState, RECENT_MODELS, id);
+      if (checked?.empty) model.knownEmpty(id);
     }),
     registerCommand('svc.checkpoints.removeModel', async (how, arg?: ModelArg) => {
       let id = modelIdOf(arg);
@@ -57,17 +122,24 @@ export function registerCheckpointCommands(model: CheckpointsModel, globalState:
         id = await vscode.window.showQuickPick(model.models, { title: 'svc: Remove a model' });
       }
       if (!id) return;
+      // From an unknown model's error (its row or an upload's 404): out of the recent list too.
+      if ((arg && 'unknownModel' in arg && arg.unknownModel) || refusedByService(model.state(id).error)) await forgetRecent(globalState, RECENT_MODELS, id);
+      if (!model.models.includes(id)) return;
       await saveModels(
         how,
         model.models.filter((m) => m !== id),
         arg,
       );
     }),
-    registerCommand('svc.checkpoints.copyId', async (_how, arg?: CheckpointNode) => {
-      if (!arg || arg.kind !== 'checkpoint') return undefined;
-      await vscode.env.clipboard.writeText(arg.checkpoint.id);
+    // A checkpoint row's inline button; scripted, { checkpointId }.
+    registerCommand('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
+      const args = scriptArgs(arg) as { checkpointId?: unknown } | undefined;
+      const node = args === undefined ? (arg as CheckpointNode | undefined) : undefined;
+      const id = node?.kind === 'checkpoint' ? node.checkpoint.id : typeof args?.checkpointId === 'string' ? args.checkpointId : undefined;
+      if (!id) throw new Error('svc.checkpoints.copyId takes a checkpoint row or { checkpointId }.');
+      await vscode.env.clipboard.writeText(id);
       vscode.window.setStatusBarMessage('svc: copied the checkpoint id', 3000);
-      return arg.checkpoint.id;
+      return id;
     }),
   ];
 }

@@ -30,6 +30,8 @@ export class CheckpointsModel extends Disposable {
   private states = new Map<string, ModelCheckpoints>();
   private aborts = new Set<AbortController>();
   private generation = 0;
+  /** Models Add Model found empty, shown as such once svc.models lists them (see knownEmpty). */
+  private readonly foundEmpty = new Set<string>();
 
   constructor(
     private readonly connection: Connection,
@@ -40,10 +42,16 @@ export class CheckpointsModel extends Disposable {
     this._register(connection.onDidChange(() => this.reset()));
     // Only a real change of models or page size drops what is loaded.
     this._register(connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsPageSize']) && this.reset()));
+    // Another metric in the rows: re-render, nothing to load.
+    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['checkpointsMetric']) && this.changed.fire(undefined)));
   }
 
   get models(): string[] {
     return this.connection.config.models;
+  }
+  /** svc.checkpoints.metric: the metric the rows show; empty for the first reward-like one. */
+  get metric(): string {
+    return this.connection.config.checkpointsMetric;
   }
   get order(): CheckpointOrder {
     return this.viewState.get(ORDER_KEY) === 'asc' ? 'asc' : 'desc';
@@ -78,7 +86,30 @@ export class CheckpointsModel extends Disposable {
     } else {
       this.states.clear();
     }
+    this.applyFoundEmpty();
     this.changed.fire(undefined);
+  }
+
+  /**
+   * Add Model's check found no checkpoints: the model's node says "no checkpoints yet" without
+   * another request. The setting it was just written to may reach us before or after this call.
+   */
+  knownEmpty(modelId: string): void {
+    this.foundEmpty.add(modelId);
+    if (this.applyFoundEmpty()) this.changed.fire(modelId);
+  }
+
+  private applyFoundEmpty(): boolean {
+    let applied = false;
+    for (const id of this.foundEmpty) {
+      if (!this.models.includes(id)) continue;
+      this.foundEmpty.delete(id);
+      const s = this.state(id);
+      if (s.loaded || s.loading || s.error !== undefined) continue;
+      s.loaded = true;
+      applied = true;
+    }
+    return applied;
   }
 
   /**

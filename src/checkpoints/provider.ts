@@ -3,6 +3,9 @@ import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorReporter } from '../common/errors';
 import { escapeMarkdown, formatMetric } from '../common/format';
+import { refusedByService } from '../common/pick';
+import { treeNode } from '../common/treeNodes';
+import { countDescription, metricDescription, metricNames, pickMetric } from './metric';
 import type { CheckpointsModel } from './model';
 
 /** The best checkpoint of each model, as the training dashboard found it (star in the tree). */
@@ -15,7 +18,7 @@ export type CheckpointNode =
   | { kind: 'model'; modelId: string }
   | { kind: 'checkpoint'; modelId: string; checkpoint: Checkpoint }
   | { kind: 'more'; modelId: string; loaded: number }
-  | { kind: 'error'; modelId: string; message: string }
+  | { kind: 'error'; modelId: string; message: string; unknownModel?: boolean }
   | { kind: 'empty'; modelId: string };
 
 /** The checkpoints tree: models at the top, their checkpoints below, with "Load more". */
@@ -31,6 +34,10 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
    * ("Element with id ... is already registered"); the pending answer has the new state anyway.
    */
   private readonly resolving = new Map<string, number>();
+  /** The description each model node was last rendered with (see getChildren's `finally`). */
+  private readonly shown = new Map<string, string | undefined>();
+  /** The metric picked for a model's loaded checkpoints (one pass over their names per page, not per row). */
+  private readonly picked = new WeakMap<readonly Checkpoint[], { count: number; setting: string; metric: string | undefined }>();
 
   constructor(
     private readonly model: CheckpointsModel,
@@ -70,14 +77,21 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     } finally {
       const n = this.resolving.get(modelId)! - 1;
       if (n > 0) this.resolving.set(modelId, n);
-      else this.resolving.delete(modelId);
+      else {
+        this.resolving.delete(modelId);
+        // The refreshes held back above also carried the model's own count: once the host has
+        // these children, re-render the model node if its description is out of date.
+        if (this.shown.has(modelId) && this.shown.get(modelId) !== this.modelDescription(modelId)) {
+          setTimeout(() => !this.resolving.has(modelId) && this.model.models.includes(modelId) && this.changed.fire(this.modelNode(modelId)), 0);
+        }
+      }
     }
   }
 
   private modelNode(modelId: string): CheckpointNode {
     let node = this.modelNodes.get(modelId);
     if (!node) {
-      node = { kind: 'model', modelId };
+      node = treeNode<CheckpointNode>({ kind: 'model', modelId });
       this.modelNodes.set(modelId, node);
     }
     return node;
@@ -86,11 +100,29 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
   /** The current children of a model node, without loading anything. */
   childrenOf(modelId: string): CheckpointNode[] {
     const s = this.model.state(modelId);
-    if (s.error !== undefined) return [{ kind: 'error', modelId, message: this.errors.describe(s.error) }];
-    if (s.loaded && s.items.length === 0) return [{ kind: 'empty', modelId }];
-    const nodes: CheckpointNode[] = s.items.map((checkpoint) => ({ kind: 'checkpoint', modelId, checkpoint }));
-    if (s.hasMore) nodes.push({ kind: 'more', modelId, loaded: s.items.length });
+    // Every node handed to VS Code is registered: commands tell them from scripting objects.
+    if (s.error !== undefined) return [treeNode({ kind: 'error', modelId, message: this.errors.describe(s.error), unknownModel: refusedByService(s.error) })];
+    if (s.loaded && s.items.length === 0) return [treeNode({ kind: 'empty', modelId })];
+    const nodes: CheckpointNode[] = s.items.map((checkpoint) => treeNode({ kind: 'checkpoint', modelId, checkpoint }));
+    if (s.hasMore) nodes.push(treeNode({ kind: 'more', modelId, loaded: s.items.length }));
     return nodes;
+  }
+
+  /** svc.checkpoints.metric, or the first reward-like metric of the model's loaded checkpoints. */
+  private metricOf(modelId: string): string | undefined {
+    const items = this.model.state(modelId).items;
+    const setting = this.model.metric;
+    const known = this.picked.get(items);
+    if (known && known.count === items.length && known.setting === setting) return known.metric;
+    const metric = pickMetric(setting, metricNames(items));
+    this.picked.set(items, { count: items.length, setting, metric });
+    return metric;
+  }
+
+  /** "20+ checkpoints", "no checkpoints yet", or nothing before the first page. */
+  private modelDescription(modelId: string): string | undefined {
+    const s = this.model.state(modelId);
+    return s.loaded ? countDescription(s.items.length, s.hasMore) : undefined;
   }
 
   getTreeItem(node: CheckpointNode): vscode.TreeItem {
@@ -100,18 +132,15 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
         item.id = `model:${node.modelId}`;
         item.iconPath = new vscode.ThemeIcon('circuit-board');
         item.contextValue = 'svc.model';
-        const s = this.model.state(node.modelId);
-        item.description = s.loaded ? `${s.items.length}${s.hasMore ? '+' : ''} checkpoints` : undefined;
+        item.description = this.modelDescription(node.modelId);
+        this.shown.set(node.modelId, item.description);
         return item;
       }
       case 'checkpoint': {
         const c = node.checkpoint;
         const item = new vscode.TreeItem(`step ${c.step}`);
         item.id = `checkpoint:${node.modelId}:${c.id}`;
-        item.description = Object.entries(c.metrics)
-          .slice(0, 3)
-          .map(([k, v]) => `${k} ${formatMetric(v)}`)
-          .join(' · ');
+        item.description = metricDescription(this.metricOf(node.modelId), c.metrics);
         const best = this.bests?.best(node.modelId);
         if (best?.checkpointId === c.id) {
           item.iconPath = new vscode.ThemeIcon('star-full', new vscode.ThemeColor('charts.yellow'));
@@ -137,10 +166,12 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
         const item = new vscode.TreeItem('Could not load checkpoints');
         item.id = `checkpoints-error:${node.modelId}`;
         item.description = node.message;
-        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\nClick to retry.`);
+        const fix = node.unknownModel ? 'The service refused this model: **Remove Model** (the button on this row) takes it out of the view, or click to retry.' : 'Click to retry.';
+        item.tooltip = new vscode.MarkdownString(`${escapeMarkdown(node.message)}\n\n${fix}`);
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        item.contextValue = 'svc.error';
-        item.command = { command: 'svc.checkpoints.refresh', title: 'Retry', arguments: [{ kind: 'model', modelId: node.modelId }] };
+        // An unknown model (404) or one these credentials may not see (403): Remove Model inline.
+        item.contextValue = node.unknownModel ? 'svc.error.unknownModel' : 'svc.error';
+        item.command = { command: 'svc.checkpoints.refreshModel', title: 'Retry', arguments: [this.modelNode(node.modelId)] };
         return item;
       }
       case 'empty': {

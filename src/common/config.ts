@@ -32,6 +32,8 @@ export interface SvcConfig {
   checkpointsPollSeconds: number;
   /** Notify about checkpoints found by a poll (opt-in). */
   checkpointsNotify: boolean;
+  /** The metric checkpoint rows show; empty: the first reward-like one (checkpoints/metric.ts). */
+  checkpointsMetric: string;
   requestTimeoutSeconds: number;
   allowInsecureHttp: boolean;
   /** Settings of this workspace that Restricted Mode ignores, e.g. `svc.baseUrl`. */
@@ -126,6 +128,7 @@ export function readConfig(): SvcConfig {
     checkpointsPageSize: clampInt(c.get('checkpoints.pageSize'), 1, 100, 20),
     checkpointsPollSeconds: clampInt(c.get('checkpoints.pollSeconds'), 0, 86_400, 30),
     checkpointsNotify: c.get<boolean>('checkpoints.notifyNew') === true,
+    checkpointsMetric: (c.get<string>('checkpoints.metric') ?? '').trim(),
     requestTimeoutSeconds: clampInt(c.get('requestTimeoutSeconds'), 1, 600, 30),
     // Machine scope: a workspace cannot set it.
     allowInsecureHttp: c.get<boolean>('allowInsecureHttp') === true,

@@ -17,13 +17,14 @@ export interface Invocation {
 }
 
 /**
- * An arguments object: a plain object that is not a tree node (nodes carry `kind`). Uris, arrays
- * and tree nodes are what menus and views pass, so they count as a user's action.
+ * An arguments object: a plain object that is not one of this extension's tree nodes (known by
+ * identity, see treeNodes.ts: a script's `{ kind: ... }` is still a script). Uris, arrays, tree
+ * nodes and the editor context are what menus and views pass, so they count as a user's action.
  */
 export function isArgumentsObject(value: unknown): boolean {
   if (!value || typeof value !== 'object' || Array.isArray(value) || value instanceof vscode.Uri) return false;
   const proto = Object.getPrototypeOf(value) as unknown;
-  return (proto === Object.prototype || proto === null) && !('kind' in value) && !isTreeNode(value) && !isEditorContext(value);
+  return (proto === Object.prototype || proto === null) && !isTreeNode(value) && !isEditorContext(value);
 }
 
 /**

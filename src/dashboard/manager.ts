@@ -75,9 +75,9 @@ export class Dashboards extends Disposable implements DashboardHost {
     this._register({ dispose: () => [...this.panels.values()].forEach((p) => p.dispose()) });
   }
 
-  /** Restores panels VS Code kept across a window reload. */
-  registerSerializer(): vscode.Disposable {
-    return vscode.window.registerWebviewPanelSerializer(DASHBOARD_VIEW_TYPE, {
+  /** Restores panels VS Code kept across a window reload (registered at activation by src/boot). */
+  serializer(): vscode.WebviewPanelSerializer {
+    return {
       deserializeWebviewPanel: async (panel, state: unknown) => {
         const modelId = typeof state === 'object' && state !== null ? (state as { modelId?: unknown }).modelId : undefined;
         if (typeof modelId !== 'string' || !modelId || this.panels.has(modelId)) {
@@ -86,7 +86,7 @@ export class Dashboards extends Disposable implements DashboardHost {
         }
         this.adopt(panel, modelId);
       },
-    });
+    };
   }
 
   panel(modelId: string): DashboardPanel | undefined {

@@ -7,7 +7,9 @@ import { webviewHtml, webviewOptions } from '../common/webview';
 import type { CheckpointSync } from './sync';
 import { background } from '../common/background';
 
-export const DASHBOARD_VIEW_TYPE = 'svc.dashboard';
+import { DASHBOARD_PANEL } from '../boot/ids';
+
+export const DASHBOARD_VIEW_TYPE = DASHBOARD_PANEL;
 /** Rows per data message when a (re)loaded page gets everything at once. */
 const REPLAY_CHUNK = 5000;
 const FLUSH_MS = 100;

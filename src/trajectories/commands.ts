@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hostOf } from '../api';
-import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
+import { hostOf, NotFoundError } from '../api';
+import { removeModelAction } from '../checkpoints/commands';
+import { forgetRecent, pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import { filesFromArgs, notOnDisk, optionsFromArgs, toDiagnostic } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { registerCommand, type Invocation } from '../common/interaction';
@@ -361,6 +362,7 @@ export class TrajectoryUploads implements vscode.Disposable {
     const logged = last.result ? describeLines(last.result.logged) : '';
     const sent = logged ? `${name}: ${logged} ${isOneLine(logged) ? 'was' : 'were'} logged.` : `${name}: nothing was logged.`;
     let text: string;
+    let unknownModel = false;
     if (report.status === 'cancelled') {
       text = `svc: upload cancelled after ${totals}. ${sent}`;
     } else {
@@ -372,12 +374,18 @@ export class TrajectoryUploads implements vscode.Disposable {
       text = `svc: upload to ${plan.modelId} failed: ${this.errors.describe(outcome.error)}. ${sent}${doubt}`;
       this.connection.reportFailure(outcome.error);
       this.log.error(text);
+      // The service does not know the model: it leaves the recent list, and Remove Model is offered.
+      unknownModel = outcome.error instanceof NotFoundError;
+      if (unknownModel) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
+    const remove = unknownModel ? removeModelAction(plan.modelId) : undefined;
     const choice = await (report.status === 'cancelled' ? vscode.window.showWarningMessage : vscode.window.showErrorMessage)(
       text,
+      ...(remove ? [remove.title] : []),
       'Retry Remaining',
       'Show Log',
     );
+    if (remove && choice === remove.title) await vscode.commands.executeCommand(remove.command, remove.args);
     if (choice === 'Retry Remaining') await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
     if (choice === 'Show Log') this.log.channel.show(true);
   }

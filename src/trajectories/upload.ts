@@ -141,6 +141,16 @@ export async function uploadGroups(
     return undefined;
   };
 
+  // One request in flight at most, while the next one is read from the file: the read overlaps the
+  // wait for the service, and requests still go one after another, in file order. Every way out
+  // waits for the request in flight first, so what it logged is always known.
+  let inFlight: Promise<UploadOutcome | undefined> | undefined;
+  const settle = async (): Promise<UploadOutcome | undefined> => {
+    const outcome = await inFlight;
+    inFlight = undefined;
+    return outcome;
+  };
+
   try {
     for await (const g of groups) {
       if (firstSeen === undefined) {
@@ -148,14 +158,18 @@ export async function uploadGroups(
         nextGroup = g.index;
       }
       if (pending.length > 0 && pendingBytes + g.bytes + 1 > budget) {
-        const failed = await send();
+        const failed = await settle();
         if (failed) return result(failed);
+        if (options.cancel?.aborted) return result({ status: 'cancelled' });
+        inFlight = send();
       }
-      if (options.cancel?.aborted) return result({ status: 'cancelled' });
+      if (options.cancel?.aborted) return result((await settle()) ?? { status: 'cancelled' });
       pending.push(g);
       pendingBytes += g.bytes + (pending.length > 1 ? 1 : 0);
     }
   } catch (error) {
+    const failed = await settle();
+    if (failed) return result(failed);
     // The file could not be read further (it changed, or a line broke): what was logged stays
     // in the ledger, and the groups not sent yet are reported as not logged.
     const first = pending[0];
@@ -164,10 +178,8 @@ export async function uploadGroups(
       : { firstGroup: nextGroup, lastGroup: nextGroup - 1, firstLine: 0, lastLine: 0, groups: 0, trajectories: 0, bytes: 0 };
     return result({ status: 'failed', error, uncertain: false, chunk, issues: [] });
   }
-  if (options.cancel?.aborted && pending.length) return result({ status: 'cancelled' });
-  const failed = await send();
-  if (failed) return result(failed);
-  return result({ status: 'done' });
+  const failed = (await settle()) ?? (options.cancel?.aborted && pending.length ? { status: 'cancelled' as const } : await send());
+  return result(failed ?? { status: 'done' });
 }
 
 /**

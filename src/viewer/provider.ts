@@ -14,7 +14,9 @@ import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
 import { background, setContext } from '../common/background';
 
-export const VIEW_TYPE = 'svc.trajectoryViewer';
+import { TRAJECTORY_VIEWER } from '../boot/ids';
+
+export const VIEW_TYPE = TRAJECTORY_VIEWER;
 
 export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
   private readonly sessions = new Set<ViewerSession>();
@@ -36,7 +38,6 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       this,
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
-      vscode.window.registerCustomEditorProvider(VIEW_TYPE, this, { supportsMultipleEditorsPerDocument: true }),
       this.transcripts.register(),
       vscode.commands.registerCommand('svc.openTrajectoryViewer', (clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
       vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (resource?: unknown) => this.showSource(resource)),

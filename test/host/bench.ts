@@ -4,6 +4,8 @@
 // (10,000 checkpoints × 30 metrics) and prints `BENCH_DASHBOARD {json}` once the webview has drawn
 // them all. The service is the bench's sink (SVC_BENCH_URL), in another process.
 import * as vscode from 'vscode';
+import * as http from 'node:http';
+import type { BootApi } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/commands';
 import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
@@ -14,8 +16,9 @@ export async function run(): Promise<void> {
   const url = process.env.SVC_BENCH_URL!;
   const file = process.env.SVC_BENCH_FILE!;
   const key = process.env.SVC_BENCH_KEY!;
-  const ext = vscode.extensions.getExtension<SvcExtensionApi>('svc.svc-vscode')!;
-  const api = (await ext.activate())!;
+  const ext = vscode.extensions.getExtension<BootApi>('svc.svc-vscode')!;
+  const boot = (await ext.activate())!;
+  const api = await boot.core();
   await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
   for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
   await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
@@ -34,7 +37,7 @@ export async function run(): Promise<void> {
   // it is the process's lifetime peak, so it only counts when above what the timer saw.
   peakRss = Math.max(peakRss, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
   const bytes = (await vscode.workspace.fs.stat(vscode.Uri.file(file))).size;
-  console.log(`BENCH ${JSON.stringify({ status: report.status, bytes, ms, startRss, peakRss, activationMs: api.activationMs })}`);
+  console.log(`BENCH ${JSON.stringify({ status: report.status, bytes, ms, startRss, peakRss, activationMs: boot.activationMs, composeMs: api.composeMs })}`);
   if (report.status !== 'done') throw new Error(`upload ${report.status}`);
 
   // The same pages through the client alone, in this host: what the dashboard adds on top.
@@ -64,4 +67,57 @@ export async function run(): Promise<void> {
   const openMs = performance.now() - t1;
   fetched.dispose();
   console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: panel.sync.requests })}`);
+
+  // First thread rows after opening the Threads view on a project of 100,000 threads, against the
+  // time to the first byte of the same request (the view's first page) sent raw from this host.
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  await vscode.workspace.getConfiguration('svc').update('project', 'bench/threads', vscode.ConfigurationTarget.Global);
+  for (let i = 0; i < 100 && api.threads.project !== 'bench/threads'; i++) await new Promise((r) => setTimeout(r, 20));
+  const pageSize = api.connection.config.threadsPageSize;
+  const firstRows: number[] = [];
+  const firstBytes: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    api.threads.reset();
+    firstBytes.push(await firstByteMs(url, key, JSON.stringify({ project_id: 'bench/threads', sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: pageSize + 1, offset: 0 })));
+    firstRows.push(await firstRowsMs(api));
+  }
+  console.log(`BENCH_THREADS_VIEW ${JSON.stringify({ firstRows, firstBytes, pageSize })}`);
+}
+
+/** Milliseconds from opening the Threads view to the tree returning its first thread rows. */
+async function firstRowsMs(api: SvcExtensionApi): Promise<number> {
+  const provider = api.threadsProvider as unknown as { getChildren(node?: unknown): Promise<{ kind: string }[]> };
+  const original = provider.getChildren.bind(provider);
+  const t0 = performance.now();
+  try {
+    return await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no thread rows within 30 s')), 30_000);
+      provider.getChildren = async (node?: unknown) => {
+        const nodes = await original.call(provider, node);
+        if (!node && nodes.some((n) => n.kind === 'thread')) {
+          clearTimeout(timer);
+          resolve(performance.now() - t0);
+        }
+        return nodes;
+      };
+      vscode.commands.executeCommand('svc.threads.focus').then(undefined, reject);
+    });
+  } finally {
+    provider.getChildren = original;
+  }
+}
+
+/** Milliseconds to the first byte of a threads query sent raw (node:http) from this process. */
+function firstByteMs(url: string, key: string, body: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const req = http.request(`${url}/threads/stream_query`, { method: 'POST', headers: { authorization: `Basic ${Buffer.from(`api:${key}`).toString('base64')}`, 'content-type': 'application/json' } }, (res) => {
+      res.once('data', () => resolve(performance.now() - t0));
+      res.on('error', reject);
+      res.resume();
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

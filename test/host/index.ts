@@ -40,12 +40,14 @@ function loadSuites(): void {
   require('./suites/auth.test');
   require('./suites/threads.test');
   require('./suites/checkpoints.test');
+  require('./suites/checkpointRows.test');
   require('./suites/dashboard.test');
   require('./suites/connection.test');
   require('./suites/errors.test');
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
+  require('./suites/migration.test');
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
+import { runCheckpointsTitleButtons } from './checkpointsTitle';
 import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
@@ -188,6 +189,10 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await new Promise((r) => setTimeout(r, 500));
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('checkpoints.png'));
+  });
+
+  it('runs every Checkpoints title button with a checkpoint row focused, as without one, and shows no error', async () => {
+    await runCheckpointsTitleButtons(wb, server);
   });
 
   it('runs "svc: Sort Threads…" from the command palette and re-sorts the view', async () => {

@@ -71,6 +71,7 @@ describe('eslint.config.mjs (the typed rules)', function () {
   it('reports vscode in src/api, undici outside src/api/http.ts, and eval', async () => {
     assert.deepEqual(await rules("import * as vscode from 'vscode';\nexport const v = vscode.version;\n", 'src/api/index.ts'), ['no-restricted-imports']);
     assert.deepEqual(await rules("import { request } from 'undici';\nexport const r = request;\n", 'src/threads/model.ts'), ['no-restricted-imports']);
+    assert.deepEqual(await rules("import type { Agent } from 'undici/types/agent';\nexport type A = Agent;\n", 'src/api/http.ts'), ['no-restricted-imports']);
     assert.deepEqual(await rules("export const x: unknown = eval('1');\n", 'src/common/format.ts'), ['no-restricted-syntax']);
   });
 });

@@ -4,6 +4,7 @@
 // needs the user's approval before a key goes where it points: see trust.test.ts).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { BootApi } from '../../../src/boot/main';
 import type { SvcExtensionApi } from '../../../src/extension';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server';
 
@@ -19,17 +20,33 @@ const SVC_KEYS = [
   'models',
   'threads.pageSize',
   'checkpoints.pageSize',
+  'checkpoints.metric',
   'requestTimeoutSeconds',
   'allowInsecureHttp',
   'feedback.creator',
 ];
 
-export async function api(): Promise<SvcExtensionApi> {
-  const ext = vscode.extensions.getExtension<SvcExtensionApi>(EXTENSION_ID);
+/** The activation bundle's test API (activates the extension if needed). */
+export async function boot(): Promise<BootApi> {
+  const ext = vscode.extensions.getExtension<BootApi>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not loaded`);
   const exports = ext.isActive ? ext.exports : await ext.activate();
   assert.ok(exports, 'the extension hands its objects to tests only outside production mode');
   return exports;
+}
+
+/** The extension's live objects: activates it and loads its core if needed. */
+export async function api(): Promise<SvcExtensionApi> {
+  return (await boot()).core();
+}
+
+/**
+ * The Checkpoints view's own node of a model, as VS Code passes it to the row's commands (the
+ * inline Refresh, an error row's click). Commands tell such nodes from scripting objects by
+ * identity, so a literal `{ kind: 'model', modelId }` would be a script.
+ */
+export function modelRow(a: SvcExtensionApi, modelId: string) {
+  return a.checkpointsProvider.getParent({ kind: 'empty', modelId })!;
 }
 
 export function startServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {

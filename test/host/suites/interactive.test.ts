@@ -56,6 +56,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     });
     server.seedThreads(PROJECT, 6, { turnsPerThread: 3, start: '2026-11-01T00:00:00Z', spacingMs: 60_000 });
     server.addCheckpoints('m-int', 3);
+    server.addCheckpoints('m-typed', 1); // Add Model checks that the service knows it
     await connect(server);
   });
   beforeEach(() => server.faults.clear());

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ReferenceServer } from '../../server';
-import { api, configure, configureWorkspace, KEY, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, configure, configureWorkspace, KEY, modelRow, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
 import { Prompts, type Step } from './prompts';
 
 const ALLOW = 'Allow';
@@ -110,6 +110,9 @@ describe('trust: keys go only where the user sent them', function () {
     models = await startServer();
     trace.seedThreads(PROJECT, 3);
     trace.addCheckpoints('m', 2);
+    // Models the settings test adds (Add Model checks that the service knows them).
+    trace.addCheckpoints('m-view', 0);
+    trace.addCheckpoints('m-scripted', 0);
     models.addCheckpoints('m', 4);
   });
   afterEach(() => clean());
@@ -219,8 +222,8 @@ describe('trust: keys go only where the user sent them', function () {
       const no = new Prompts().answer(/^svc: (Send|Use)/, DONT_ALLOW);
       await withPrompts(no, async () => {
         await a.threadsProvider.getChildren();
-        // The scripted refresh above left an error item; clicking it retries (with the node).
-        await vscode.commands.executeCommand('svc.checkpoints.refresh', { kind: 'model', modelId: 'm' });
+        // The scripted refresh above left an error item; clicking it retries (with the model's node).
+        await vscode.commands.executeCommand('svc.checkpoints.refreshModel', modelRow(a, 'm'));
       });
       const asked = no.modals();
       assert.strictEqual(asked.length, 2, JSON.stringify(asked));
@@ -245,7 +248,7 @@ describe('trust: keys go only where the user sent them', function () {
       const yes = new Prompts().answer(new RegExp(`to ${originOf(trace)}\\?$`), ALLOW).answer(/^svc: (Send|Use)/, DONT_ALLOW);
       await withPrompts(yes, async () => {
         await vscode.commands.executeCommand('svc.threads.refresh');
-        await vscode.commands.executeCommand('svc.checkpoints.refresh', { kind: 'model', modelId: 'm' });
+        await vscode.commands.executeCommand('svc.checkpoints.refreshModel', modelRow(a, 'm'));
       });
       assert.strictEqual(a.threads.rows.length, 3, 'the threads loaded from the approved origin');
       assert.ok(credentialed(trace) > 0);
@@ -305,7 +308,7 @@ describe('trust: keys go only where the user sent them', function () {
     const no = new Prompts().answer(/^svc: Use the key of/, DONT_ALLOW);
     await withPrompts(no, async () => {
       await a.checkpointsProvider.getChildren({ kind: 'model', modelId: 'm' });
-      await vscode.commands.executeCommand('svc.checkpoints.refresh', { kind: 'model', modelId: 'm' });
+      await vscode.commands.executeCommand('svc.checkpoints.refreshModel', modelRow(a, 'm'));
     });
     assert.strictEqual(no.modals().length, 1, 'asked once, the answer remembered');
     assert.strictEqual(no.modals()[0]!.title, `svc: Use the key of ${originOf(trace)} for ${originOf(models)}?`);
@@ -314,7 +317,7 @@ describe('trust: keys go only where the user sent them', function () {
 
     await a.approvals.forget();
     const yes = new Prompts().answer(/^svc: Use the key of/, ALLOW);
-    await withPrompts(yes, () => vscode.commands.executeCommand('svc.checkpoints.refresh', { kind: 'model', modelId: 'm' }));
+    await withPrompts(yes, () => vscode.commands.executeCommand('svc.checkpoints.refreshModel', modelRow(a, 'm')));
     assert.strictEqual(yes.modals().length, 1);
     assert.strictEqual(a.checkpointsProvider.childrenOf('m').filter((n) => n.kind === 'checkpoint').length, 4);
     const sent = models.stats.filter('/v1/preview/models/m/checkpoints');

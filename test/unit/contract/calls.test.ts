@@ -52,6 +52,37 @@ describe('contract: calls.upsertBatch', () => {
     assert.equal(h.server.store.calls.get(PROJECT)!.size, 50);
   });
 
+  it('encodes the next request while one is in flight, and never sends two at once', async () => {
+    h = await harness();
+    const items = Array.from({ length: 3000 }, (_, i) => start(`c${i}`));
+    // Every batch waits 100 ms at the service.
+    h.server.faults.add({ path: '/call/upsert_batch', kind: 'delay', ms: 100, times: 100 });
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let encodedWhileInFlight = 0;
+    // A probe in each item's inputs, serialized with it (non-enumerable: the checks never see it).
+    for (const item of items) {
+      const inputs = (item as { req: { start: { inputs: object } } }).req.start.inputs;
+      Object.defineProperty(inputs, 'toJSON', { value: () => (inFlight > 0 && encodedWhileInFlight++, { q: 'hi' }), enumerable: false });
+    }
+    const calls = h.client.calls as unknown as { send: (...args: unknown[]) => Promise<unknown> };
+    const send = calls.send.bind(calls);
+    calls.send = async (...args: unknown[]) => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        return await send(...args);
+      } finally {
+        inFlight--;
+      }
+    };
+    const res = await h.client.calls.upsertBatch(items, { maxBatchBytes: 64 * 1024 });
+    assert.equal(res.length, items.length);
+    assert.ok(h.server.stats.count('/call/upsert_batch') >= 5, 'several requests');
+    assert.equal(maxInFlight, 1, 'one request at a time');
+    assert.ok(encodedWhileInFlight > items.length / 2, `only ${encodedWhileInFlight} of ${items.length} items were encoded while a request was in flight`);
+    assert.deepEqual(h.server.store.getCall(PROJECT, 'c2999')?.inputs, { q: 'hi' });
+  });
+
   it('splits in half and retries after a 413, storing each call once', async () => {
     h = await harness({ maxBodyBytes: 20 * 1024 });
     const items = Array.from({ length: 40 }, (_, i) => start(`c${i}`, { inputs: { text: 'y'.repeat(1500) } }));

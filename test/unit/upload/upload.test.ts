@@ -61,14 +61,19 @@ describe('trajectories/upload uploadGroups', () => {
   it('does not retry a failed request; "retry remaining" from nextGroup logs each group once', async () => {
     h = await harness();
     const all = groups(20);
-    // The 429 hits the second request: the fault is queued once the first request has gone out.
+    // The 429 hits the second request: the fault is queued once the service has the first one
+    // (the uploader reads ahead while a request is in flight, so reading g5 is not enough).
     let calls = 0;
     const budget = 5 * all[0]!.bytes;
+    const server = h.server;
     const first = await uploadGroups(
       h.client,
       (async function* () {
         for (const g of all) {
-          if (g.index === 5 && calls++ === 0) h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 429 });
+          if (g.index === 5 && calls++ === 0) {
+            while (server.stats.count('/v1/preview/models/m/log') < 1) await new Promise((r) => setTimeout(r, 5));
+            server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 429 });
+          }
           yield g;
         }
       })(),
@@ -129,6 +134,42 @@ describe('trajectories/upload uploadGroups', () => {
     assert.equal(res.outcome.uncertain, false);
     assert.deepEqual(res.outcome.issues, [{ group: 2, line: 3, loc: ['trajectories', 0, 'reward'], msg: 'bad reward' }]);
     assert.equal(res.nextGroup, 0);
+  });
+
+  it('reads the next request from the file while one is in flight, and never has two in flight', async () => {
+    h = await harness();
+    const all = groups(40);
+    const budget = 5 * all[0]!.bytes;
+    // Every log request waits 150 ms at the service: groups read meanwhile were read ahead.
+    h.server.faults.add({ path: '/v1/preview/models/m/log', kind: 'delay', ms: 150, times: 100 });
+    const server = h.server;
+    let readWhileInFlight = 0;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const original = h.client.models.logGroupsJson.bind(h.client.models);
+    h.client.models.logGroupsJson = async (...args) => {
+      maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        return await original(...args);
+      } finally {
+        inFlight--;
+      }
+    };
+    const res = await uploadGroups(
+      h.client,
+      (async function* () {
+        for (const g of all) {
+          if (inFlight > 0) readWhileInFlight++;
+          yield g;
+        }
+      })(),
+      { modelId: 'm', split: 'train', maxRequestBytes: budget },
+    );
+    assert.equal(res.outcome.status, 'done');
+    assert.deepEqual(loggedGroups(h), all.map((g) => g.index), 'in order, each once');
+    assert.equal(maxInFlight, 1, 'one request at a time');
+    assert.ok(readWhileInFlight >= 20, `only ${readWhileInFlight} groups were read while a request was in flight`);
+    assert.equal(server.stats.count('/v1/preview/models/m/log'), res.totals.requests);
   });
 
   it('describes logged lines as merged ranges', () => {

@@ -1,0 +1,5 @@
+/** The ids package.json gives the views, the custom editor and the panel, shared by both bundles. */
+export const THREADS_VIEW = 'svc.threads';
+export const CHECKPOINTS_VIEW = 'svc.checkpoints';
+export const TRAJECTORY_VIEWER = 'svc.trajectoryViewer';
+export const DASHBOARD_PANEL = 'svc.dashboard';
