@@ -15,7 +15,7 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const http = require('node:http');
+const { httpStatus } = require('./http-status');
 
 const { writeDemoWorkspace } = require('./demo-workspace');
 
@@ -30,16 +30,7 @@ const servicePort = Number(opt('service-port', 8787));
 const check = argv.includes('--check');
 const DEMO_KEY = 'demo-key';
 
-function get(url) {
-  return new Promise((resolve) => {
-    const req = http.get(url, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', () => resolve(0));
-    req.setTimeout(2000, () => req.destroy());
-  });
-}
+const get = (url) => httpStatus(url, 2000);
 
 function run(cmd, args) {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });

@@ -19,8 +19,8 @@
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
-const http = require('node:http');
 const path = require('node:path');
+const { httpStatus } = require('./http-status');
 
 const root = path.resolve(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -44,16 +44,7 @@ function readmeCommands(readme) {
   return commands;
 }
 
-function get(url) {
-  return new Promise((resolve) => {
-    const req = http.get(url, (res) => {
-      res.resume();
-      resolve(res.statusCode);
-    });
-    req.on('error', () => resolve(0));
-    req.setTimeout(5000, () => req.destroy());
-  });
-}
+const get = (url) => httpStatus(url, 5000);
 
 const PLAN = [
   {

@@ -32,6 +32,7 @@ import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
+import { reportBackgroundFailuresTo, background } from './common/background';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -83,6 +84,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   };
 
   const log = register(new Logger('svc'));
+  register(reportBackgroundFailuresTo((message) => log.error(message)));
   const credentials = register(new CredentialManager(context.secrets, log));
   log.setSecretSource(() => credentials.knownSecrets());
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
@@ -92,7 +94,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
   const errors = new ErrorPresenter(log);
   register(presentCommandErrors(errors));
-  register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && void errors.offerSignInAgain(authFailed.error)));
+  register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')));
 
   // Sort, filter and order are view state: workspaceState, never settings.
   const threads = register(new ThreadsModel(connection, log, context.workspaceState));
@@ -123,7 +125,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(
     checkpoints.onDidChange((changed) => {
       for (const id of checkpoints.models) {
-        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) void forgetRecent(context.globalState, RECENT_MODELS, id);
+        if ((!changed || id === changed) && refusedByService(checkpoints.state(id).error)) background(forgetRecent(context.globalState, RECENT_MODELS, id), `Forgetting the recent model ${id}`);
       }
     }),
   );

@@ -8,6 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import * as zlib from 'node:zlib';
+import * as esbuild from 'esbuild';
+import { chromium } from 'playwright-core';
 
 const root = path.resolve(__dirname, '..', '..');
 const RUNS = 5;
@@ -119,11 +122,9 @@ export async function benchRender(): Promise<RenderFigures> {
   const bundle = path.join(root, 'dist', 'webview', 'dashboard.js');
   const css = path.join(root, 'dist', 'webview', 'dashboard.css');
   if (!fs.existsSync(bundle)) throw new Error('dist/webview/dashboard.js missing: run `node esbuild.js --production` first');
-  const esbuild = require('esbuild') as typeof import('esbuild');
   const uplotJs = esbuild.buildSync({ stdin: { contents: "import uPlot from 'uplot'; window.uPlot = uPlot;", resolveDir: root }, bundle: true, minify: true, write: false, format: 'iife', platform: 'browser' }).outputFiles[0]!.text;
   const uplotCss = fs.readFileSync(require.resolve('uplot/dist/uPlot.min.css'), 'utf8');
   const data = benchColumns(n, m);
-  const { chromium } = require('playwright-core') as typeof import('playwright-core');
   const { CHROMIUM_ARGS } = require('../host/run-tests.js') as { CHROMIUM_ARGS: string[] };
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const runs = { render: [] as number[], append: [] as number[], baseline: [] as number[] };
@@ -162,7 +163,7 @@ export async function benchRender(): Promise<RenderFigures> {
     baselineMs: await median(runs.baseline),
     runs,
     bundleBytes: bytes.length,
-    bundleGzip: require('node:zlib').gzipSync(bytes, { level: 9 }).length,
+    bundleGzip: zlib.gzipSync(bytes, { level: 9 }).length,
     cssBytes: fs.statSync(css).size,
     uplotBytes: Buffer.byteLength(uplotJs),
   };

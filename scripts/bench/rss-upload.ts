@@ -65,7 +65,7 @@ async function main() {
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
   console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
 }
-main().catch((e) => {
+main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

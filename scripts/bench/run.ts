@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import * as esbuild from 'esbuild';
 import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
@@ -229,7 +230,7 @@ async function main() {
       const line = /BENCH (\{.*\})/.exec(host.stdout)?.[1];
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
-      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null');
+      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostDashboard;
       const tv = JSON.parse(/BENCH_THREADS_VIEW (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as { firstRows: number[]; firstBytes: number[]; pageSize: number } | null;
       if (tv) {
         const med = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
@@ -378,7 +379,7 @@ async function main() {
   const total = all.reduce((n, f) => n + kib(f), 0);
   const webviewKib = all.filter((f) => f.startsWith('webview')).reduce((n, f) => n + kib(f), 0);
   // What dist/core.js is made of, by package (esbuild's metafile of the same production build).
-  const esbuild = require('esbuild') as typeof import('esbuild');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- esbuild.js is the repo's plain-CommonJS build script, required by its absolute path
   const { nodeBundlePlugins } = require(path.join(root, 'esbuild.js')) as { nodeBundlePlugins: import('esbuild').Plugin[] };
   const meta = (await esbuild.build({ entryPoints: [path.join(root, "src/extension.ts")], bundle: true, mainFields: ['module', 'main'], format: 'cjs', platform: 'node', target: 'node20', external: ['vscode'], minify: true, write: false, metafile: true, outfile: path.join(root, 'dist', 'core.js'), plugins: nodeBundlePlugins, logLevel: 'silent' })).metafile!;
   const byPart = new Map<string, number>();
@@ -464,7 +465,6 @@ async function main() {
 }
 
 function undiciSize(): number {
-  const esbuild = require('esbuild') as typeof import('esbuild');
   const out = esbuild.buildSync({ stdin: { contents: "module.exports = require('undici')", resolveDir: root }, bundle: true, platform: 'node', target: 'node20', minify: true, write: false, format: 'cjs', mainFields: ['module', 'main'] });
   return out.outputFiles[0]!.contents.length;
 }

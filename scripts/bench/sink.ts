@@ -66,7 +66,7 @@ async function writeStream(res: http.ServerResponse, body: Buffer) {
   res.end();
 }
 
-const server = http.createServer(async (req, res) => {
+async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://x');
   const auth = req.headers.authorization;
   try {
@@ -108,6 +108,14 @@ const server = http.createServer(async (req, res) => {
   } catch (e) {
     json(res, 500, { reason: String(e) });
   }
+}
+
+// handle() answers every error itself (a 500); a failure past that is a bug the bench must show.
+const server = http.createServer((req, res) => {
+  handle(req, res).catch((e: unknown) => {
+    console.error('sink:', e);
+    process.exit(1);
+  });
 });
 server.listen(arg('port', 0), '127.0.0.1', () => {
   console.log(`sink listening on http://127.0.0.1:${(server.address() as AddressInfo).port} rows=${rows.length} threadsBytes=${threadsBody.length}`);

@@ -4,25 +4,12 @@
 // fixture in the same run. Runs test/host/bench-viewer.ts in code-server.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
+import type { ViewerFigures as Figures } from '../../test/host/bench-viewer';
 import { trajectoryFile } from './data';
 
 const root = path.resolve(__dirname, '..', '..');
 const SMALL = path.join(root, 'test', 'fixtures', 'viewer', 'art-model-dump.trajectories.jsonl');
 
-interface Figures {
-  bytes: number;
-  groups: number;
-  firstPaintMs: number;
-  readyMs: number;
-  documentMs: number;
-  indexedMs: number;
-  validatedMs: number;
-  startRss: number;
-  peakRss: number;
-  endRss: number;
-  webviewHeap?: number;
-  domNodes: number;
-}
 
 export interface ViewerRow {
   what: string;

@@ -34,7 +34,7 @@ const net = require('net');
 const http = require('http');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
-const { CODE_SERVER_ENTRY, ROOT } = require('./setup');
+const { CODE_SERVER_ENTRY, ROOT } = require('./paths');
 
 const HOST = '127.0.0.1';
 

@@ -18,23 +18,16 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
+const { codeServerCli, startCodeServer } = require('./run-code-server');
+const { CHROMIUM_PATH, CODE_SERVER_ENTRY, CODE_SERVER_VERSION, HOST_DIR, INSTALL_DIR, ROOT } = require('./paths');
 
-const CODE_SERVER_VERSION = '4.100.3';
 // code-server 4.100.3's lib/vscode lockfile pins @vscode/ripgrep to this version; its postinstall
 // looks for a cached release tarball in $TMPDIR/vscode-ripgrep-cache-<version>/ before GitHub.
 const RIPGREP_PKG_VERSION = '1.15.11';
 const RIPGREP_RELEASE = 'v13.0.0-10';
 const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev'];
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const HOST_DIR = path.join(ROOT, '.vscode-test');
-const INSTALL_DIR = path.join(HOST_DIR, 'code-server');
 const MARKER = path.join(INSTALL_DIR, '.svc-host-installed.json');
-const CODE_SERVER_PKG = path.join(INSTALL_DIR, 'node_modules', 'code-server');
-// We start code-server as `node <entry>` with our own Node rather than through its bin shim, so
-// the Node that built the native modules is the one that loads them.
-const CODE_SERVER_ENTRY = path.join(CODE_SERVER_PKG, 'out', 'node', 'entry.js');
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 // Files only install scripts produce (paths relative to INSTALL_DIR). If one is missing, the
 // scripts did not run (npm 11's install-script policy, ignore-scripts in a user .npmrc, ...) or
@@ -274,8 +267,6 @@ async function installCodeServer() {
  * native modules and the extension host's prerequisites are usable. Only runs after an install.
  */
 async function verifyCodeServer() {
-  // Lazy require: run-code-server.js requires this file for the paths.
-  const { codeServerCli, startCodeServer } = require('./run-code-server');
   const r = codeServerCli(['--version'], { timeoutMs: 60_000 });
   if (r.status !== 0 || !r.output.includes(CODE_SERVER_VERSION)) {
     throw new SetupError(`installed code-server does not run (exit ${r.status}):\n${r.output}`);

@@ -26,6 +26,7 @@ import {
 import { isLoopbackHost, proxyCredentials, proxyFor, resolveProxy, type ProxyOptions, type ResolvedProxy } from './proxy';
 import { DEFAULT_RETRY, backoffDelay, parseRetryAfter, sleep, type RetryOptions } from './retry';
 import { describeTlsFailure, isTlsCertificateCode, loadTrustStore, type TrustOptions, type TrustStore } from './tls';
+import { serviceUrlProblem } from './urls';
 
 export interface Credentials {
   /** Basic username; the service's convention is `api`. */
@@ -329,19 +330,10 @@ export class HttpClient {
 }
 
 function parseBaseUrl(value: string, name: string): URL {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigurationError(`${name} "${value}" is not a valid URL.`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigurationError(`${name} must be an http or https URL, not ${url.protocol}`);
-  }
-  if (url.username || url.password) {
-    throw new ConfigurationError(`${name} must not contain credentials; sign in instead.`);
-  }
-  return url;
+  const problem = serviceUrlProblem(value);
+  if (problem?.kind === 'invalid') throw new ConfigurationError(`${name} "${value}" ${problem.text}.`);
+  if (problem) throw new ConfigurationError(`${name} ${problem.text}.`);
+  return new URL(value.trim());
 }
 
 /** Reads a body as UTF-8 text, refusing more than `cap` bytes. */
@@ -446,7 +438,7 @@ function errorCode(e: unknown): string | undefined {
 function proxyRefusal(e: unknown): number | undefined {
   let cur: unknown = e;
   for (let depth = 0; cur && depth < 4; depth++) {
-    const m = /^Proxy response \((\d{3})\)/.exec(String((cur as { message?: unknown }).message ?? ''));
+    const m = /^Proxy response \((\d{3})\)/.exec(errorMessageOf(cur));
     if (m) return Number(m[1]);
     cur = (cur as { cause?: unknown }).cause;
   }
@@ -491,3 +483,8 @@ function hostPort(url: URL): string {
   return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
+/** The `message` of an error-like value, or '' when it has none. */
+function errorMessageOf(value: unknown): string {
+  const message = (value as { message?: unknown }).message;
+  return typeof message === 'string' ? message : '';
+}

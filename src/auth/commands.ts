@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, checkKey, ConfigurationError, InputError, type Credentials, type KeyCheck } from '../api';
+import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import type { ErrorPresenter } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
@@ -7,6 +7,7 @@ import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
 import { ApprovalError, type KeyApprovals } from './approvals';
 import { checkApiKey, DEFAULT_USERNAME, describeSource, SESSION_ONLY_HINT, type CredentialManager, type StoredCredentials } from './credentials';
+import { background } from '../common/background';
 
 /** Arguments accepted by `svc.signIn` so it can be scripted without prompts. */
 export interface SignInArgs {
@@ -46,7 +47,7 @@ export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
  */
 function fail(deps: Pick<AuthDeps, 'errors'>, how: Invocation, error: Error): false {
   if (!how.interactive) throw error;
-  void deps.errors.show(error);
+  background(deps.errors.show(error), 'Showing an error');
   return false;
 }
 
@@ -71,15 +72,13 @@ async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?
   return true;
 }
 
+/** The input box's words for serviceUrlProblem (the check the client makes too). */
 function validateUrl(value: string): string | undefined {
-  try {
-    const u = new URL(value.trim());
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return 'Use an http or https URL.';
-    if (u.username || u.password) return 'Do not put credentials in the URL; sign in instead.';
-    return undefined;
-  } catch {
-    return 'Enter a URL such as https://svc.example.com';
-  }
+  const problem = serviceUrlProblem(value);
+  if (!problem) return undefined;
+  if (problem.kind === 'scheme') return 'Use an http or https URL.';
+  if (problem.kind === 'credentials') return 'Do not put credentials in the URL; sign in instead.';
+  return 'Enter a URL such as https://svc.example.com';
 }
 
 /** The credentials from the arguments, or asked for; undefined when the user cancelled. */
@@ -130,7 +129,7 @@ async function check(deps: AuthDeps, creds: Credentials, base: Base): Promise<Ke
     const cfg = deps.connection.config;
     return await checkKey(client, base, { projectId: cfg.project || undefined, modelId: cfg.models[0] });
   } finally {
-    void client.close();
+    background(client.close(), 'Closing the sign-in check client');
   }
 }
 
@@ -199,8 +198,8 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
     }
   }
   if (where === 'session') lines.push(SESSION_ONLY_HINT);
-  if (first.outcome === 'accepted' && where !== 'session') void vscode.window.showInformationMessage(lines.join(' '));
-  else void vscode.window.showWarningMessage(lines.join(' '));
+  if (first.outcome === 'accepted' && where !== 'session') vscode.window.showInformationMessage(lines.join(' '));
+  else vscode.window.showWarningMessage(lines.join(' '));
   return true;
 }
 
@@ -221,11 +220,11 @@ async function signOut({ credentials, connection }: AuthDeps): Promise<void> {
   }
   await connection.refreshAuth();
   if (connection.state === 'signedIn') {
-    void vscode.window.showInformationMessage(
+    vscode.window.showInformationMessage(
       `svc: signed out of SecretStorage; credentials from ${describeSource(connection.source)} are still in use.`,
     );
   } else {
-    void vscode.window.showInformationMessage('svc: signed out.');
+    vscode.window.showInformationMessage('svc: signed out.');
   }
 }
 
@@ -245,12 +244,12 @@ async function reviewKeyUse({ connection }: AuthDeps, how: Invocation): Promise<
     }
   }
   await connection.refreshAuth(true);
-  void vscode.window.showInformationMessage(`svc: keys in use: ${lines.join('; ') || 'no service configured'}.`);
+  vscode.window.showInformationMessage(`svc: keys in use: ${lines.join('; ') || 'no service configured'}.`);
   return lines;
 }
 
 async function forgetKeyApprovals({ approvals, connection }: AuthDeps): Promise<void> {
   await approvals.forget();
   await connection.refreshAuth(true);
-  void vscode.window.showInformationMessage('svc: forgot every answer about where your keys may go; each use asks again.');
+  vscode.window.showInformationMessage('svc: forgot every answer about where your keys may go; each use asks again.');
 }

@@ -72,9 +72,3 @@ export function findNetrcEntry(entries: NetrcEntry[], host: string, opts: { exac
 export function netrcDefault(entries: NetrcEntry[]): NetrcEntry | undefined {
   return entries.find((e) => e.machine === '');
 }
-
-/** Finds the entry for `host` (exact machine first, then `default` unless `exact`). Missing file: undefined. */
-export function netrcLookup(host: string, env: NodeJS.ProcessEnv = process.env, opts: { exact?: boolean } = {}): NetrcEntry | undefined {
-  const entries = readNetrc(env);
-  return entries && findNetrcEntry(entries, host, opts);
-}

@@ -69,12 +69,14 @@ export function activate(context: vscode.ExtensionContext): BootApi | undefined 
     checkpointsView: (provider) => (checkpoints.attach(provider), checkpointsView),
     trajectoryViewer: (provider) => viewer.set(provider),
     dashboardSerializer: (serializer) => dashboards.set(serializer),
-    beforeCommands: () => commandStandIns.forEach((d) => d.dispose()),
+    beforeCommands: () => {
+      for (const standIn of commandStandIns) standIn.dispose();
+    },
   };
 
   async function loadCore(): Promise<SvcExtensionApi | undefined> {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the second bundle, loaded on first use (esbuild leaves this require as it is)
+      // The second bundle, loaded on first use (esbuild leaves this require as it is).
       const { compose } = require('./core.js') as typeof import('../extension');
       return await compose(context, host);
     } catch (e) {

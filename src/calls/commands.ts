@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommand, type Invocation } from '../common/interaction';
-import { AuthenticationError, InputError, type CallBatchItem } from '../api';
-import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
+import { AuthenticationError, hostOf, InputError, type CallBatchItem } from '../api';
+import { filesFromArgs, notOnDisk, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
+import { background } from '../common/background';
+import { withAbortableProgress } from '../common/progress';
 
 /**
  * A start without id or trace_id gets ids derived from the file, the line and its content, so
@@ -63,7 +65,7 @@ export class CallImports implements vscode.Disposable {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [this, registerCommand('svc.importCalls', (how, a?: unknown, b?: unknown, c?: unknown) => this.import(how, a, b, c))];
+    return [this, registerCommand('svc.importCalls', (how, clicked?: unknown, selected?: unknown, options?: unknown) => this.import(how, clicked, selected, options))];
   }
 
   dispose(): void {
@@ -71,9 +73,9 @@ export class CallImports implements vscode.Disposable {
     this.diagnostics.dispose();
   }
 
-  async import(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<ImportReport> {
-    const args = optionsFromArgs<ImportArgs>(a, b, c);
-    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
+  async import(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<ImportReport> {
+    const args = optionsFromArgs<ImportArgs>(clicked, selected, options);
+    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(clicked, selected);
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
     if (!how.interactive && files.length === 0) throw new InputError('svc.importCalls: no files: pass an explorer selection or { files: [...] }.', { field: 'files' });
     if (files.length === 0) {
@@ -81,14 +83,15 @@ export class CallImports implements vscode.Disposable {
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
     }
+    const remote = notOnDisk(files);
+    if (remote) {
+      if (!how.interactive) throw new Error(`svc.importCalls: ${remote}`);
+      vscode.window.showWarningMessage(`svc: ${remote}`);
+      return { status: 'aborted', files: [] };
+    }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
-      let host = '';
-      try {
-        host = new URL(this.connection.config.baseUrl).host;
-      } catch {
-        // no URL yet
-      }
+      const host = hostOf(this.connection.config.baseUrl);
       const where = host ? ` to ${host}` : '';
       if (!how.interactive) throw new AuthenticationError(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
       throw new AuthenticationError(`Sign in${where || ' to the svc service'} before importing calls.`);
@@ -102,9 +105,12 @@ export class CallImports implements vscode.Disposable {
     }
     const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
     if (invalid.length) {
-      void this.errors.showMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, {
-        actions: [{ title: 'Show Problems', command: 'workbench.actions.view.problems' }],
-      });
+      background(
+        this.errors.showMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, {
+          actions: [{ title: 'Show Problems', command: 'workbench.actions.view.problems' }],
+        }),
+        'Showing an error',
+      );
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
 
@@ -114,11 +120,9 @@ export class CallImports implements vscode.Disposable {
     const perBatch = args.itemsPerBatch ?? 1000;
     const started = performance.now();
     const report: ImportReport = { status: 'done', files: [] };
-    await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+    await withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls' },
+      async (progress, abort) => {
         let done = 0;
         let bytes = 0;
         for (const uri of files) {
@@ -177,15 +181,18 @@ export class CallImports implements vscode.Disposable {
     if (starts + ends > 0) this.afterImport();
     if (report.status === 'done') {
       const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
-      void vscode.window.showInformationMessage(
+      vscode.window.showInformationMessage(
         `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
           (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;
-      void this.errors.showMessage(`svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`, {
-        actions: [{ title: 'Import Again', command: 'svc.importCalls', args: { files: files.map((f) => f.fsPath) } }],
-      });
+      background(
+        this.errors.showMessage(`svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`, {
+          actions: [{ title: 'Import Again', command: 'svc.importCalls', args: { files: files.map((f) => f.fsPath) } }],
+        }),
+        'Showing an error',
+      );
     }
     return report;
   }

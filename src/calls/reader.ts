@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../common/lines';
-import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, formatPath, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, valueAt, type JsonPath, type Problem } from '../common/problems';
 import { formatBytes } from '../common/format';
 
 export { ProblemError, type Problem } from '../common/problems';
@@ -208,9 +208,4 @@ function checkItem(doc: JsonText, raw: unknown, line: Line): { item?: CallBatchI
     at(path, `${formatPath(path)}: set by the service from your credentials, so this value is not kept`, 'warning');
   }
   return { item: problems.some((p) => p.severity === 'error') ? undefined : item, problems };
-}
-
-function valueAt(v: unknown, path: JsonPath): unknown {
-  for (const p of path) v = isObject(v) ? v[p as string] : undefined;
-  return v;
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { InputError } from '../api/errors';
+import { InputError, originOf } from '../api';
 
 /** The one place that reads configuration. */
 export const SECTION = 'svc';
@@ -72,13 +72,6 @@ export function configChanged({ before, after }: ConfigChange, keys: (keyof SvcC
   return keys.some((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
 }
 
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The file where this workspace's settings live: the .code-workspace file, or the folder's .vscode/settings.json. */
 export function workspaceSettingsFile(): string | undefined {

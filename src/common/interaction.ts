@@ -9,6 +9,7 @@
  * created in.
  */
 import * as vscode from 'vscode';
+import { background } from './background';
 import type { ErrorPresenter } from './errors';
 import { isTreeNode } from './treeNodes';
 
@@ -77,7 +78,7 @@ export function registerCommand<A extends unknown[]>(
       if (!presenter) throw e;
       if (!how.interactive) throw presenter.rejection(e, id);
       // Not awaited: the notification stays until the user answers; the command is done.
-      void presenter.show(e);
+      background(presenter.show(e), `Showing why ${id} failed`);
       return undefined;
     }
   });

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ownProblems, toDiagnostic, type FileProblem } from './diagnostics';
+import { background } from './background';
 
 /** Documents larger than this are checked again on save only (a copy per keystroke would cost too much). */
 const LIVE_LIMIT_CHARS = 8 * 1024 * 1024;
@@ -42,8 +43,8 @@ export class LiveProblems implements vscode.Disposable {
 
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
-    this.subscriptions.forEach((s) => s.dispose());
-    if (this.tmpDir) void fs.rm(this.tmpDir, { recursive: true, force: true });
+    for (const s of this.subscriptions) s.dispose();
+    if (this.tmpDir) background(fs.rm(this.tmpDir, { recursive: true, force: true }), `Removing ${this.tmpDir}`);
   }
 
   private changed(doc: vscode.TextDocument, saved: boolean): void {

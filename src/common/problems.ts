@@ -442,7 +442,8 @@ function unknownKey(key: string, obj: unknown): string {
   return 'unknown field';
 }
 
-function valueAt(root: unknown, path: JsonPath): unknown {
+/** The value at `path` in `root` (own fields and array items only), or undefined. */
+export function valueAt(root: unknown, path: JsonPath): unknown {
   let v = root;
   for (const p of path) {
     if (Array.isArray(v) && typeof p === 'number') v = v[p];
@@ -470,7 +471,7 @@ function show(v: unknown): string {
   if (v === undefined) return 'nothing';
   if (typeof v === 'string') return JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v);
   if (isObject(v) || Array.isArray(v)) return kindOf(v);
-  return String(v);
+  return String(v as number | boolean | null | undefined);
 }
 
 function oneOf(values: readonly unknown[]): string {

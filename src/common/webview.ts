@@ -1,7 +1,8 @@
 /**
  * The HTML shell every webview of this extension uses: a strict Content Security Policy with a
  * fresh nonce, the bundle's script and stylesheet (dist/webview/<entry>.js / .css), nothing remote.
- * Content is rendered by the script from typed messages; this shell holds no data.
+ * Content is rendered by the script from typed messages; this shell holds no data. Every webview
+ * panel (trajectory viewer, thread details, training dashboard) uses it.
  *
  * The bundle is inlined under the nonce rather than loaded by URL, so the document has nothing to
  * fetch before its script runs (in code-server the script then starts ~80 ms after the document
@@ -32,6 +33,8 @@ export interface ShellOptions {
   title: string;
   /** `data-*` attributes for <body>, e.g. the view's kind (text only; escaped). */
   data?: Record<string, string>;
+  /** Allows `data:` images (the dashboard's chart export draws one). */
+  dataImages?: boolean;
 }
 
 const escapeAttr = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -65,7 +68,7 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
     "default-src 'none'",
     `style-src ${webview.cspSource} 'nonce-${n}'`,
     `script-src 'nonce-${n}'`,
-    `img-src ${webview.cspSource}`,
+    `img-src ${webview.cspSource}${opts.dataImages ? ' data:' : ''}`,
     `font-src ${webview.cspSource}`,
     "connect-src 'none'",
     "frame-src 'none'",
@@ -76,8 +79,8 @@ export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, o
     .map(([k, v]) => ` data-${k.replace(/[^a-z0-9-]/gi, '')}="${escapeAttr(v)}"`)
     .join('');
   // Inlined text must not close its element early: `</` is escaped the way JS and CSS both read it.
-  const style = styleText !== undefined ? `<style nonce="${n}">${styleText.replace(/<\//g, '<\\/')}</style>` : `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri)}">`;
-  const script = scriptText !== undefined ? `<script nonce="${n}">${scriptText.replace(/<\/(script)/gi, '<\\/$1')}</script>` : `<script nonce="${n}" src="${webview.asWebviewUri(scriptUri)}"></script>`;
+  const style = styleText !== undefined ? `<style nonce="${n}">${styleText.replace(/<\//g, '<\\/')}</style>` : `<link rel="stylesheet" href="${webview.asWebviewUri(styleUri).toString()}">`;
+  const script = scriptText !== undefined ? `<script nonce="${n}">${scriptText.replace(/<\/(script)/gi, '<\\/$1')}</script>` : `<script nonce="${n}" src="${webview.asWebviewUri(scriptUri).toString()}"></script>`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

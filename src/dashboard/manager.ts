@@ -10,6 +10,7 @@ import { bestRow, resolveBest, type Direction } from './core/metrics';
 import { BestChoice, DEFAULT_UI, parseMessage, UiState } from './core/protocol';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardHost } from './panel';
 import { CheckpointSync, type SyncAppend } from './sync';
+import { background } from '../common/background';
 
 /** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */
 const BEST_KEY = 'svc.dashboard.best';
@@ -167,7 +168,7 @@ export class Dashboards extends Disposable implements DashboardHost {
 
   chooseBest(modelId: string, choice: BestChoice): void {
     const all = this.context.globalState.get<Record<string, unknown>>(BEST_KEY, {});
-    void this.context.globalState.update(BEST_KEY, { ...all, [modelId]: choice });
+    background(this.context.globalState.update(BEST_KEY, { ...all, [modelId]: choice }), 'Saving the best-checkpoint choice');
     const panel = this.panels.get(modelId);
     if (panel) this.updateBest(modelId, panel.sync);
   }
@@ -228,9 +229,12 @@ export class Dashboards extends Disposable implements DashboardHost {
     const detail = metric && value !== null ? ` (${metric} ${formatMetric(value)})` : '';
     const step = sync.series.steps[latest];
     const text = rows.length === 1 ? `svc: model ${modelId}: new checkpoint step ${step}${detail}` : `svc: model ${modelId}: ${rows.length} new checkpoints, latest step ${step}${detail}`;
-    void vscode.window.showInformationMessage(text, 'Show').then((choice) => {
-      if (choice) this.open(modelId, sync.series.ids[latest]);
-    });
+    background(
+      vscode.window.showInformationMessage(text, 'Show').then((choice) => {
+        if (choice) this.open(modelId, sync.series.ids[latest]);
+      }),
+      'Showing a new checkpoint',
+    );
   }
 
   private updateBest(modelId: string, sync: CheckpointSync): void {

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiState } from './core/protocol';
 import { concatColumns, type Columns } from './core/series';
-import { dashboardHtml } from './html';
+import { webviewHtml, webviewOptions } from '../common/webview';
 import type { CheckpointSync } from './sync';
+import { background } from '../common/background';
 
 import { DASHBOARD_PANEL } from '../boot/ids';
 
@@ -57,9 +57,9 @@ export class DashboardPanel extends Disposable {
     this.focus = focus;
     const modelId = sync.modelId;
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
-    panel.webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(host.extensionUri, 'dist', 'webview')] };
+    panel.webview.options = webviewOptions(host.extensionUri);
     panel.webview.html = this.html();
-    this._register(panel.webview.onDidReceiveMessage((raw) => void this.receive(raw)));
+    this._register(panel.webview.onDidReceiveMessage((raw) => background(this.receive(raw), `Training dashboard of ${modelId}`)));
     this._register(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; the next one says `ready` again.
@@ -113,15 +113,7 @@ export class DashboardPanel extends Disposable {
   }
 
   private html(): string {
-    const webview = this.panel.webview;
-    const asset = (name: string) => webview.asWebviewUri(vscode.Uri.joinPath(this.host.extensionUri, 'dist', 'webview', name)).toString();
-    return dashboardHtml({
-      cspSource: webview.cspSource,
-      scriptUri: asset('dashboard.js'),
-      styleUri: asset('dashboard.css'),
-      nonce: randomBytes(16).toString('base64'),
-      title: `Training: ${this.modelId}`,
-    });
+    return webviewHtml(this.panel.webview, this.host.extensionUri, { entry: 'dashboard', title: `Training: ${this.modelId}`, dataImages: true });
   }
 
   /**
@@ -143,7 +135,7 @@ export class DashboardPanel extends Disposable {
   }
 
   private post(message: ToWebview): void {
-    void this.panel.webview.postMessage(message);
+    background(this.panel.webview.postMessage(message), `Posting to the training dashboard of ${this.modelId}`);
   }
 
   private async receive(raw: unknown): Promise<void> {

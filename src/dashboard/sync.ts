@@ -7,6 +7,7 @@ import type { Connection } from '../service/connection';
 import { pollDelayMs } from './core/poll';
 import type { SyncStatus } from './core/protocol';
 import { CheckpointSeries, columnsFromCheckpoints, type Columns, type MergeResult } from './core/series';
+import { background } from '../common/background';
 
 /** Cursor pages of the dashboard: the largest the service allows. */
 export const PAGE_SIZE = 100;
@@ -96,7 +97,7 @@ export class CheckpointSync extends Disposable {
   setActive(active: boolean): void {
     if (this.active === active) return;
     this.active = active;
-    if (active) void this.sync();
+    if (active) background(this.sync(), `Syncing the checkpoints of ${this.modelId}`);
     else this.stop();
     this.statusChanged.fire();
   }
@@ -111,7 +112,7 @@ export class CheckpointSync extends Disposable {
     this.error = undefined;
     this.cleared.fire();
     this.statusChanged.fire();
-    if (this.active) void this.sync();
+    if (this.active) background(this.sync(), `Syncing the checkpoints of ${this.modelId}`);
   }
 
   /** Fetches the pages after the cursor until the end; one run at a time. */
@@ -184,7 +185,7 @@ export class CheckpointSync extends Disposable {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.nextPollAt = undefined;
-      void this.sync();
+      background(this.sync(), `Syncing the checkpoints of ${this.modelId}`);
     }, delay);
   }
 

@@ -16,6 +16,7 @@
  * With a thread node, these go in the second argument: executeCommand(cmd, node, { turn: 'last', ... }).
  */
 import { parseRef } from '../api/refs';
+import { UUID_SHAPE } from '../api/schemas/common';
 import {
   emojiProblem,
   feedbackTypeProblem,
@@ -45,7 +46,6 @@ export interface AttachArgs {
 
 export const ATTACH_ARG_KEYS = ['ref', 'kind', 'note', 'emoji', 'feedbackType', 'payload', 'creator', 'turn', 'id'] as const;
 const KINDS: readonly FeedbackKind[] = ['note', 'reaction', 'custom'];
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 type Result = { ok: true; args: AttachArgs } | { ok: false; reason: string };
 
@@ -107,7 +107,7 @@ export function parseAttachArgs(raw: unknown): Result {
     args.turn = raw.turn;
   }
   if (present('id')) {
-    if (typeof raw.id !== 'string' || !UUID.test(raw.id)) return fail('id must be a UUID (8-4-4-4-12 hexadecimal digits).');
+    if (typeof raw.id !== 'string' || !UUID_SHAPE.test(raw.id)) return fail('id must be a UUID (8-4-4-4-12 hexadecimal digits).');
     args.id = raw.id;
   }
 

@@ -8,7 +8,9 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { callRef, CancelledError, InputError, parseRef, SvcError, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
+import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
+import { withAbortableProgress } from '../common/progress';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { isThreadNodeLike, parseAttachArgs, turnChoices, type AttachArgs } from './args';
@@ -64,7 +66,7 @@ export class FeedbackManager {
       this.deps.log.warn(`Attach feedback: ${e.message}`);
       if (scripted) throw e;
       // From a link (only a ref given) the refusal is shown, with its fix, before any question.
-      void this.deps.errors.show(e);
+      background(this.deps.errors.show(e), 'Showing why no feedback was sent');
       return undefined;
     }
   }
@@ -168,17 +170,9 @@ export class FeedbackManager {
     // Run by the user: the key's use may be asked about first. A scripted call is never asked.
     if (!scripted) await connection.prepare('trace');
     try {
-      const res = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…`, cancellable: true },
-        async (_progress, token) => {
-          const controller = new AbortController();
-          const sub = token.onCancellationRequested(() => controller.abort());
-          try {
-            return await client.feedback.create({ ...req, id }, { signal: controller.signal });
-          } finally {
-            sub.dispose();
-          }
-        },
+      const res = await withAbortableProgress(
+        { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…` },
+        (_progress, abort) => client.feedback.create({ ...req, id }, { signal: abort.signal }),
       );
       this.retryIds.succeeded(key);
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);
@@ -196,7 +190,7 @@ export class FeedbackManager {
       connection.reportFailure(e, { prompt: scripted });
       if (rethrow) throw e;
       const retry = e instanceof SvcError && e.transient ? { retry: () => this.send(req, id, false) } : {};
-      void errors.show(e, 'Could not attach feedback', retry);
+      background(errors.show(e, 'Could not attach feedback', retry), 'Showing an error');
       return undefined;
     }
   }
@@ -217,7 +211,7 @@ export class FeedbackManager {
         const choice = await (isError ? vscode.window.showErrorMessage(message, 'Send', 'Cancel') : vscode.window.showInformationMessage(message, 'Send', 'Cancel'));
         if (choice !== 'Send') return undefined;
         if (doc.isClosed) {
-          void vscode.window.showWarningMessage('svc: The payload document was closed; no feedback was sent.');
+          background(vscode.window.showWarningMessage('svc: The payload document was closed; no feedback was sent.'), 'Showing a warning');
           return undefined;
         }
         const parsed = parsePayloadText(doc.getText());
@@ -230,7 +224,7 @@ export class FeedbackManager {
         try {
           return await this.send({ ...base, payload: parsed.payload }, explicitId, false, true);
         } catch (e) {
-          void this.deps.errors.show(e, 'Could not attach feedback');
+          background(this.deps.errors.show(e, 'Could not attach feedback'), 'Showing an error');
           message = 'svc: Sending failed (see the error). Click Send to try again; the retry cannot create a duplicate.';
           isError = true;
           continue;

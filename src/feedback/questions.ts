@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../api';
+import { background } from '../common/background';
 import type { FeedbackKind } from './args';
 import { COMMON_EMOJI, charCount, emojiProblem, feedbackTypeProblem, MAX_NOTE_CHARS, NOTE_TYPE, noteProblem, REACTION_TYPE } from './payload';
 import { refAt, refProblem, refsInText, shortRef } from './refText';
@@ -33,12 +34,15 @@ export async function pickTurn(threadId: string, choices: { turn: 'first' | 'las
 /** Tells the user the feedback was stored, with Copy Id. */
 export function announceCreated(res: FeedbackCreateResponse, creator: string | undefined): void {
   const by = creator ? ` by ${creator}` : '';
-  void vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${formatTime(res.created_at)}${by}.`, 'Copy Id').then(async (choice) => {
-    if (choice === 'Copy Id') {
-      await vscode.env.clipboard.writeText(res.id);
-      vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
-    }
-  });
+  background(
+    vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${formatTime(res.created_at)}${by}.`, 'Copy Id').then(async (choice) => {
+      if (choice === 'Copy Id') {
+        await vscode.env.clipboard.writeText(res.id);
+        vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
+      }
+    }),
+    'Copying the feedback id',
+  );
 }
 
 /** The refs in the selection of the editor (of `uri` when given), else the ref under its cursor. */

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, createServiceClient, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, ConfigurationError, createServiceClient, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
 import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type SvcConfig, type UrlSetting } from '../common/config';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
+import { background } from '../common/background';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
@@ -24,14 +25,6 @@ export interface ConnectionChange {
    * its own Sign In) or may not prompt. The UI offers to sign in again; the Connection never does.
    */
   readonly authFailed?: { readonly error: AuthenticationError; readonly prompt: boolean };
-}
-
-function originOf(url: string): string | undefined {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -72,7 +65,7 @@ export class Connection extends Disposable {
     // Until refreshAuth() has read SecretStorage (slow in some hosts), say so: not "not
     // configured", and no sign-in welcome for a user who is signed in.
     this._state = this._client ? 'checking' : 'unconfigured';
-    void this.setContextKeys();
+    background(this.setContextKeys(), 'Setting the svc context keys');
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (!e.affectsConfiguration('svc') && !affectsConnection(e)) return;
@@ -81,7 +74,7 @@ export class Connection extends Disposable {
     );
     // Trusting the workspace makes its settings count: read them again.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload(true)));
-    this._register(credentials.onDidChange(() => void this.refreshAuth(true)));
+    this._register(credentials.onDidChange(() => background(this.refreshAuth(true), 'Checking the sign-in')));
   }
 
   /**
@@ -98,9 +91,9 @@ export class Connection extends Disposable {
       // here only when it did not, so one change reads the credentials once.
       const credentialsMoved = this.rebuild();
       this.changed.fire({ data: true, config });
-      if (!credentialsMoved) void this.refreshAuth(true);
+      if (!credentialsMoved) background(this.refreshAuth(true), 'Checking the sign-in');
     } else {
-      void this.setContextKeys();
+      background(this.setContextKeys(), 'Setting the svc context keys');
       this.changed.fire({ data: before.project !== this._config.project, config });
     }
   }
@@ -226,7 +219,7 @@ export class Connection extends Disposable {
     // Only the state changes: the views keep their error items instead of reloading (and
     // failing again) in a loop. Later failures find the state failed and fire nothing.
     this._state = 'authFailed';
-    void this.setContextKeys();
+    background(this.setContextKeys(), 'Setting the svc context keys');
     this.changed.fire({ data: false, authFailed: { error, prompt: options.prompt !== false } });
   }
 
@@ -271,7 +264,7 @@ export class Connection extends Disposable {
     if (cfg.ignoredWorkspaceSettings.length) {
       this.log.info(`Restricted Mode: ignoring ${cfg.ignoredWorkspaceSettings.join(', ')} from this workspace's settings.`);
     }
-    if (old) void old.close();
+    if (old) background(old.close(), 'Closing the previous client');
     // After the client (its listeners refresh the auth state, which must see the new client) and
     // before the views reset (their requests must use the new origins' credentials).
     const trace = this._client ? originOf(cfg.baseUrl) : undefined;
@@ -294,7 +287,7 @@ export class Connection extends Disposable {
   }
 
   override dispose(): void {
-    void this._client?.close();
+    if (this._client) background(this._client.close(), 'Closing the client');
     super.dispose();
   }
 }

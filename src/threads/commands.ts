@@ -106,12 +106,12 @@ export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: Sor
 async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
   let next: SortBy | undefined;
   if (args !== undefined) {
-    const a = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
-    if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(a.field)) {
-      throw new InputError(`${a.field === undefined ? 'A sort field is needed' : `Unknown sort field "${String(a.field)}"`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
+    const sort = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
+    if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(sort.field)) {
+      throw new InputError(`${sort.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(sort.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
     }
-    if (a.direction !== undefined && a.direction !== 'asc' && a.direction !== 'desc') throw new InputError(`Unknown sort direction "${String(a.direction)}"; use asc or desc.`);
-    next = { field: a.field as SortBy['field'], direction: a.direction === 'asc' ? 'asc' : 'desc' };
+    if (sort.direction !== undefined && sort.direction !== 'asc' && sort.direction !== 'desc') throw new InputError(`Unknown sort direction ${JSON.stringify(sort.direction)}; use asc or desc.`);
+    next = { field: sort.field as SortBy['field'], direction: sort.direction === 'asc' ? 'asc' : 'desc' };
   } else {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
     next = pick?.sort;

@@ -6,6 +6,7 @@ import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
 import type { ThreadsModel } from './model';
+import { background } from '../common/background';
 
 export const THREAD_DETAILS_VIEW_TYPE = 'svc.threadDetails';
 
@@ -36,7 +37,7 @@ export class ThreadDetailsPanel extends Disposable {
   ) {
     super();
     this._register(model.onDidChange(() => this.follow()));
-    this._register({ dispose: () => this.panel?.dispose() });
+    this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
   /** The thread on show, if the panel is open. */
@@ -91,7 +92,7 @@ export class ThreadDetailsPanel extends Disposable {
           break;
       }
     } catch (e) {
-      void this.errors.show(e, `Thread ${shown.row.thread_id}`);
+      background(this.errors.show(e, `Thread ${shown.row.thread_id}`), 'Showing an error');
     }
   }
 
@@ -126,7 +127,7 @@ export class ThreadDetailsPanel extends Disposable {
     const msg = message ?? { type: 'show' as const, thread: threadDetails(this.shown.project, this.shown.row, (id) => callRef(this.shown!.project, id)) };
     const checked = ToWebviewSchema.parse(msg);
     if (checked.type === 'show') this.lastPosted = checked;
-    if (this.ready) void this.panel.webview.postMessage(checked);
+    if (this.ready) background(this.panel.webview.postMessage(checked), 'Posting to the thread details');
   }
 
   /** After the view reloaded, shows the thread's new row (more turns, a later update). */

@@ -1,5 +1,5 @@
 /** Thread filters: presets, custom ranges and id lists. Pure: no vscode import. */
-import { THREAD_SORT_FIELDS, type ThreadsQueryFilter, type SortBy } from '../api';
+import { DATE_TIME_HELP, isCalendarDateTime, isZonedDateTime, THREAD_SORT_FIELDS, type ThreadsQueryFilter, type SortBy } from '../api';
 import { formatLocalDateTime, plural } from '../common/format';
 
 export type ThreadFilter =
@@ -69,35 +69,25 @@ export const DATE_BOUND_HELP = 'Use a date (2026-11-15, from local midnight), a 
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?$/;
-const ZONED_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2})$/i;
 
 export type DateBound = { ok: true; iso: string } | { ok: false; reason: string };
-
-/** Whether the fields name a real calendar date and time (no 2026-02-30, no 24:00). */
-function realDateTime(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): boolean {
-  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
-  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
-}
 
 /**
  * A bound of the date filter, as the instant the query sends:
  * - a plain date `2026-11-15` is local midnight;
  * - a date-time without a zone (`2026-11-15 09:30`, `2026-11-15T09:30:15`) is local time;
- * - a date-time with a zone (`…Z`, `…+02:00`) is sent as written.
+ * - a date-time with a zone (`…Z`, `…+02:00`) is sent as written, so it passes the check every
+ *   request date-time passes (isZonedDateTime): a real date, seconds, a zone.
  */
 export function parseDateBound(value: string): DateBound {
   const v = value.trim();
   const fail: DateBound = { ok: false, reason: DATE_BOUND_HELP };
-  const zoned = ZONED_DATE_TIME.exec(v);
-  if (zoned) {
-    const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(zoned[i] ?? 0)) as [number, number, number, number, number, number];
-    return realDateTime(y, mo, d, h, mi, s) && !Number.isNaN(Date.parse(v)) ? { ok: true, iso: v } : fail;
-  }
+  if (/(Z|[+-]\d{2}:\d{2})$/i.test(v) && /T/i.test(v)) return isZonedDateTime(v) ? { ok: true, iso: v } : fail;
   const plain = PLAIN_DATE.exec(v);
   const local = plain ?? LOCAL_DATE_TIME.exec(v);
   if (!local) return fail;
   const [y, mo, d, h, mi, s] = [1, 2, 3, 4, 5, 6].map((i) => Number(local[i] ?? 0)) as [number, number, number, number, number, number];
-  if (!realDateTime(y, mo, d, h, mi, s)) return fail;
+  if (!isCalendarDateTime(y, mo, d, h, mi, s)) return fail;
   const ms = local[7] ? Math.floor(Number(`0.${local[7]}`) * 1000) : 0;
   // setFullYear, not the constructor: it would read years 0-99 as 1900-1999.
   const t = new Date(2000, 0, 1);
@@ -108,11 +98,7 @@ export function parseDateBound(value: string): DateBound {
 
 /** Checks an ISO date-time with a zone (a stored bound); returns a message for users, or undefined. */
 export function checkDateTime(value: string): string | undefined {
-  const v = value.trim();
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(v) || Number.isNaN(Date.parse(v))) {
-    return 'Use an ISO 8601 date-time with a zone, e.g. 2026-11-20T09:00:00Z';
-  }
-  return undefined;
+  return isZonedDateTime(value.trim()) ? undefined : `Use ${DATE_TIME_HELP}`;
 }
 
 /** For input boxes: a message when the text is not a date bound, else undefined. */

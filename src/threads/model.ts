@@ -7,6 +7,7 @@ import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
 import { parseStoredFilter, parseStoredSort, toQueryFilter, type ThreadFilter } from './filter';
 import type { SortBy } from '../api';
+import { setContext } from '../common/background';
 
 /** workspaceState keys: view state is the user's, per workspace, and never goes to settings. */
 export const SORT_KEY = 'svc.threads.sort';
@@ -50,7 +51,7 @@ export class ThreadsModel extends Disposable {
     super();
     this._sort = parseStoredSort(viewState.get(SORT_KEY));
     this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
-    void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!this._filter);
+    setContext('svc.threads.filterActive', !!this._filter);
     // Another client, key or project drops what is loaded; of the settings, only a real change of
     // page size does.
     this._register(connection.onDidChange(({ data, config }) => (data || (config && configChanged(config, ['threadsPageSize']))) && this.reset()));
@@ -105,7 +106,7 @@ export class ThreadsModel extends Disposable {
   /** Filters by `filter` (kept in workspaceState; undefined clears it) and reloads. */
   async setFilter(filter: ThreadFilter | undefined): Promise<void> {
     this._filter = filter;
-    void vscode.commands.executeCommand('setContext', 'svc.threads.filterActive', !!filter);
+    setContext('svc.threads.filterActive', !!filter);
     this.reset();
     await this.viewState.update(FILTER_KEY, filter);
   }

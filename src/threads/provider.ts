@@ -7,6 +7,7 @@ import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, pl
 import { treeNode } from '../common/treeNodes';
 import { describeFilter, describeSort } from './filter';
 import type { ThreadsModel } from './model';
+import { background } from '../common/background';
 
 export type ThreadNode =
   | { kind: 'thread'; project: string; row: ThreadRow }
@@ -158,12 +159,15 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   private showProgress(): void {
     if (!this.view || this.progressShown || !this.model.isLoading || this.model.rows.length === 0) return;
     this.progressShown = true;
-    void vscode.window.withProgress({ location: { viewId: 'svc.threads' } }, () =>
-      this.model.loadMore().finally(() => {
-        this.progressShown = false;
-        // A newer load may have started meanwhile: show it too.
-        this.showProgress();
-      }),
+    background(
+      vscode.window.withProgress({ location: { viewId: 'svc.threads' } }, () =>
+        this.model.loadMore().finally(() => {
+          this.progressShown = false;
+          // A newer load may have started meanwhile: show it too.
+          this.showProgress();
+        }),
+      ),
+      'Loading threads',
     );
   }
 
@@ -193,7 +197,7 @@ export function threadTooltip(row: ThreadRow): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, false);
   md.isTrusted = false;
   md.supportHtml = false;
-  const show = (v: unknown) => (v === null || v === undefined || v === -1 ? 'n/a' : String(v));
+  const show = (v: unknown) => (v === null || v === undefined || v === -1 ? 'n/a' : typeof v === 'object' ? JSON.stringify(v) : String(v as string | number | boolean));
   const known: [string, string][] = [
     ['Thread', row.thread_id],
     ['Turns', String(row.turn_count)],

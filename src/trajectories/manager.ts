@@ -1,11 +1,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, InputError, NotFoundError } from '../api';
-import { filesFromArgs, optionsFromArgs } from '../common/diagnostics';
+import { AuthenticationError, ConfigurationError, hostOf, InputError, NotFoundError } from '../api';
+import { background, setContext } from '../common/background';
+import { filesFromArgs, notOnDisk, optionsFromArgs } from '../common/diagnostics';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { Invocation } from '../common/interaction';
 import { LiveProblems } from '../common/liveProblems';
+import { withAbortableProgress } from '../common/progress';
 import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -16,14 +18,6 @@ import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport }
 import { describeLines, uploadGroups } from './upload';
 
 const SHOW_PROBLEMS = { title: 'Show Problems', command: 'workbench.actions.view.problems' };
-
-const hostOf = (url: string) => {
-  try {
-    return new URL(url).host;
-  } catch {
-    return '';
-  }
-};
 
 async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number }> {
   try {
@@ -70,7 +64,7 @@ export class UploadManager implements vscode.Disposable {
     const refuse = (message: string, field?: string): UploadReport => {
       const error = new InputError(`svc.uploadTrajectories: ${message}`, { field });
       if (!how.interactive) throw error;
-      void this.errors.show(error);
+      background(this.errors.show(error), 'Showing an error');
       return { status: 'aborted', files: [] };
     };
     if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
@@ -91,12 +85,14 @@ export class UploadManager implements vscode.Disposable {
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
     }
+    const remote = notOnDisk(files);
+    if (remote) return refuse(remote);
     files = uploadOrder(files, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
       const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
       if (!how.interactive) throw new AuthenticationError(`svc.uploadTrajectories: not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
-      void this.errors.show(new AuthenticationError(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`));
+      background(this.errors.show(new AuthenticationError(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`)), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
 
@@ -107,7 +103,7 @@ export class UploadManager implements vscode.Disposable {
     if (invalid.length) {
       const count = invalid.reduce((n, s) => n + s.problems.filter((p) => p.severity === 'error').length, 0);
       const names = invalid.map((s) => path.basename(s.file)).join(', ');
-      void this.errors.showMessage(`svc: ${invalid.some((s) => s.truncated) ? `${count}+ problems` : plural(count, 'problem')} in ${names}; nothing was sent.`, { actions: [SHOW_PROBLEMS] });
+      background(this.errors.showMessage(`svc: ${invalid.some((s) => s.truncated) ? `${count}+ problems` : plural(count, 'problem')} in ${names}; nothing was sent.`, { actions: [SHOW_PROBLEMS] }), 'Showing an error');
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, problems: s.problems.length })) };
     }
 
@@ -130,19 +126,19 @@ export class UploadManager implements vscode.Disposable {
   async retryRemaining(args?: RetryArgs): Promise<UploadReport> {
     let plan = this.remaining;
     if (!plan) {
-      void vscode.window.showInformationMessage('svc: nothing left to upload.');
+      background(vscode.window.showInformationMessage('svc: nothing left to upload.'), 'Telling nothing is left');
       return { status: 'done', files: [] };
     }
     if (this.running) {
-      void this.errors.showMessage('svc: an upload is already running.', { warning: true });
+      background(this.errors.showMessage('svc: an upload is already running.', { warning: true }), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
     for (const f of plan.files) {
       const now = await stampOf(f.uri);
       if (f.startGroup > 0 && (now.size !== f.size || now.mtime !== f.mtime)) {
-        void this.errors.showMessage(
+        background(this.errors.showMessage(
           `svc: ${path.basename(f.uri.fsPath)} changed since the upload began, so "resume at group ${f.startGroup}" could skip or repeat lines. Nothing was sent; upload the remaining lines as a new file.`,
-        );
+        ), 'Showing an error');
         return { status: 'aborted', files: [] };
       }
     }
@@ -155,18 +151,16 @@ export class UploadManager implements vscode.Disposable {
     const summaries = await this.validate(plan.files.map((f) => f.uri));
     if (!summaries) return { status: 'cancelled', files: [] };
     if (summaries.some((s) => s.problems.some((p) => p.severity === 'error'))) {
-      void this.errors.showMessage('svc: the files changed and now have problems; nothing was sent.', { actions: [SHOW_PROBLEMS] });
+      background(this.errors.showMessage('svc: the files changed and now have problems; nothing was sent.', { actions: [SHOW_PROBLEMS] }), 'Showing an error');
       return { status: 'invalid', files: [] };
     }
     return this.send(plan, summaries);
   }
 
   private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories', cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        token.onCancellationRequested(() => abort.abort());
+    return withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories' },
+      async (progress, abort) => {
         const out: ValidationSummary[] = [];
         for (const uri of files) {
           progress.report({ message: path.basename(uri.fsPath) });
@@ -188,18 +182,16 @@ export class UploadManager implements vscode.Disposable {
     const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
     const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
     const started = performance.now();
-    const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})`, cancellable: true },
-      async (progress, token): Promise<UploadReport> => {
-        const cancel = new AbortController();
-        token.onCancellationRequested(() => cancel.abort());
+    const report = await withAbortableProgress(
+      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})` },
+      async (progress, cancel): Promise<UploadReport> => {
         this.running = cancel;
-        void vscode.commands.executeCommand('setContext', 'svc.uploading', true);
+        setContext('svc.uploading', true);
         try {
           return await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
         } finally {
           this.running = undefined;
-          void vscode.commands.executeCommand('setContext', 'svc.uploading', false);
+          setContext('svc.uploading', false);
         }
       },
     );
@@ -209,7 +201,7 @@ export class UploadManager implements vscode.Disposable {
       // The service does not know the model: it leaves the recent list (the message offers Remove Model).
       if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
-    void announceUpload(report, plan, performance.now() - started, this.errors);
+    background(announceUpload(report, plan, performance.now() - started, this.errors), 'Announcing the upload');
     return report;
   }
 
@@ -240,7 +232,7 @@ export class UploadManager implements vscode.Disposable {
       const now = await stampOf(uri);
       if (now.size !== summary.fileBytes || now.mtime === undefined || Math.abs(now.mtime - summary.mtimeMs) >= 1) {
         this.remaining = { ...plan, files: plan.files.slice(i) };
-        void this.errors.showMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`);
+        background(this.errors.showMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`), 'Showing an error');
         return { status: 'aborted', files: reports };
       }
       let last = 0;

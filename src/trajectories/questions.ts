@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { NotFoundError } from '../api';
 import { removeModelAction } from '../checkpoints/commands';
+import { background } from '../common/background';
 import { toDiagnostic } from '../common/diagnostics';
 import type { ErrorAction, ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
@@ -57,7 +58,7 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
   const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
   const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
   if (report.status === 'done') {
-    void vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`);
+    background(vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`), 'Announcing the upload');
     return;
   }
   const last = report.files.at(-1)!;

@@ -89,7 +89,7 @@ function str(v: unknown): string | undefined {
 export function jsonText(v: unknown, pretty = false): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
-  return JSON.stringify(v, null, pretty ? 2 : undefined) ?? String(v);
+  return JSON.stringify(v, null, pretty ? 2 : undefined) ?? typeof v; // undefined only for functions and symbols
 }
 
 /** Metric-like maps (`metrics`, `auto_metrics`, `metadata`) as rows; nulls and non-objects give none. */

@@ -15,6 +15,7 @@ import { registerCommand } from '../common/interaction';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
+import { background, setContext } from '../common/background';
 
 import { TRAJECTORY_VIEWER } from '../boot/ids';
 
@@ -35,15 +36,15 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   ) {}
 
   register(): vscode.Disposable[] {
-    const sniff = () => void vscode.commands.executeCommand('setContext', 'svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
+    const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
     sniff();
     return [
       this,
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
       this.transcripts.register(),
-      registerCommand('svc.openTrajectoryViewer', (_how, a?: unknown, b?: unknown) => this.open(a, b)),
-      registerCommand('svc.trajectoryViewer.showSource', (_how, a?: unknown) => this.showSource(a)),
+      registerCommand('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
+      registerCommand('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
     ];
   }
 
@@ -51,7 +52,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     for (const s of this.sessions) s.dispose();
     this.sessions.clear();
     this._onDidOpen.dispose();
-    void this.groupFiles.dispose();
+    background(this.groupFiles.dispose(), 'Removing the viewer\'s group files');
   }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
@@ -74,12 +75,12 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file }`, or the active editor's file. */
-  private async open(a?: unknown, b?: unknown): Promise<void> {
-    const file = a && typeof a === 'object' && 'file' in a ? (a as { file: unknown }).file : undefined;
-    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(a, b)[0];
+  private async open(clicked?: unknown, selected?: unknown): Promise<void> {
+    const file = clicked && typeof clicked === 'object' && 'file' in clicked ? (clicked as { file: unknown }).file : undefined;
+    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
     uri ??= activeResource();
     if (!uri) {
-      if (file !== undefined || a !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
+      if (file !== undefined || clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
       uri = picked?.[0];
       if (!uri) return;
@@ -88,8 +89,8 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   /** The file of the viewer as text. */
-  private async showSource(a?: unknown): Promise<void> {
-    const uri = filesFromArgs(a, undefined)[0] ?? activeResource();
+  private async showSource(resource?: unknown): Promise<void> {
+    const uri = filesFromArgs(resource, undefined)[0] ?? activeResource();
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: vscode.ViewColumn.Beside });
   }
 }

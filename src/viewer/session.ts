@@ -22,6 +22,7 @@ import type { GroupFiles } from './groupFile';
 import { asGroup, groupDetail, mayContain, searchTrajectory, trajectoryView } from './model';
 import { parseFromWebview, type FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { transcript } from './transcript';
+import { background } from '../common/background';
 
 export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: number };
 
@@ -70,7 +71,7 @@ export class ViewerSession extends Disposable {
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.watch();
-    void this.rebuild();
+    background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`);
   }
 
   override dispose(): void {
@@ -78,7 +79,7 @@ export class ViewerSession extends Disposable {
     this.searching?.abort();
     clearTimeout(this.rebuildTimer);
     const index = this.index;
-    void this.built.finally(() => index?.source.close());
+    background(this.built.finally(() => index?.source.close()), `Trajectory viewer: closing ${this.name}`);
     super.dispose();
   }
 
@@ -109,7 +110,7 @@ export class ViewerSession extends Disposable {
   private watch(): void {
     const schedule = () => {
       clearTimeout(this.rebuildTimer);
-      this.rebuildTimer = setTimeout(() => void this.rebuild(), 250);
+      this.rebuildTimer = setTimeout(() => background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`), 250);
     };
     // Edits in a text editor of the same file show live (VS Code gives extensions the text of
     // documents up to 50 MB); saves and changes on disk come through the watcher.
@@ -162,7 +163,7 @@ export class ViewerSession extends Disposable {
       this.index = index;
       this.groupProblems = new Map();
       this.fileProblems = [];
-      void previousBuild.finally(() => previous?.source.close());
+      background(previousBuild.finally(() => previous?.source.close()), `Trajectory viewer: closing the previous index of ${this.name}`);
       this.postProgress();
       // The first paint goes first: after the first chunk, indexing waits for it (at most 5 s, for
       // a view that is never shown).
@@ -177,7 +178,7 @@ export class ViewerSession extends Disposable {
       });
       await index.build({ signal: abort.signal, onProgress: () => this.postProgress(), firstChunkGate: firstPaint });
       this._onDidIndex.fire(index);
-      void this.validate(version, index, opened.memory);
+      background(this.validate(version, index, opened.memory), `Trajectory viewer: checking ${this.name}`);
     } catch (e) {
       if (!abort.signal.aborted) {
         this.deps.log.error(`Trajectory viewer: indexing ${this.name} failed: ${(e as Error).message}`);
@@ -272,7 +273,7 @@ export class ViewerSession extends Disposable {
     try {
       await this.handle(m);
     } catch (e) {
-      void this.deps.errors.show(e, `Trajectory viewer (${m.type})`);
+      background(this.deps.errors.show(e, `Trajectory viewer (${m.type})`), 'Showing an error');
     }
   }
 
@@ -437,7 +438,7 @@ export class ViewerSession extends Disposable {
     if (!index || group >= index.groups) return undefined;
     const row = this.row(index, group);
     if (row.invalid || row.errors) {
-      void this.deps.errors.showMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`);
+      background(this.deps.errors.showMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`), 'Showing an error');
       return undefined;
     }
     const { text } = await index.readGroup(group);
@@ -469,7 +470,7 @@ export class ViewerSession extends Disposable {
       const g = asGroup((await index.readGroup(group)).value);
       type Item = vscode.QuickPickItem & { trajectory?: number; other?: boolean };
       const items: Item[] = (g?.trajectories ?? [])
-        .map((t, i): Item => ({ label: `Trajectory ${i + 1}`, description: `reward ${String((t as { reward?: unknown })?.reward ?? 0)}`, trajectory: i }))
+        .map((t, i): Item => ({ label: `Trajectory ${i + 1}`, description: `reward ${rewardOf(t)}`, trajectory: i }))
         .filter((it) => !(group === from.group && it.trajectory === from.trajectory));
       if (index.groups > 1) items.push({ label: 'Another group…', other: true, alwaysShow: true });
       const pick = await vscode.window.showQuickPick(items, { title: `svc: Compare trajectory ${from.group + 1}.${from.trajectory + 1} with (group ${group + 1})` });
@@ -484,4 +485,10 @@ export class ViewerSession extends Disposable {
       group = Number(typed) - 1;
     }
   }
+}
+
+/** A trajectory's reward for a label: the number, or 0 when it has none. */
+function rewardOf(trajectory: unknown): number {
+  const reward = (trajectory as { reward?: unknown } | undefined)?.reward;
+  return typeof reward === 'number' ? reward : 0;
 }

@@ -8,7 +8,8 @@ import type { BootApi } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { ViewerSession } from '../../src/viewer/session';
 
-interface Figures {
+/** What the bench reports per file (scripts/bench/viewer.ts reads it). */
+export interface ViewerFigures {
   file: string;
   bytes: number;
   groups: number;
@@ -28,7 +29,7 @@ interface Figures {
   groupRows: number;
 }
 
-async function measure(api: SvcExtensionApi, file: string): Promise<Figures> {
+async function measure(api: SvcExtensionApi, file: string): Promise<ViewerFigures> {
   const uri = vscode.Uri.file(file);
   (globalThis as { gc?: () => void }).gc?.();
   const startRss = process.memoryUsage().rss;
@@ -89,7 +90,7 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<BootApi>('svc.svc-vscode')!;
   const api = await (await ext.activate())!.core();
   const files = (process.env.SVC_BENCH_VIEWER_FILES ?? '').split(',').filter(Boolean);
-  const out: Figures[] = [];
+  const out: ViewerFigures[] = [];
   for (const f of files) out.push(await measure(api, f));
   console.log(`BENCH_VIEWER ${JSON.stringify(out)}`);
 }

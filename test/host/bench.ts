@@ -88,7 +88,7 @@ export async function run(): Promise<void> {
 /** Milliseconds from opening the Threads view to the tree returning its first thread rows. */
 async function firstRowsMs(api: SvcExtensionApi): Promise<number> {
   const provider = api.threadsProvider as unknown as { getChildren(node?: unknown): Promise<{ kind: string }[]> };
-  const original = provider.getChildren;
+  const original = provider.getChildren.bind(provider);
   const t0 = performance.now();
   try {
     return await new Promise<number>((resolve, reject) => {

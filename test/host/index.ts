@@ -13,7 +13,6 @@
 // CommonJS build it ships next to it rather than rely on require(esm).
 import { format } from 'util';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const Mocha: typeof import('mocha') = require('mocha/lib/mocha.cjs');
 
 // Mocha's reporters print with printf-style calls (console.log('%s %d', a, b)). The web
@@ -28,6 +27,7 @@ Mocha.reporters.Base.consoleLog = (...args: unknown[]) => console.log(format(...
  *
  * ADD NEW SUITES HERE (one line per file in test/host/suites/):
  */
+/* eslint-disable @typescript-eslint/no-require-imports -- the suites must load after mocha's pre-require has installed describe/it, and in this order */
 function loadSuites(): void {
   // The Restricted Mode host (run-tests.js --restricted) runs its own suite, and only that one.
   if (process.env.SVC_HOST_TRUST === 'restricted') {
@@ -55,6 +55,7 @@ function loadSuites(): void {
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 export function run(): Promise<void> {
   const mocha = new Mocha({
@@ -77,7 +78,7 @@ export function run(): Promise<void> {
   try {
     loadSuites();
   } catch (e) {
-    return Promise.reject(e);
+    return Promise.reject(e instanceof Error ? e : new Error(String(e)));
   }
 
   return new Promise((resolve, reject) => {
@@ -89,7 +90,7 @@ export function run(): Promise<void> {
         else resolve();
       });
     } catch (e) {
-      reject(e);
+      reject(e instanceof Error ? e : new Error(String(e)));
     }
   });
 }

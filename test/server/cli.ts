@@ -40,7 +40,7 @@ function parseArgs(argv: readonly string[]): ReferenceServerOptions {
       case '--help':
       case '-h':
         console.log(USAGE);
-        process.exit(0);
+        return process.exit(0);
       default:
         fail(`unknown argument ${flag}`);
     }

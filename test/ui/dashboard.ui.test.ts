@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
-import { errorToasts, openWorkbench, out, packagedVsix, recordFailure, root, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, root, type Workbench } from './helpers';
 
 const MODEL = 'demo-model-7b';
 
@@ -32,9 +32,7 @@ describe('UI: the training dashboard (VSIX installed)', function () {
 
   before(async () => {
     server = await startReferenceServer({ fixture });
-    wb = await openWorkbench({
-      extension: 'vsix',
-      vsix: packagedVsix(),
+    wb = await openVsixWorkbench({
       settings: {
         'svc.baseUrl': server.url,
         'svc.project': 'demo-entity/chatbot',
@@ -46,13 +44,8 @@ describe('UI: the training dashboard (VSIX installed)', function () {
       viewport: { width: 1600, height: 1000 },
     });
   });
-  afterEach(async function () {
-    await recordFailure(wb, this.currentTest);
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  // A failure leaves evidence in the CI log and a screenshot.
+  closeAfter(() => wb, () => server?.close());
 
   it('opens from the inline button of a model in the Checkpoints view and draws the charts', async () => {
     await wb.page.locator('.part.activitybar a.action-label[aria-label="svc"]').waitFor({ state: 'visible', timeout: 60_000 });

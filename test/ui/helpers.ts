@@ -4,15 +4,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export const { openWorkbench } = require('../host/ui/workbench.js');
+import { openWorkbench, type OpenWorkbenchOptions, type Workbench } from '../host/ui/workbench';
+export type { Workbench };
 
 export const root = path.resolve(__dirname, '..', '..');
 /** Where screenshots go (the README's come from here). */
 export const out = (name: string) => path.join('test-results', 'ui', name);
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type Workbench = any;
 
 /** The VSIX the test command packaged; the UI tests install what users get. */
 export function packagedVsix(): string {
@@ -35,7 +32,7 @@ export async function errorToasts(wb: Workbench): Promise<string[]> {
  * For an afterEach hook: when the test failed, saves a screenshot and prints what was on screen
  * (tabs, quick input, toasts, sidebar rows), so a CI failure can be read from its log.
  */
-export async function recordFailure(wb: Workbench, test: Mocha.Test | undefined): Promise<void> {
+export async function recordFailure(wb: Workbench | undefined, test: Mocha.Test | undefined): Promise<void> {
   if (test?.state !== 'failed' || !wb) return;
   const slug = (test.title || 'test').replace(/[^\w]+/g, '-').slice(0, 60);
   await wb.screenshot(out(`failed-${slug}.png`)).catch(() => undefined);
@@ -73,4 +70,23 @@ export async function setColorTheme(wb: Workbench, label: string, timeout = 20_0
   // The workbench root carries the theme's type: `vs` (light) or `vs-dark`.
   await wb.page.waitForFunction(`document.querySelector('.monaco-workbench')?.classList.contains(${JSON.stringify(light ? 'vs' : 'vs-dark')})`, undefined, { timeout });
   await wb.page.waitForTimeout(300); // let webviews pick up the new colours
+}
+
+/** A fresh workbench with the packaged VSIX installed, as users get it. */
+export function openVsixWorkbench(options: Omit<OpenWorkbenchOptions, 'extension' | 'vsix'>): Promise<Workbench> {
+  return openWorkbench({ ...options, extension: 'vsix', vsix: packagedVsix() });
+}
+
+/**
+ * The end-of-test hooks of a UI suite: evidence after each failed test (recordFailure), and after
+ * the suite the workbench closed, then `cleanup` (servers, temp folders).
+ */
+export function closeAfter(workbench: () => Workbench | undefined, cleanup?: () => unknown): void {
+  afterEach(async function () {
+    await recordFailure(workbench(), this.currentTest);
+  });
+  after(async () => {
+    await workbench()?.close();
+    await cleanup?.();
+  });
 }

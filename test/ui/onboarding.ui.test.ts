@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
-import { openWorkbench, out, packagedVsix, recordFailure, root, setColorTheme, type Workbench } from './helpers';
+import { closeAfter, openVsixWorkbench, out, root, setColorTheme, type Workbench } from './helpers';
 const KEY = 'demo-key';
 
 describe('UI: first run, from the welcome views to rows (VSIX installed, blank profile)', function () {
@@ -19,9 +19,7 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
 
   before(async () => {
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
-    wb = await openWorkbench({
-      extension: 'vsix',
-      vsix: packagedVsix(),
+    wb = await openVsixWorkbench({
       settings: { 'workbench.colorTheme': 'Default Dark Modern' },
       // No credentials from the environment: the sign-in must come from the welcome view.
       env: { SVC_API_KEY: '', SVC_USERNAME: '', SVC_PASSWORD: '', SVC_ACCESS_TOKEN: '', NETRC: path.join(workspace, 'no-netrc') },
@@ -29,13 +27,8 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
       viewport: { width: 1280, height: 800 },
     });
   });
-  afterEach(async function () {
-    await recordFailure(wb, this.currentTest);
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  // A failure leaves evidence in the CI log and a screenshot.
+  closeAfter(() => wb, () => server?.close());
 
   it('follows the welcome views: service URL, sign in, project, model; then shows rows', async () => {
     const page = wb.page;

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
 import { runCheckpointsTitleButtons } from './checkpointsTitle';
-import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, setColorTheme, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
@@ -32,9 +32,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     // Notes with a call ref, for the link test.
     fs.writeFileSync(path.join(workspace, 'notes.md'), `# Review\n\nWrong tool choice: ${LINKED_REF}\n`);
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
-    wb = await openWorkbench({
-      extension: 'vsix',
-      vsix: packagedVsix(),
+    wb = await openVsixWorkbench({
       settings: {
         'svc.baseUrl': server.url,
         'svc.project': 'demo-entity/chatbot',
@@ -48,13 +46,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     });
   });
   // A failure leaves evidence in the CI log and a screenshot.
-  afterEach(async function () {
-    await recordFailure(wb, this.currentTest);
-  });
-  after(async () => {
-    await wb?.close();
-    await server?.close();
-  });
+  closeAfter(() => wb, () => server?.close());
 
   it('opens the svc container and shows thread rows from the service', async () => {
     // Extensions load after the workbench renders: wait for our container before clicking it.
@@ -321,7 +313,6 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.locator(`.part.sidebar .monaco-list-row[aria-label=${JSON.stringify(label)}]`).click();
     await details().locator('h1', { hasText: `Thread ${threadId}` }).waitFor({ state: 'visible', timeout: 20_000 });
     // The webview takes its colours from the theme: a light background now.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const bg: string = await details().locator('body').evaluate((b: any) => (globalThis as any).getComputedStyle(b).backgroundColor);
     const [r, g, b] = (bg.match(/\d+/g) ?? ['0', '0', '0']).map(Number);
     assert.ok(r! + g! + b! > 600, `light background, got ${bg}`);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { errorToasts, openWorkbench, out, packagedVsix, quickOpen, recordFailure, root, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, type Workbench } from './helpers';
 
 const FILE = 'art-model-dump.trajectories.jsonl';
 
@@ -24,21 +24,13 @@ describe('UI: the trajectory viewer', function () {
   const title = () => view().locator('#traj-title');
 
   before(async () => {
-    wb = await openWorkbench({
-      extension: 'vsix',
-      vsix: packagedVsix(),
+    wb = await openVsixWorkbench({
       settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.startupEditor': 'none' },
       workspace,
       viewport: { width: 1440, height: 900 },
     });
   });
-  afterEach(async function () {
-    await recordFailure(wb, this.currentTest);
-  });
-  after(async () => {
-    await wb?.close();
-    fs.rmSync(workspace, { recursive: true, force: true });
-  });
+  closeAfter(() => wb, () => fs.rmSync(workspace, { recursive: true, force: true }));
 
   it('opens a *.trajectories.jsonl file in the viewer and moves with j/k and [ ]', async () => {
     await quickOpen(wb, FILE, 60_000);

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
@@ -17,12 +17,11 @@ describe('scripts/api-example.js: a plain Node program on the built src/api', ()
 
   it('performs every operation of the five endpoints against the reference service', async () => {
     const run = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const { spawn } = require('node:child_process') as typeof import('node:child_process');
       const child = spawn(process.execPath, ['scripts/api-example.js', '--url', server.url, '--key', 'demo-key'], { cwd: root });
       let out = '';
       let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d));
-      child.stderr.on('data', (d: Buffer) => (err += d));
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
       child.on('close', (code) => resolve({ code, out, err }));
     });
     assert.equal(run.code, 0, run.err);

@@ -3,8 +3,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ESLint } from 'eslint';
 
-const lint = path.resolve(__dirname, '..', '..', 'scripts', 'lint.js');
+const root = path.resolve(__dirname, '..', '..');
+const lint = path.join(root, 'scripts', 'lint.js');
 
 function tree(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-lint-'));
@@ -15,30 +17,61 @@ function tree(files: Record<string, string>): string {
   return dir;
 }
 
-describe('scripts/lint.js', () => {
+describe('scripts/lint.js (the text checks)', () => {
   it('passes a clean tree', () => {
     const r = spawnSync(process.execPath, [lint, '--root', tree({ 'src/api/a.ts': "import { z } from 'zod';\n" })], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
   });
 
-  it('fails when src/api imports vscode, naming the file and line', () => {
-    const dir = tree({ 'src/api/a.ts': "export const x = 1;\nimport * as vscode from 'vscode';\n" });
-    const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
-    assert.equal(r.status, 1);
-    assert.match(r.stderr, /src\/api\/a\.ts:2: src\/api must not import vscode/);
-  });
-
-  it('fails on undici outside the HTTP client, a focused test, and eval', () => {
+  it('fails on a focused test, an eslint-disable without a reason, and Node in webview code, naming file and line', () => {
+    // Built from parts so this file does not itself hold what it tests.
+    const disable = ['eslint', 'disable-next-line'].join('-');
     const dir = tree({
-      'src/threads/x.ts': "import { request } from 'undici';\n",
-      // Built from parts so this file does not itself contain a focused test.
       'test/unit/y.test.ts': `${['describe', 'only'].join('.')}('x', () => {});\n`,
-      'src/z.ts': 'eval("1");\n',
+      'src/a.ts': `const a = 1;\n// ${disable} no-console\nconsole.log(a);\n// ${disable} no-console -- a reason\nconsole.log(a);\n`,
+      'src/webview/w.ts': "import * as fs from 'node:fs';\n",
     });
     const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
     assert.equal(r.status, 1);
-    assert.match(r.stderr, /only src\/api\/http\.ts talks HTTP/);
-    assert.match(r.stderr, /focused test/);
-    assert.match(r.stderr, /no eval/);
+    assert.match(r.stderr, /test\/unit\/y\.test\.ts:1: focused test/);
+    assert.match(r.stderr, /src\/a\.ts:2: an eslint-disable comment needs its reason/);
+    assert.doesNotMatch(r.stderr, /src\/a\.ts:4:/);
+    assert.match(r.stderr, /src\/webview\/w\.ts:1: webview code must not import/);
+  });
+
+  it('fails on a require cycle among the scripts, naming it once', () => {
+    const dir = tree({
+      'scripts/host/a.js': "const { b } = require('./b');\nmodule.exports = { a: 1, b };\n",
+      'scripts/host/b.js': "// require('./b') in a comment is no cycle\nconst { a } = require('./a.js');\nmodule.exports = { b: 2, a };\n",
+      'scripts/host/c.js': "require('./a');\n",
+    });
+    const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /require cycle: scripts\/host\/a\.js -> scripts\/host\/b\.js -> scripts\/host\/a\.js/);
+    assert.equal(r.stderr.match(/require cycle/g)?.length, 1, r.stderr);
+  });
+});
+
+describe('eslint.config.mjs (the typed rules)', function () {
+  // The first lint builds the TypeScript program of the project.
+  this.timeout(120_000);
+  const eslint = new ESLint({ cwd: root });
+  /** The rule ids ESLint reports for `code` as the text of the project file `file`. */
+  async function rules(code: string, file: string): Promise<string[]> {
+    const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+    return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+  }
+
+  it('reports a floating promise, a voided one too, and passes one that is handled', async () => {
+    const code = 'async function work(): Promise<void> {}\nexport function f(): void {\n  work();\n  void work();\n  work().catch((e: unknown) => console.error(e));\n}\n';
+    const found = await rules(code, 'src/common/background.ts');
+    assert.deepEqual(found, ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-floating-promises']);
+  });
+
+  it('reports vscode in src/api, undici outside src/api/http.ts, and eval', async () => {
+    assert.deepEqual(await rules("import * as vscode from 'vscode';\nexport const v = vscode.version;\n", 'src/api/index.ts'), ['no-restricted-imports']);
+    assert.deepEqual(await rules("import { request } from 'undici';\nexport const r = request;\n", 'src/threads/model.ts'), ['no-restricted-imports']);
+    assert.deepEqual(await rules("import type { Agent } from 'undici/types/agent';\nexport type A = Agent;\n", 'src/api/http.ts'), ['no-restricted-imports']);
+    assert.deepEqual(await rules("export const x: unknown = eval('1');\n", 'src/common/format.ts'), ['no-restricted-syntax']);
   });
 });

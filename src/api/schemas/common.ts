@@ -8,26 +8,51 @@ import { z } from 'zod';
 z.config({ jitless: true });
 import { isProjectId } from '../refs';
 
-/**
- * ISO 8601 date-time with a zone (`Z` or an offset), as requests must carry; a time without a
- * zone is refused (the service would read it as UTC, rarely what a local timestamp meant). The
- * service also needs seconds and at most 9 fractional digits.
- */
-export const DateTimeInput = z.iso.datetime({ offset: true }).refine((v) => !/T\d{2}:\d{2}(?![:\d])/.test(v) && !/\.\d{10,}/.test(v), {
-  message: 'must have seconds and at most 9 fractional-second digits, e.g. 2026-11-20T09:00:00.123Z',
-});
-export const DateTimeOutput = z.string();
+// --- date-times: the one check ----------------------------------------------------------------
 
-const LENIENT_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:\d{2})?$/;
+/** Whether the fields name a real calendar date and time (no 2026-02-30, no 24:00, no :60). */
+export function isCalendarDateTime(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): boolean {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
+  // Day 0 of the next month is the last day of this one (setUTCFullYear: Date.UTC reads 0-99 as 19xx).
+  const last = new Date(0);
+  last.setUTCFullYear(y, mo, 0);
+  return d <= last.getUTCDate();
+}
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))?$/;
+
+/** The parts of an ISO 8601 date-time with seconds (the zone as written, if any), when it is a real one. */
+export function parseDateTime(v: string): { y: number; mo: number; d: number; zone: string | undefined; offsetHours: number; offsetMinutes: number } | undefined {
+  const m = DATE_TIME.exec(v);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const offsetHours = Number(m[8] ?? 0);
+  const offsetMinutes = Number(m[9] ?? 0);
+  if (!isCalendarDateTime(y, mo, d, h, mi, s) || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  return { y, mo, d, zone: m[7], offsetHours, offsetMinutes };
+}
+
+/**
+ * Whether `v` is a date-time a request may carry: ISO 8601 with seconds (at most 9 fractional
+ * digits) and a zone (`Z` or an offset). A time without a zone is refused (the service would read
+ * it as UTC, rarely what a local timestamp meant).
+ */
+export function isZonedDateTime(v: string): boolean {
+  return parseDateTime(v)?.zone !== undefined;
+}
 
 /** Whether `v` is an ISO 8601 date-time with seconds; the zone may be left out (read as UTC). */
 export function isLenientDateTime(v: string): boolean {
-  const m = LENIENT_DATE_TIME.exec(v);
-  if (!m) return false;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as number[];
-  const days = new Date(Date.UTC(y!, mo!, 0)).getUTCDate();
-  return mo! >= 1 && mo! <= 12 && d! >= 1 && d! <= days && h! <= 23 && mi! <= 59 && s! <= 59;
+  return parseDateTime(v) !== undefined;
 }
+
+export const DATE_TIME_HELP = 'an ISO 8601 date-time with seconds and a zone, e.g. 2026-11-20T09:00:00Z or 2026-11-20T09:00:00.123+02:00';
+
+/** A date-time in a request (see isZonedDateTime); refused as a `datetime` format, as zod's own check would. */
+export const DateTimeInput = z.string().superRefine((value, ctx) => {
+  if (!isZonedDateTime(value)) ctx.addIssue({ code: 'invalid_format', format: 'datetime', input: value, message: `must be ${DATE_TIME_HELP}` });
+});
+export const DateTimeOutput = z.string();
 
 /**
  * A date-time in a trajectory file: the official training client writes naive ones

@@ -7,7 +7,7 @@
  * check and the schema must agree on every value.
  */
 import { isProjectId } from '../refs';
-import { isLenientDateTime } from './common';
+import { isLenientDateTime, parseDateTime } from './common';
 
 type O = Record<string, unknown>;
 
@@ -108,22 +108,11 @@ export function isTrajectoryGroup(v: unknown): boolean {
 // schema says yes too (test/unit/api/callFastCheck.test.ts); anything unusual (a rare time zone,
 // an odd year) falls to the schema, which has the last word.
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:Z|[+-](\d{2}):(\d{2}))$/;
-
-const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
+/** A request date-time (the schema's own check) in the usual range: the rare rest goes to the schema. */
 function plainDateTime(v: unknown): boolean {
-  if (typeof v !== 'string' || v.length < 20) return false;
-  const m = DATE_TIME.exec(v);
-  if (!m) return false;
-  const y = +m[1]!;
-  const mo = +m[2]!;
-  const d = +m[3]!;
-  if (y < 1000 || mo < 1 || mo > 12 || d < 1) return false;
-  const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
-  if (d > DAYS[mo - 1]! + (mo === 2 && leap ? 1 : 0)) return false;
-  if (+m[4]! > 23 || +m[5]! > 59 || +m[6]! > 59) return false;
-  return m[7] === undefined || (+m[7] <= 14 && +m[8]! <= 59);
+  if (typeof v !== 'string') return false;
+  const p = parseDateTime(v);
+  return p !== undefined && p.zone !== undefined && p.y >= 1000 && p.offsetHours <= 14;
 }
 
 const plainProjectId = (v: unknown) => typeof v === 'string' && isProjectId(v);

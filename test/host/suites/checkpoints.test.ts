@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { CheckpointNode } from '../../../src/checkpoints/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, endSuite, startServer, waitFor } from './helpers';
 
 const steps = (nodes: CheckpointNode[]) => nodes.filter((n) => n.kind === 'checkpoint').map((n) => (n as { checkpoint: { step: number } }).checkpoint.step);
 
@@ -17,9 +17,7 @@ describe('checkpoints view', () => {
   });
   beforeEach(() => server.faults.clear());
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('shows the add-model welcome state with no models, then a node per model', async () => {

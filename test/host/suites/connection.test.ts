@@ -2,7 +2,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../server';
 import { startConnectProxy } from '../../server/connect-proxy';
-import { configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
+import { configure, connect, endSuite, KEY, PROJECT, signIn, startServer, storeRevokedKey, waitFor } from './helpers';
 
 describe('connection: configuration changes and auth failures', () => {
   let one: ReferenceServer;
@@ -14,10 +14,7 @@ describe('connection: configuration changes and auth failures', () => {
     two.seedThreads(PROJECT, 2, { threadIdPrefix: 'two-' });
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await one.close();
-    await two.close();
+    await endSuite(one, two);
   });
 
   it('rebuilds the client and drops caches when svc.baseUrl changes', async () => {

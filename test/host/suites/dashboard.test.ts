@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { CheckpointNode } from '../../../src/checkpoints/provider';
 import type { DashboardPanel, RenderedMessage } from '../../../src/dashboard/panel';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, EXTENSION_ID, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, endSuite, EXTENSION_ID, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const MODEL = 'm-run';
@@ -33,9 +33,7 @@ describe('training dashboard', () => {
   });
   after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('is offered on model nodes (inline and context menu) and checkpoint rows of the Checkpoints tree', () => {

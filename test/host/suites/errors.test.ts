@@ -5,7 +5,7 @@ import * as net from 'net';
 import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, PROJECT, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
+import { api, configure, connect, endSuite, PROJECT, signIn, startServer, storeRevokedKey, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 /** A loopback port nothing listens on. */
@@ -26,9 +26,7 @@ describe('errors: what they say and the next step they offer', () => {
   });
   beforeEach(() => server.faults.clear());
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('"could not connect" names host and port, ends in one period, and offers Retry, Open Settings and Show Log', async () => {

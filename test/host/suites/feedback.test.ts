@@ -5,11 +5,11 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../../../src/api';
 import { callRef } from '../../../src/api/refs';
+import { UUID_SHAPE } from '../../../src/api/schemas/common';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, PROJECT, resetSettings, signOut, startServer, USER, waitFor } from './helpers';
+import { api, configure, connect, endSuite, PROJECT, startServer, USER, waitFor } from './helpers';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type Thread = Extract<ThreadNode, { kind: 'thread' }>;
 
@@ -58,9 +58,7 @@ describe('feedback', () => {
     while (opened.length) await closeWithoutSaving(opened.pop()!);
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('attaches feedback to the first and the last turn of a thread item', async () => {
@@ -73,7 +71,7 @@ describe('feedback', () => {
 
     const res = await attach(node, { turn: 'first', kind: 'note', note: 'first turn was good' });
     assert.ok(res);
-    assert.match(res.id, UUID);
+    assert.match(res.id, UUID_SHAPE);
     assert.strictEqual(res.svc_user_id, USER);
     assert.deepStrictEqual(res.payload, { note: 'first turn was good' });
     const [row] = rowsFor(callRef(PROJECT, first));

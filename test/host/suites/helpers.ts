@@ -117,3 +117,10 @@ export async function connect(server: ReferenceServer, extra: Record<string, unk
   await waitFor('signed in', () => a.connection.state === 'signedIn');
   return a;
 }
+
+/** The end of a suite that connected to its own servers: signed out, settings reset, servers closed. */
+export async function endSuite(...servers: ReferenceServer[]): Promise<void> {
+  await signOut();
+  await resetSettings();
+  for (const server of servers) await server.close();
+}

@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ImportReport } from '../../../src/calls/commands';
 import type { ReferenceServer } from '../../server';
-import { api, connect, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, PROJECT, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-'));
 
@@ -30,9 +30,7 @@ describe('import calls', () => {
   after(async () => {
     // Hide the Threads view again: later suites count the requests a visible view would make.
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('imports batch items and bare start/end lines; the new threads appear in the view', async () => {
@@ -61,6 +59,13 @@ describe('import calls', () => {
     assert.strictEqual(server.store.calls.get(PROJECT)!.size, 5);
   });
 
+  it('refuses a file that is not on disk (a virtual workspace\'s), naming it, and imports nothing', async () => {
+    const virtual = vscode.Uri.from({ scheme: 'vscode-vfs', authority: 'github', path: '/org/repo/calls.jsonl' });
+    server.stats.clear();
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.importCalls', { files: [virtual] })), /svc\.importCalls: vscode-vfs:\/\/github\/org\/repo\/calls\.jsonl is not a file on this machine's disk/);
+    assert.strictEqual(server.stats.count('/call/upsert_batch'), 0);
+  });
+
   it('reports bad lines at their line with nothing imported', async () => {
     const file = path.join(dir, 'bad-calls.jsonl');
     const good = callLines('x', 1);
@@ -82,9 +87,7 @@ describe('import calls: starts without ids', () => {
     await connect(server);
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('derives stable ids, so importing the same file twice stores each call once', async () => {

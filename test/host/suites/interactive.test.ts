@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { callRef } from '../../../src/api/refs';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, KEY, PROJECT, resetSettings, signIn, signOut, startServer, USER, storeRevokedKey, waitFor } from './helpers';
+import { api, configure, connect, endSuite, KEY, PROJECT, signIn, signOut, startServer, storeRevokedKey, USER, waitFor } from './helpers';
 import { Prompts, type Step } from './prompts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-interactive-'));
@@ -64,9 +64,7 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('signs in by pasting an API key; the box refuses an empty key and one with spaces', async () => {

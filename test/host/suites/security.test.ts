@@ -4,7 +4,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ReferenceServer } from '../../server';
-import { connect, KEY, resetSettings, signIn, signOut, startServer, storeRevokedKey, waitFor } from './helpers';
+import { connect, endSuite, KEY, signIn, startServer, storeRevokedKey, waitFor } from './helpers';
 
 function filesUnder(dir: string, out: string[] = []): string[] {
   if (!fs.existsSync(dir)) return out;
@@ -24,9 +24,7 @@ describe('security: no secret is written anywhere', () => {
     server.seedThreads('acme/chatbot', 2);
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('after signing in, failing auth, retrying and signing out, no secret is in the logs, settings or state', async () => {

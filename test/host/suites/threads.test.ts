@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import type { ThreadNode } from '../../../src/threads/provider';
 import { threadTooltip } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, PROJECT, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, endSuite, PROJECT, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const threadIds = (nodes: ThreadNode[]) => nodes.filter((n) => n.kind === 'thread').map((n) => (n as { row: { thread_id: string } }).row.thread_id);
@@ -19,9 +19,7 @@ describe('threads view', () => {
   });
   beforeEach(() => server.faults.clear());
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('loads the first page from the view and offers "Load more"', async () => {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/commands';
 import type { ReferenceServer } from '../../server';
 import { artGroup } from '../../fixtures/art/producers';
-import { api, connect, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, signOut, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
 
@@ -47,9 +47,7 @@ describe('upload trajectories', () => {
     server.stats.clear();
   });
   after(async () => {
-    await signOut();
-    await resetSettings();
-    await server.close();
+    await endSuite(server);
   });
 
   it('uploads several files selected in the explorer; the service receives exactly their groups', async () => {
@@ -66,6 +64,13 @@ describe('upload trajectories', () => {
     assert.deepStrictEqual(sent[1], group(1), 'the exact data of the file');
     const a2 = await api();
     assert.strictEqual(a2.workspaceState.get(`svc.split:${a.fsPath}`), 'train', 'the split is remembered per file');
+  });
+
+  it('refuses a file that is not on disk (a virtual workspace\'s), naming it, and sends nothing', async () => {
+    const virtual = vscode.Uri.from({ scheme: 'vscode-vfs', authority: 'github', path: '/org/repo/data.jsonl' });
+    server.stats.clear();
+    await assert.rejects(Promise.resolve(upload({ files: [virtual], modelId: 'model-x', split: 'train' })), /vscode-vfs:\/\/github\/org\/repo\/data\.jsonl is not a file on this machine's disk/);
+    assert.strictEqual(server.stats.count('/v1/preview/models/model-x/log'), 0);
   });
 
   it('puts every problem in the Problems panel at its line and column, and sends nothing', async () => {

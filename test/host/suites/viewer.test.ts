@@ -10,7 +10,7 @@ import { webviewHtml } from '../../../src/common/webview';
 import { looksLikeTrajectories } from '../../../src/viewer/provider';
 import type { ViewerSession } from '../../../src/viewer/session';
 import type { ReferenceServer } from '../../server';
-import { api, connect, EXTENSION_ID, resetSettings, signOut, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, EXTENSION_ID, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const VIEW_TYPE = 'svc.trajectoryViewer';
@@ -54,7 +54,7 @@ function expected(item: O): { role: string; text: string; trainable: boolean } {
   const trainable = !('role' in item);
   const msg = (trainable ? item.message : item) as O;
   const c = msg.content;
-  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => (p as O).text ?? '').join('\n') : '';
+  const text = typeof c === 'string' ? c : Array.isArray(c) ? c.map((p) => String((p as { text?: string }).text ?? '')).join('\n') : '';
   return { role: String(msg.role), text, trainable };
 }
 
@@ -239,9 +239,7 @@ describe('trajectory viewer', function () {
     });
     afterEach(() => prompts.dispose());
     after(async () => {
-      await signOut();
-      await resetSettings();
-      await server.close();
+      await endSuite(server);
     });
 
     it('"Upload this group…" sends just that group, as written in the file', async () => {

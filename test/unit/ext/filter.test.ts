@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { ThreadsQueryFilter } from '../../../src/api';
 import { checkDateBound, checkDateTime, describeFilter, describeSort, parseDateBound, parseStoredFilter, parseStoredSort, parseThreadIds, toQueryFilter } from '../../../src/threads/filter';
 
 describe('threads/filter', () => {
@@ -55,6 +56,21 @@ describe('threads/filter', () => {
       assert.match(checkDateBound(bad)!, /2026-11-15.*local midnight/, bad);
     }
     assert.equal(checkDateBound('2028-02-29'), undefined, 'a leap day is a day');
+  });
+
+  it('refuses up front a zoned date-time that the query would refuse (one check for both)', () => {
+    // Each used to pass the box and then fail the view's query.
+    for (const bad of ['2026-02-30T09:00:00Z', '2026-11-20T09:00Z', '2026-11-20T09:00:00.1234567890Z', '2026-11-20T09:00:00+24:00']) {
+      assert.equal(parseDateBound(bad).ok, false, bad);
+      assert.match(checkDateBound(bad)!, /2026-11-15T09:30:00Z/, bad);
+      assert.equal(ThreadsQueryFilter.safeParse({ after_datetime: bad }).success, false, `the query refuses ${bad} too`);
+      assert.match(checkDateTime(bad)!, /ISO 8601/, bad);
+    }
+    for (const good of ['2026-02-28T09:00:00Z', '2028-02-29T23:59:59.123456789+02:00']) {
+      const r = parseDateBound(good);
+      assert.deepEqual(r, { ok: true, iso: good });
+      assert.equal(ThreadsQueryFilter.safeParse({ after_datetime: good }).success, true, good);
+    }
   });
 
   it('describes a date range in local dates, and a plain date without a time', () => {

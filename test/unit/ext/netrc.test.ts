@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { netrcLookup, netrcPath, parseNetrc } from '../../../src/auth/netrc';
+import { findNetrcEntry, netrcPath, parseNetrc, readNetrc } from '../../../src/auth/netrc';
 
 describe('auth/netrc', () => {
   it('parses machines, logins and passwords across lines and on one line', () => {
@@ -32,9 +32,10 @@ default login anon password dflt
     fs.writeFileSync(file, 'machine Svc.Example.com login api password k1\ndefault password k0\n');
     const env = { NETRC: file };
     assert.equal(netrcPath(env), file);
-    assert.equal(netrcLookup('svc.example.com', env)?.password, 'k1');
-    assert.equal(netrcLookup('elsewhere', env)?.password, 'k0');
-    assert.equal(netrcLookup('svc.example.com', { NETRC: path.join(dir, 'missing') }), undefined);
+    const entries = readNetrc(env)!;
+    assert.equal(findNetrcEntry(entries, 'svc.example.com')?.password, 'k1');
+    assert.equal(findNetrcEntry(entries, 'elsewhere')?.password, 'k0');
+    assert.equal(readNetrc({ NETRC: path.join(dir, 'missing') }), undefined);
   });
 });
 
@@ -43,7 +44,8 @@ describe('auth/netrc exact lookups', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'netrc-'));
     const file = path.join(dir, 'netrc');
     fs.writeFileSync(file, 'machine trace.example login user password k1\ndefault login anonymous password me@example.com\n');
-    assert.equal(netrcLookup('training.example', { NETRC: file }, { exact: true }), undefined);
-    assert.equal(netrcLookup('training.example', { NETRC: file })?.password, 'me@example.com');
+    const entries = readNetrc({ NETRC: file })!;
+    assert.equal(findNetrcEntry(entries, 'training.example', { exact: true }), undefined);
+    assert.equal(findNetrcEntry(entries, 'training.example')?.password, 'me@example.com');
   });
 });

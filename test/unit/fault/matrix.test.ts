@@ -279,7 +279,7 @@ describe('fault matrix', function () {
       const e = await failure(() => h!.client.feedback.create(input));
       assert.ok(e instanceof NetworkError || e instanceof ServerError, String(e));
       const failed = h.events.filter((ev) => ev.error !== undefined).map((ev) => ev.attempt);
-      assert.equal(h.server.stats.count(t.path), 4, `maxAttempts is the total number of attempts; logged attempts: ${failed}`);
+      assert.equal(h.server.stats.count(t.path), 4, `maxAttempts is the total number of attempts; logged attempts: ${failed.join(', ')}`);
       assert.deepEqual(failed, [1, 2, 3, 4]);
     });
 

@@ -10,10 +10,9 @@ import fc from 'fast-check';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../../../src/api/schemas/calls';
 import { readCallItems, validateCallsFile, type CallItemRecord, type CallsValidationSummary } from '../../../src/calls/reader';
-import { ProblemError } from '../../../src/common/problems';
 import { callArbitraries } from './arbitraries';
 import { checkPositions, jsonlLayout, mutateText, swapValue, textMutation, valueSwap, writeJsonl } from './files';
-import { checkAsync, collect, fuzz, named, nastyBytes, Tally, useTempDir, withTimeout, writeFresh } from './helpers';
+import { checkAsync, collect, errorsOf, fuzz, jsonlOracle, named, nastyBytes, readOutcome, Tally, useTempDir, withTimeout, writeFresh, type ReadOutcome as Outcome } from './helpers';
 
 /**
  * Files may hold `null` in optional fields (as tracing SDKs write them); those fields are left out
@@ -35,57 +34,24 @@ function sent(item: CallBatchItem): CallBatchItem {
   const drop = (o: Record<string, unknown>, schema: z.ZodObject) =>
     Object.fromEntries(Object.entries(o).filter(([k, v]) => !(v === null && (schema.shape[k] as z.ZodType | undefined)?.safeParse(undefined).success)));
   return item.mode === 'start'
-    ? { ...item, req: { ...item.req, start: drop(item.req.start, CallStart) as CallBatchItem & never } }
-    : { ...item, req: { ...item.req, end: drop(item.req.end, CallEnd) as CallBatchItem & never } };
+    ? { ...item, req: { ...item.req, start: drop(item.req.start, CallStart) as typeof item.req.start } }
+    : { ...item, req: { ...item.req, end: drop(item.req.end, CallEnd) as typeof item.req.end } };
 }
 
-function lines(bytes: Buffer): string[] {
-  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  const out: string[] = [];
-  let start = 0;
-  while (start < body.length) {
-    let nl = body.indexOf(0x0a, start);
-    if (nl < 0) nl = body.length;
-    const end = nl > start && body[nl - 1] === 0x0d ? nl - 1 : nl;
-    out.push(body.toString('utf8', start, end));
-    start = nl + 1;
-  }
-  return out;
-}
-
-function oracle(bytes: Buffer): { valid: boolean; items?: CallBatchItem[] } {
-  const items: CallBatchItem[] = [];
-  for (const line of lines(bytes)) {
-    if (!/\S/.test(line)) continue;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      return { valid: false };
-    }
+function oracle(bytes: Buffer): { valid: boolean; values?: CallBatchItem[] } {
+  return jsonlOracle(bytes, (v) => {
     const item = FileItem.safeParse(v);
     const start = BareStart.safeParse(v);
     const end = BareEnd.safeParse(v);
-    if (item.success) items.push(sent(item.data as CallBatchItem));
-    else if (start.success) items.push(sent({ mode: 'start', req: { start: start.data.start } } as CallBatchItem));
-    else if (end.success) items.push(sent({ mode: 'end', req: { end: end.data.end } } as CallBatchItem));
-    else return { valid: false };
-  }
-  return items.length ? { valid: true, items } : { valid: false };
+    if (item.success) return sent(item.data as CallBatchItem);
+    if (start.success) return sent({ mode: 'start', req: { start: start.data.start } } as CallBatchItem);
+    if (end.success) return sent({ mode: 'end', req: { end: end.data.end } } as CallBatchItem);
+    return undefined;
+  });
 }
 
-type ReadOutcome = { records: CallItemRecord[] } | { problem: ProblemError };
-
-async function readAll(path: string): Promise<ReadOutcome> {
-  try {
-    return { records: await collect(readCallItems(path)) };
-  } catch (e) {
-    if (e instanceof ProblemError) return { problem: e };
-    throw new Error(`readCallItems threw a non-ProblemError: ${e instanceof Error ? e.stack : String(e)}`);
-  }
-}
-
-const errorsOf = (s: CallsValidationSummary) => s.problems.filter((p) => p.severity === 'error');
+type ReadOutcome = Outcome<CallItemRecord>;
+const readAll = (path: string) => readOutcome(() => readCallItems(path), 'readCallItems');
 
 /** Outcomes of the current property. */
 let outcomes = new Tally();
@@ -108,7 +74,7 @@ async function checkFile(path: string, bytes: Buffer): Promise<{ summary: CallsV
     assert.equal(read.records.length, summary.items);
     assert.deepEqual(
       read.records.map((r) => r.item),
-      expected.items,
+      expected.values,
     );
     assert.equal(summary.starts, read.records.filter((r) => r.item.mode === 'start').length);
     assert.equal(summary.ends, read.records.filter((r) => r.item.mode === 'end').length);

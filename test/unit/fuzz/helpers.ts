@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ProblemError, type Problem } from '../../../src/common/problems';
 
 const RUN_FACTOR = Number(process.env.FUZZ_RUNS ?? 1) || 1;
 const SEED_OVERRIDE = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -162,3 +163,54 @@ export class Tally {
     return [...this.counts].map(([k, n]) => `${k} ${n}`).join(', ');
   }
 }
+
+/** JSONL lines as src/common/lines.ts defines them: \n ends a line, a final \r is dropped, a leading BOM is not text. */
+export function jsonlLines(bytes: Buffer): string[] {
+  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  const parts: string[] = [];
+  let start = 0;
+  while (start < body.length) {
+    let nl = body.indexOf(0x0a, start);
+    if (nl < 0) nl = body.length;
+    const end = nl > start && body[nl - 1] === 0x0d ? nl - 1 : nl;
+    parts.push(body.toString('utf8', start, end));
+    start = nl + 1;
+  }
+  return parts;
+}
+
+/**
+ * The oracle of a JSONL file: each non-blank line parsed and passed to `accept` (undefined: the
+ * schemas refuse it). Valid with the accepted values when every line is and there is at least one.
+ */
+export function jsonlOracle<T>(bytes: Buffer, accept: (value: unknown) => T | undefined): { valid: boolean; values?: T[] } {
+  const values: T[] = [];
+  for (const line of jsonlLines(bytes)) {
+    if (!/\S/.test(line)) continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      return { valid: false };
+    }
+    const accepted = accept(v);
+    if (accepted === undefined) return { valid: false };
+    values.push(accepted);
+  }
+  return values.length ? { valid: true, values } : { valid: false };
+}
+
+/** What reading a whole file gave: its records, or the ProblemError it stopped with. */
+export type ReadOutcome<T> = { records: T[] } | { problem: ProblemError };
+
+/** Reads all records; anything thrown but a ProblemError fails the property. */
+export async function readOutcome<T>(read: () => AsyncIterable<T>, what: string): Promise<ReadOutcome<T>> {
+  try {
+    return { records: await collect(read()) };
+  } catch (e) {
+    if (e instanceof ProblemError) return { problem: e };
+    throw new Error(`${what} threw a non-ProblemError: ${e instanceof Error ? e.stack : String(e)}`);
+  }
+}
+
+export const errorsOf = (summary: { problems: Problem[] }): Problem[] => summary.problems.filter((p) => p.severity === 'error');

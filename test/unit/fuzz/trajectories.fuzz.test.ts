@@ -9,12 +9,11 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { TrajectoryGroup } from '../../../src/api/schemas/models';
-import { ProblemError } from '../../../src/common/problems';
 import { readTrajectoryGroups, validateTrajectoryFile, type GroupRecord, type ValidationSummary } from '../../../src/trajectories/reader';
 import { TrajectoryFile } from '../../../src/trajectories/schema';
 import { trajectoryArbitraries } from './arbitraries';
 import { checkPositions, jsonLayout, jsonlLayout, mutateText, spanOf, swapValue, textMutation, valueSwap, writeJson, writeJsonl } from './files';
-import { checkAsync, collect, fuzz, named, nastyBytes, Tally, useTempDir, withTimeout, writeFresh } from './helpers';
+import { checkAsync, collect, errorsOf, fuzz, jsonlOracle, named, nastyBytes, readOutcome, Tally, useTempDir, withTimeout, writeFresh, type ReadOutcome as Outcome } from './helpers';
 
 type Format = 'json' | 'jsonl';
 
@@ -25,37 +24,13 @@ interface Oracle {
   split?: string;
 }
 
-/** JSONL lines as src/common/lines.ts defines them: \n ends a line, a final \r is dropped, a leading BOM is not text. */
-function jsonlLines(bytes: Buffer): string[] {
-  const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
-  const parts: string[] = [];
-  let start = 0;
-  while (start < body.length) {
-    let nl = body.indexOf(0x0a, start);
-    if (nl < 0) nl = body.length;
-    const end = nl > start && body[nl - 1] === 0x0d ? nl - 1 : nl;
-    parts.push(body.toString('utf8', start, end));
-    start = nl + 1;
-  }
-  return parts;
-}
-
 function oracle(bytes: Buffer, format: Format): Oracle {
   if (format === 'jsonl') {
-    const groups: unknown[] = [];
-    for (const line of jsonlLines(bytes)) {
-      if (!/\S/.test(line)) continue;
-      let v: unknown;
-      try {
-        v = JSON.parse(line);
-      } catch {
-        return { valid: false };
-      }
-      const r = TrajectoryGroup.safeParse(v);
-      if (!r.success) return { valid: false };
-      groups.push(r.data);
-    }
-    return groups.length ? { valid: true, groups } : { valid: false };
+    const r = jsonlOracle(bytes, (v) => {
+      const group = TrajectoryGroup.safeParse(v);
+      return group.success ? (group.data as unknown) : undefined;
+    });
+    return r.valid ? { valid: true, groups: r.values } : { valid: false };
   }
   let text = bytes.toString('utf8');
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -73,18 +48,8 @@ function oracle(bytes: Buffer, format: Format): Oracle {
   return { valid: true, groups: [d] };
 }
 
-type ReadOutcome = { records: GroupRecord[] } | { problem: ProblemError };
-
-async function readAll(path: string): Promise<ReadOutcome> {
-  try {
-    return { records: await collect(readTrajectoryGroups(path)) };
-  } catch (e) {
-    if (e instanceof ProblemError) return { problem: e };
-    throw new Error(`readTrajectoryGroups threw a non-ProblemError: ${e instanceof Error ? e.stack : String(e)}`);
-  }
-}
-
-const errorsOf = (s: ValidationSummary) => s.problems.filter((p) => p.severity === 'error');
+type ReadOutcome = Outcome<GroupRecord>;
+const readAll = (path: string) => readOutcome(() => readTrajectoryGroups(path), 'readTrajectoryGroups');
 
 /**
  * The properties every file must have, whatever it holds: validation resolves (never throws, never

@@ -7,7 +7,6 @@ import { validateCallsFile } from '../../../src/calls/reader';
 import { validateTrajectoryFile } from '../../../src/trajectories/reader';
 
 const root = path.resolve(__dirname, '..', '..', '..');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
   writeDemoWorkspace: (dir: string, o: { fixture: string; serviceUrl?: string }) => { name: string; what: string }[];
 };

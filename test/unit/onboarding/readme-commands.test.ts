@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -17,7 +18,7 @@ describe('scripts/readme-commands.js: CI runs the README commands as the README 
   });
 
   it('.ci/run runs it', () => {
-    const ci = require('node:fs').readFileSync(path.join(root, '.ci', 'run'), 'utf8') as string;
+    const ci = fs.readFileSync(path.join(root, '.ci', 'run'), 'utf8');
     assert.match(ci, /^node scripts\/readme-commands\.js$/m);
   });
 });

@@ -95,7 +95,7 @@ describe('reference server: HTTP plumbing', () => {
 
   it('answers 500 {"reason":"Internal server error"} when a handler throws unexpectedly', async () => {
     const store = server().store;
-    const original = store.projectCalls;
+    const original = store.projectCalls.bind(store);
     const originalError = console.error;
     store.projectCalls = () => {
       throw new Error('disk on fire');

@@ -29,11 +29,7 @@ export function writeTemp(dir: string, name: string, content: string | Buffer): 
   return path;
 }
 
-export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
+export { collect } from '../fuzz/helpers';
 
 let gcFn: (() => void) | undefined;
 /** A full garbage collection, so heapUsed measures what is retained. */
