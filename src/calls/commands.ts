@@ -85,8 +85,9 @@ export class CallImports implements vscode.Disposable {
     }
     const remote = notOnDisk(files);
     if (remote) {
-      if (!how.interactive) throw new Error(`svc.importCalls: ${remote}`);
-      vscode.window.showWarningMessage(`svc: ${remote}`);
+      const error = new InputError(`svc.importCalls: ${remote}`, { field: 'files' });
+      if (!how.interactive) throw error;
+      background(this.errors.show(error), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
     const client = this.connection.client;
