@@ -1,9 +1,6 @@
-import assert from 'node:assert/strict';
-import fc from 'fast-check';
 import { isCheckpointList } from '../../../src/api/models';
 import { CheckpointList } from '../../../src/api/schemas';
-import { swapValue, valueSwap } from '../fuzz/files';
-import { check, fuzz, named } from '../fuzz/helpers';
+import { agreesWithSchema } from './agreement';
 
 // Checkpoint pages are checked with a cheap yes/no first; the schema speaks only when it says no.
 // The two must agree on every value.
@@ -20,24 +17,5 @@ const page = {
 };
 
 describe('api/models: the fast checkpoint page check agrees with the CheckpointList schema', () => {
-  it('on each envelope field absent, null and of every other kind', () => {
-    for (const key of Object.keys(page)) {
-      for (const v of [undefined, null, '', 'x', 0, 1.5, true, [], {}]) {
-        const value: Record<string, unknown> = { ...page, [key]: v };
-        if (v === undefined) delete value[key];
-        assert.equal(isCheckpointList(value), CheckpointList.safeParse(value).success, `${key} = ${JSON.stringify(v)}`);
-      }
-    }
-  });
-
-  const b = fuzz(0xc4e7, 400);
-  it(named('on pages with one value swapped or removed', b), () => {
-    check(
-      fc.property(valueSwap, (swap) => {
-        const { value } = swapValue(page, swap);
-        assert.equal(isCheckpointList(value), CheckpointList.safeParse(value).success, JSON.stringify(value));
-      }),
-      b,
-    );
-  });
+  agreesWithSchema('page', isCheckpointList, CheckpointList, page, { seed: 0xc4e7, runs: 400, others: [undefined, null, '', 'x', 0, 1.5, true, [], {}] });
 });
