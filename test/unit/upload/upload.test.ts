@@ -14,6 +14,12 @@ function groups(n: number, from = 0): UploadGroup[] {
 async function* iter<T>(items: T[]): AsyncGenerator<T> {
   for (const x of items) yield x;
 }
+/** "Retry remaining": uploads from `nextGroup` on, then every group is logged exactly once. */
+async function resumeAndCheck(h: Harness, all: UploadGroup[], nextGroup: number, why: string, maxRequestBytes?: number): Promise<void> {
+  const resumed = await uploadGroups(h.client, iter(all.slice(nextGroup)), { modelId: 'm', split: 'train', maxRequestBytes });
+  assert.equal(resumed.outcome.status, 'done');
+  assert.deepEqual(loggedGroups(h), all.map((g) => g.index), why);
+}
 /** Group indexes the server logged, in order, across all requests. */
 function loggedGroups(h: Harness): number[] {
   return h.server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));
@@ -53,9 +59,7 @@ describe('trajectories/upload uploadGroups', () => {
     assert.equal(res.outcome.status, 'cancelled');
     assert.equal(res.totals.requests, 2);
     assert.deepEqual(loggedGroups(h), all.slice(0, res.nextGroup).map((g) => g.index));
-    const resumed = await uploadGroups(h.client, iter(all.slice(res.nextGroup)), { modelId: 'm', split: 'train' });
-    assert.equal(resumed.outcome.status, 'done');
-    assert.deepEqual(loggedGroups(h), all.map((g) => g.index), 'nothing lost, nothing twice');
+    await resumeAndCheck(h, all, res.nextGroup, 'nothing lost, nothing twice');
   });
 
   it('does not retry a failed request; "retry remaining" from nextGroup logs each group once', async () => {
@@ -82,9 +86,7 @@ describe('trajectories/upload uploadGroups', () => {
     assert.equal(first.outcome.status, 'failed');
     assert.ok(first.outcome.status === 'failed' && !first.outcome.uncertain, 'a 4xx answer means not logged');
     assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 2, 'the failed request was not retried');
-    const retry = await uploadGroups(h.client, iter(all.slice(first.nextGroup)), { modelId: 'm', split: 'train', maxRequestBytes: budget });
-    assert.equal(retry.outcome.status, 'done');
-    assert.deepEqual(loggedGroups(h), all.map((g) => g.index));
+    await resumeAndCheck(h, all, first.nextGroup, 'each group once', budget);
   });
 
   it('calls any 5xx uncertain and says why: a 503 from a gateway after the service stored the request', async () => {
@@ -114,9 +116,7 @@ describe('trajectories/upload uploadGroups', () => {
     assert.equal(res.outcome.chunk.firstGroup, 0);
     assert.equal(h.server.stats.count('/v1/preview/models/m/log'), 1, 'never resent automatically');
     assert.equal(res.nextGroup, res.outcome.chunk.lastGroup + 1);
-    const retry = await uploadGroups(h.client, iter(all.slice(res.nextGroup)), { modelId: 'm', split: 'train' });
-    assert.equal(retry.outcome.status, 'done');
-    assert.deepEqual(loggedGroups(h), all.map((g) => g.index), 'the server had logged the uncertain request once; nothing is twice');
+    await resumeAndCheck(h, all, res.nextGroup, 'the server had logged the uncertain request once; nothing is twice');
   });
 
   it('maps a 422 back to the group and line it points at', async () => {
