@@ -11,14 +11,16 @@ import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
-import { ErrorReporter } from './common/errors';
+import { ErrorPresenter } from './common/errors';
+import { presentCommandErrors, registerCommand } from './common/interaction';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
 import { migrateFeedbackCreator } from './feedback/creatorMigration';
 import { CallImports } from './calls/commands';
-import { TrajectoryUploads } from './trajectories/commands';
+import { registerUploadCommands } from './trajectories/commands';
+import { UploadManager } from './trajectories/manager';
 import { Logger } from './common/logger';
 import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
@@ -89,7 +91,10 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   // Answers about where a key may go live in globalState: no workspace can write there.
   const approvals = new KeyApprovals(context.globalState);
   const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
-  const errors = new ErrorReporter(log);
+  // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
+  const errors = new ErrorPresenter(log);
+  register(presentCommandErrors(errors));
+  register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')));
 
   // Sort, filter and order are view state: workspaceState, never settings.
   const threads = register(new ThreadsModel(connection, log, context.workspaceState));
@@ -111,7 +116,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
-  const viewer = new TrajectoryViewerProvider(context.extensionUri, log);
+  const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
   host.trajectoryViewer(viewer);
 
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does
@@ -126,14 +131,14 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   );
 
   subs.push(
-    ...registerAuthCommands({ credentials, connection, approvals }),
+    ...registerAuthCommands({ credentials, connection, approvals, errors }),
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
-    vscode.commands.registerCommand('svc.showLog', () => log.channel.show()),
+    registerCommand('svc.showLog', () => log.channel.show()),
     ...registerFeedback({ connection, errors, log, context }),
-    ...new TrajectoryUploads(connection, errors, log, context).register(),
+    ...registerUploadCommands(new UploadManager(connection, errors, log, context)),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),

@@ -1,7 +1,9 @@
 /**
- * One error hierarchy for every failure of the service client. Each error carries the request's
- * method and path (never its headers), the HTTP status when there was one, and the server's own
- * message. Messages are written for users and never contain credentials.
+ * The one error hierarchy of the extension. Every failure a user can see is an SvcError: the
+ * service client's (each carries the request's method and path, never its headers, the HTTP
+ * status when there was one, and the server's own message) and the bad input a reader or a
+ * command refuses (InputError: the file, line, column or field at fault). Messages are written
+ * for users and never contain credentials. The one presenter (src/common/errors.ts) shows them.
  */
 
 /** Where a request was going, for error messages. Paths never contain credentials. */
@@ -22,11 +24,20 @@ export interface FieldIssue {
   type: string;
 }
 
+/** The command that fixes an error, offered as a button (e.g. "Review Key Use", "Select Project"). */
+export interface ErrorFix {
+  title: string;
+  command: string;
+  /** The command's one argument, if any. */
+  args?: unknown;
+}
+
 export interface SvcErrorOptions {
   request?: RequestInfo;
   status?: number;
   serverMessage?: string;
   cause?: unknown;
+  fix?: ErrorFix;
 }
 
 /** Base class of every error the client throws. */
@@ -35,6 +46,8 @@ export class SvcError extends Error {
   readonly path?: string;
   readonly status?: number;
   readonly serverMessage?: string;
+  /** The command that fixes this error, when one does. */
+  readonly fix?: ErrorFix;
 
   constructor(message: string, options: SvcErrorOptions = {}) {
     super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
@@ -43,6 +56,7 @@ export class SvcError extends Error {
     this.path = options.request?.path;
     this.status = options.status;
     this.serverMessage = options.serverMessage;
+    this.fix = options.fix;
   }
 
   /** Whether a retry of the same operation could succeed. */
@@ -152,6 +166,27 @@ export class CancelledError extends SvcError {
 
 /** The client's configuration forbids the request (for example credentials over plain http). */
 export class ConfigurationError extends SvcError {}
+
+/** Where bad input is: a file position (1-based line and column) or a field / argument name. */
+export interface InputPlace {
+  file?: string;
+  line?: number;
+  column?: number;
+  field?: string;
+}
+
+/**
+ * Input that cannot be used, found before anything was sent: a file that does not hold what its
+ * reader expects, a line too long, a ref or an argument that is not valid. `place` names what is
+ * at fault; the message names it too.
+ */
+export class InputError extends SvcError {
+  readonly place: InputPlace;
+  constructor(message: string, place: InputPlace = {}, options: SvcErrorOptions = {}) {
+    super(message, options);
+    this.place = place;
+  }
+}
 
 /** Formats a zod-style path as `a.b[3].c`. */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -1,3 +1,4 @@
+// Over 300 lines: the one HTTP client by design (auth, timeouts, cancellation, retries, proxies, error mapping in one place).
 /**
  * The one HTTP client of the extension. Everything that talks to the service goes through it: it
  * carries auth, timeouts, cancellation, retries, proxy settings and request logging. It uses its

@@ -4,20 +4,23 @@
  * newline is fine, and a line longer than the cap is refused before it is buffered in full.
  */
 
+import { ProtocolError } from './errors';
+
 export interface JsonlLine {
   /** 1-based line number in the stream. */
   line: number;
   value: unknown;
 }
 
-export class JsonlError extends Error {
+/** A JSONL stream line that is not JSON or is too long; `line` is 1-based. */
+export class JsonlError extends ProtocolError {
+  declare readonly line: number;
   constructor(
     message: string,
-    readonly line: number,
+    line: number,
     readonly kind: 'malformed' | 'too-long',
   ) {
-    super(message);
-    this.name = 'JsonlError';
+    super(message, { line });
   }
 }
 

@@ -7,16 +7,14 @@ export const APPROVALS_KEY = 'svc.keyApprovals';
 
 /** A request was not sent because a use of the key is refused or not approved yet. */
 export class ApprovalError extends ConfigurationError {
-  /** What ErrorReporter offers next to the message. */
-  readonly fix = { title: 'Review Key Use', command: 'svc.reviewKeyUse' };
-
   constructor(
     message: string,
     readonly approvals: KeyApproval[],
     /** True: the user said no (remembered). False: nobody was asked (a scripted call). */
     readonly refused: boolean,
   ) {
-    super(message);
+    // The presenter offers the fix next to the message.
+    super(message, { fix: { title: 'Review Key Use', command: 'svc.reviewKeyUse' } });
   }
 }
 

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { checkKey, serviceUrlProblem, type Credentials, type KeyCheck } from '../api';
+import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import type { ErrorPresenter } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
 import { ApprovalError, type KeyApprovals } from './approvals';
-import { checkApiKey, DEFAULT_USERNAME, describeSource, type CredentialManager, type StoredCredentials } from './credentials';
+import { checkApiKey, DEFAULT_USERNAME, describeSource, SESSION_ONLY_HINT, type CredentialManager, type StoredCredentials } from './credentials';
 import { background } from '../common/background';
 
 /** Arguments accepted by `svc.signIn` so it can be scripted without prompts. */
@@ -27,28 +28,32 @@ export interface AuthDeps {
   credentials: CredentialManager;
   connection: Connection;
   approvals: KeyApprovals;
+  errors: Pick<ErrorPresenter, 'show'>;
 }
 
 export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
   return [
     registerCommand('svc.signIn', (how, args?: SignInArgs) => signIn(deps, how, args)),
     registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(how, args)),
+    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(deps, how, args)),
     registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
     registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 
-/** A failure of a command: shown when the user ran it, thrown (a readable rejection) when scripted. */
-async function fail(how: Invocation, message: string): Promise<false> {
-  if (!how.interactive) throw new Error(message);
-  vscode.window.showErrorMessage(message);
+/**
+ * A refusal of a command: the presenter shows it when the user ran it (the command then returns
+ * false), a scripted caller gets it as the rejection.
+ */
+function fail(deps: Pick<AuthDeps, 'errors'>, how: Invocation, error: Error): false {
+  if (!how.interactive) throw error;
+  background(deps.errors.show(error), 'Showing an error');
   return false;
 }
 
-async function setBaseUrl(how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(how, `svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
-  if (args && args.baseUrl === undefined) return fail(how, 'svc: svc.setBaseUrl needs { baseUrl }.');
+async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
+  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(deps, how, new InputError(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`, { field: 'scope' }));
+  if (args && args.baseUrl === undefined) return fail(deps, how, new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' }));
   const url =
     args?.baseUrl ??
     (await vscode.window.showInputBox({
@@ -60,14 +65,10 @@ async function setBaseUrl(how: Invocation, args?: { baseUrl?: string; scope?: Se
     }));
   if (url === undefined) return false;
   const problem = validateUrl(url);
-  if (problem) return fail(how, `svc: ${problem}`);
+  if (problem) return fail(deps, how, new InputError(`svc: ${problem}`, { field: 'baseUrl' }));
   const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
   if (!scope) return false;
-  try {
-    await writeSetting('baseUrl', url.trim().replace(/\/+$/, ''), scope);
-  } catch (e) {
-    return fail(how, `svc: ${(e as Error).message}`);
-  }
+  await writeSetting('baseUrl', url.trim().replace(/\/+$/, ''), scope);
   return true;
 }
 
@@ -86,10 +87,10 @@ async function askCredentials(deps: AuthDeps, args: SignInArgs | undefined): Pro
     const target = args.target ?? 'trace';
     if (args.apiKey !== undefined) {
       const problem = checkApiKey(args.apiKey);
-      if (problem) throw new Error(problem);
+      if (problem) throw new InputError(problem);
       return { creds: { username: DEFAULT_USERNAME, password: args.apiKey, accessToken: args.apiKey }, target };
     }
-    if (args.password === undefined && args.accessToken === undefined) throw new Error('svc: svc.signIn needs { apiKey } or { username, password, accessToken }.');
+    if (args.password === undefined && args.accessToken === undefined) throw new InputError('svc: svc.signIn needs { apiKey } or { username, password, accessToken }.');
     return {
       creds: { username: args.username || DEFAULT_USERNAME, password: args.password ?? '', accessToken: args.accessToken ?? args.password ?? '' },
       target,
@@ -151,12 +152,12 @@ function said(c: KeyCheck): string {
 async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promise<boolean> {
   const { connection, credentials, approvals } = deps;
   if (!connection.client) {
-    if (args) return fail(how, 'svc: set svc.baseUrl before signing in.');
-    if (!(await setBaseUrl(how))) return false;
+    if (args) throw new ConfigurationError('svc: set svc.baseUrl before signing in.');
+    if (!(await setBaseUrl(deps, how))) return false;
     if (!connection.client) return false;
   }
   if (args?.target !== undefined && args.target !== 'trace' && args.target !== 'training') {
-    return fail(how, `svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`);
+    return fail(deps, how, new InputError(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`, { field: 'target' }));
   }
   if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
   const asked = await askCredentials(deps, args);
@@ -169,7 +170,7 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   // The advanced form's separate token goes to the model endpoints on the same origin: check it too.
   const sameOriginToken = target === 'trace' && other === origin && creds.accessToken !== creds.password ? await check(deps, creds, 'training') : undefined;
   const rejected = [first, sameOriginToken].find((c) => c?.outcome === 'rejected');
-  if (rejected) return fail(how, `svc: ${origin} ${said(rejected)}. Nothing was stored.`);
+  if (rejected) return fail(deps, how, new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`));
 
   const where = await credentials.store(origin, creds);
   await connection.refreshAuth();
@@ -196,7 +197,8 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
       );
     }
   }
-  if (first.outcome === 'accepted') vscode.window.showInformationMessage(lines.join(' '));
+  if (where === 'session') lines.push(SESSION_ONLY_HINT);
+  if (first.outcome === 'accepted' && where !== 'session') vscode.window.showInformationMessage(lines.join(' '));
   else vscode.window.showWarningMessage(lines.join(' '));
   return true;
 }
@@ -228,7 +230,7 @@ async function signOut({ credentials, connection }: AuthDeps): Promise<void> {
 
 /** Asks again every question about where the configured origins' keys may go (refused ones too). */
 async function reviewKeyUse({ connection }: AuthDeps, how: Invocation): Promise<string[]> {
-  if (!how.interactive) throw new Error('svc: Review Key Use asks questions; run it from the palette.');
+  if (!how.interactive) throw new InputError('svc: Review Key Use asks questions; run it from the palette.');
   const lines: string[] = [];
   for (const base of ['trace', 'training'] as const) {
     const origin = connection.originOf(base);

@@ -15,6 +15,12 @@ export function checkApiKey(value: string): string | undefined {
   return undefined;
 }
 
+/** What a user whose key could be kept for this session only is told (SecretStorage failed). */
+export const SESSION_ONLY_HINT =
+  'VS Code could not save your API key in the system keyring, so it is kept for this session only. ' +
+  'On Linux, install a keyring (gnome-keyring or KWallet) or set "password-store": "gnome-libsecret" ' +
+  '(or "kwallet5") in argv.json (command "Preferences: Configure Runtime Arguments"), then restart and sign in again.';
+
 /**
  * The keys the extension can use, per origin: SecretStorage (what Sign In stores, one entry per
  * origin), the session-only copy kept when SecretStorage failed, the environment, and the netrc
@@ -138,7 +144,7 @@ export class CredentialManager extends Disposable {
     };
   }
 
-  /** Stores credentials for `origin`. Returns where they ended up. */
+  /** Stores credentials for `origin`. Returns where they ended up (`session`: SecretStorage failed; the caller tells the user). */
   async store(origin: string, creds: StoredCredentials): Promise<'secretStorage' | 'session'> {
     try {
       const raw = JSON.stringify(creds);
@@ -151,12 +157,8 @@ export class CredentialManager extends Disposable {
     } catch (e) {
       this.session.set(origin, creds);
       this.changed.fire();
+      // Reported, not shown: the sign-in says so to the user (SESSION_ONLY_HINT).
       this.log.warn(`SecretStorage could not store the credentials (${this.describe(e)}); keeping them for this session only.`);
-      vscode.window.showWarningMessage(
-        'svc: VS Code could not save your API key in the system keyring, so it is kept for this session only. ' +
-          'On Linux, install a keyring (gnome-keyring or KWallet) or set "password-store": "gnome-libsecret" ' +
-          '(or "kwallet5") in argv.json (command "Preferences: Configure Runtime Arguments"), then restart and sign in again.',
-      );
       return 'session';
     }
   }

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerCommand, type Invocation } from '../common/interaction';
-import { hostOf, type CallBatchItem } from '../api';
+import { AuthenticationError, hostOf, InputError, type CallBatchItem } from '../api';
 import { filesFromArgs, notOnDisk, optionsFromArgs } from '../common/diagnostics';
 import { LiveProblems } from '../common/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
@@ -59,7 +59,7 @@ export class CallImports implements vscode.Disposable {
 
   constructor(
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly log: Logger,
     private readonly afterImport: () => void,
   ) {}
@@ -77,7 +77,7 @@ export class CallImports implements vscode.Disposable {
     const args = optionsFromArgs<ImportArgs>(clicked, selected, options);
     let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(clicked, selected);
     // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
-    if (!how.interactive && files.length === 0) throw new Error('svc.importCalls: no files: pass an explorer selection or { files: [...] }.');
+    if (!how.interactive && files.length === 0) throw new InputError('svc.importCalls: no files: pass an explorer selection or { files: [...] }.', { field: 'files' });
     if (files.length === 0) {
       const picked = await vscode.window.showOpenDialog({ canSelectMany: true, openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
       if (!picked?.length) return { status: 'aborted', files: [] };
@@ -85,17 +85,17 @@ export class CallImports implements vscode.Disposable {
     }
     const remote = notOnDisk(files);
     if (remote) {
-      if (!how.interactive) throw new Error(`svc.importCalls: ${remote}`);
-      vscode.window.showWarningMessage(`svc: ${remote}`);
+      const error = new InputError(`svc.importCalls: ${remote}`, { field: 'files' });
+      if (!how.interactive) throw error;
+      background(this.errors.show(error), 'Showing an error');
       return { status: 'aborted', files: [] };
     }
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
       const host = hostOf(this.connection.config.baseUrl);
       const where = host ? ` to ${host}` : '';
-      if (!how.interactive) throw new Error(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
-      background(this.errors.show(new Error(`Sign in${where || ' to the svc service'} before importing calls.`)), 'Showing an error');
-      return { status: 'aborted', files: [] };
+      if (!how.interactive) throw new AuthenticationError(`svc.importCalls: not signed in${where}: run "svc: Sign In" first.`);
+      throw new AuthenticationError(`Sign in${where || ' to the svc service'} before importing calls.`);
     }
 
     const summaries: CallsValidationSummary[] = [];
@@ -107,10 +107,10 @@ export class CallImports implements vscode.Disposable {
     const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
     if (invalid.length) {
       background(
-        vscode.window
-          .showErrorMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, 'Show Problems')
-          .then((choice) => choice && vscode.commands.executeCommand('workbench.actions.view.problems')),
-        'Show Problems',
+        this.errors.showMessage(`svc: problems in ${invalid.map((s) => path.basename(s.file)).join(', ')}; nothing was imported.`, {
+          actions: [{ title: 'Show Problems', command: 'workbench.actions.view.problems' }],
+        }),
+        'Showing an error',
       );
       return { status: 'invalid', files: invalid.map((s) => ({ file: s.file, items: s.items, starts: s.starts, ends: s.ends, problems: s.problems.length })) };
     }
@@ -131,6 +131,8 @@ export class CallImports implements vscode.Disposable {
           const counts = { file: uri.fsPath, items: 0, starts: 0, ends: 0 };
           report.files.push(counts);
           let batch: { item: CallBatchItem; line: number }[] = [];
+          // The lines of the request that failed, for the message (the error itself stays as thrown).
+          let failedLines = '';
           const flush = async () => {
             if (!batch.length) return;
             const records = batch;
@@ -154,8 +156,8 @@ export class CallImports implements vscode.Disposable {
                 },
               },
             ).catch((e: unknown) => {
-              const lines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
-              throw new Error(`${name}, a request with ${lines}: ${this.errors.describe(e)}`, { cause: e });
+              failedLines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
+              throw e;
             });
           };
           try {
@@ -166,8 +168,8 @@ export class CallImports implements vscode.Disposable {
             await flush();
           } catch (e) {
             report.status = abort.signal.aborted ? 'cancelled' : 'failed';
-            report.error = e instanceof Error ? e.message : String(e);
-            if (report.status === 'failed') this.connection.reportFailure(e instanceof Error && e.cause !== undefined ? e.cause : e);
+            report.error = `${name}${failedLines ? `, a request with ${failedLines}` : ''}: ${this.errors.describe(e)}`;
+            if (report.status === 'failed') this.connection.reportFailure(e);
             this.log.error(`Import of ${name} ${report.status} after ${counts.items} calls: ${report.error}`);
             return;
           }
@@ -187,13 +189,10 @@ export class CallImports implements vscode.Disposable {
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;
       background(
-        vscode.window
-          .showErrorMessage(
-            `svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`,
-            'Import Again',
-          )
-          .then((choice) => choice && vscode.commands.executeCommand('svc.importCalls', { files: files.map((f) => f.fsPath) })),
-        'Import Again',
+        this.errors.showMessage(`svc: import ${report.status === 'cancelled' ? 'cancelled' : `failed: ${report.error}`}. ${done}; importing again is safe (upserts by call id).`, {
+          actions: [{ title: 'Import Again', command: 'svc.importCalls', args: { files: files.map((f) => f.fsPath) } }],
+        }),
+        'Showing an error',
       );
     }
     return report;

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { NotFoundError } from '../api';
+import { InputError, NotFoundError } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import type { ErrorAction } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
@@ -42,7 +42,7 @@ async function checkModel(model: CheckpointsModel, connection: Connection, how: 
     const page = await client.models.listCheckpoints(modelId, { limit: 1 });
     return { empty: page.data.length === 0 && !page.has_more };
   } catch (e) {
-    if (e instanceof NotFoundError) throw new Error(`${trainingHost(connection)} has no model "${modelId}" (404): check the id; it was not added.`);
+    if (e instanceof NotFoundError) throw new InputError(`${trainingHost(connection)} has no model "${modelId}" (404): check the id; it was not added.`, { field: 'modelId' });
     return undefined;
   }
 }
@@ -50,16 +50,11 @@ async function checkModel(model: CheckpointsModel, connection: Connection, how: 
 /** Writes svc.models where the user chose (asked when run from the UI; `scope` or user settings when scripted). */
 async function saveModels(how: Invocation, models: string[], arg: ModelArg): Promise<boolean> {
   const requested = arg && 'scope' in arg ? arg.scope : undefined;
-  if (requested !== undefined && !isSettingsScope(requested)) throw new Error(`scope must be "user" or "workspace", not ${JSON.stringify(requested)}.`);
+  if (requested !== undefined && !isSettingsScope(requested)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(requested)}.`);
   const scope = requested ?? (how.interactive ? await pickScope('models') : 'user');
   if (!scope) return false;
-  try {
-    await writeSetting('models', models, scope);
-  } catch (e) {
-    if (!how.interactive) throw e;
-    vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
-    return false;
-  }
+  // A setting that cannot be written is the presenter's to show (or the scripted caller's rejection).
+  await writeSetting('models', models, scope);
   return true;
 }
 
@@ -76,7 +71,7 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
     // A model row's inline button, and an error row's click: that model.
     registerCommand('svc.checkpoints.refreshModel', (how, arg?: ModelArg) => {
       const id = modelIdOf(arg);
-      if (!id) throw new Error('svc.checkpoints.refreshModel needs a model row or { modelId }.');
+      if (!id) throw new InputError('svc.checkpoints.refreshModel needs a model row or { modelId }.');
       return refresh(how, id);
     }),
     registerCommand('svc.checkpoints.loadMore', (how, arg: ModelArg) => {
@@ -85,31 +80,30 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
     }),
     registerCommand('svc.checkpoints.toggleOrder', (_how, arg?: unknown) => {
       const args = scriptArgs(arg) as { order?: 'asc' | 'desc' } | undefined;
-      if (args?.order !== undefined && args.order !== 'asc' && args.order !== 'desc') throw new Error(`order must be "asc" or "desc", not ${JSON.stringify(args.order)}.`);
+      if (args?.order !== undefined && args.order !== 'asc' && args.order !== 'desc') throw new InputError(`order must be "asc" or "desc", not ${JSON.stringify(args.order)}.`);
       return model.setOrder(args?.order ?? (model.order === 'asc' ? 'desc' : 'asc'));
     }),
     registerCommand('svc.checkpoints.addModel', async (how, arg?: unknown) => {
       // A focused row (title button) is no argument: the prompt opens, as without one.
       const args = scriptArgs(arg) as { modelId?: unknown; scope?: SettingsScope } | undefined;
       if (args !== undefined && (typeof args !== 'object' || (args.modelId !== undefined && typeof args.modelId !== 'string'))) {
-        throw new Error('svc.checkpoints.addModel takes { modelId: string, scope? }.');
+        throw new InputError('svc.checkpoints.addModel takes { modelId: string, scope? }.');
       }
       let id = (args?.modelId as string | undefined)?.trim();
       if (id === undefined) {
-        if (args) throw new Error('svc.checkpoints.addModel needs { modelId }.');
+        if (args) throw new InputError('svc.checkpoints.addModel needs { modelId }.');
         id = await pickOrType('svc: Add a model', 'Model id', recent(globalState, RECENT_MODELS).filter((m) => !model.models.includes(m)));
         if (!id) return;
       }
-      if (!id) throw new Error('The model id is empty.');
+      if (!id) throw new InputError('The model id is empty.');
       if (model.models.includes(id)) return;
       let checked: { empty: boolean } | undefined;
       try {
         checked = await checkModel(model, connection, how, id);
       } catch (e) {
+        // Refused (an unknown model): out of the recent list; the presenter or the script's rejection says why.
         await forgetRecent(globalState, RECENT_MODELS, id);
-        if (!how.interactive) throw e;
-        vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
-        return;
+        throw e;
       }
       if (!(await saveModels(how, [...model.models, id], args as ModelArg))) return;
       await pushRecent(globalState, RECENT_MODELS, id);
@@ -118,7 +112,7 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
     registerCommand('svc.checkpoints.removeModel', async (how, arg?: ModelArg) => {
       let id = modelIdOf(arg);
       if (!id) {
-        if (arg) throw new Error('svc.checkpoints.removeModel needs { modelId }.');
+        if (arg) throw new InputError('svc.checkpoints.removeModel needs { modelId }.');
         id = await vscode.window.showQuickPick(model.models, { title: 'svc: Remove a model' });
       }
       if (!id) return;
@@ -136,7 +130,7 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
       const args = scriptArgs(arg) as { checkpointId?: unknown } | undefined;
       const node = args === undefined ? (arg as CheckpointNode | undefined) : undefined;
       const id = node?.kind === 'checkpoint' ? node.checkpoint.id : typeof args?.checkpointId === 'string' ? args.checkpointId : undefined;
-      if (!id) throw new Error('svc.checkpoints.copyId takes a checkpoint row or { checkpointId }.');
+      if (!id) throw new InputError('svc.checkpoints.copyId takes a checkpoint row or { checkpointId }.');
       await vscode.env.clipboard.writeText(id);
       vscode.window.setStatusBarMessage('svc: copied the checkpoint id', 3000);
       return id;

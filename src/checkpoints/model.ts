@@ -39,11 +39,14 @@ export class CheckpointsModel extends Disposable {
     private readonly viewState: vscode.Memento,
   ) {
     super();
-    this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of models or page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['models', 'checkpointsPageSize']) && this.reset()));
-    // Another metric in the rows: re-render, nothing to load.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['checkpointsMetric']) && this.changed.fire(undefined)));
+    // Another client, key or project drops what is loaded; of the settings, only a real change of
+    // models or page size does, and another metric in the rows only re-renders.
+    this._register(
+      connection.onDidChange(({ data, config }) => {
+        if (data || (config && configChanged(config, ['models', 'checkpointsPageSize']))) this.reset();
+        else if (config && configChanged(config, ['checkpointsMetric'])) this.changed.fire(undefined);
+      }),
+    );
   }
 
   get models(): string[] {
@@ -127,6 +130,22 @@ export class CheckpointsModel extends Disposable {
     else if (!s.hasMore) s.items.push(...fresh);
     else return;
     this.changed.fire(modelId);
+  }
+
+  /**
+   * Resolves once `modelId` is settled: its first page loaded, failed, or nothing can load (no
+   * client, signed out). Starts the first load when nothing is loaded yet (`how`: whether it may
+   * ask questions). A reset or a new load while waiting is waited for too, so the state afterwards
+   * reflects every change made meanwhile. This is the one thing the tree awaits before it answers.
+   */
+  async whenSettled(modelId: string, how?: Invocation): Promise<void> {
+    for (;;) {
+      if (!this.ready) return;
+      const s = this.state(modelId);
+      if (s.loading) await s.loading;
+      else if (!s.loaded && s.error === undefined) await this.loadMore(modelId, how);
+      else return;
+    }
   }
 
   ensureLoaded(modelId: string, how?: Invocation): Promise<void> {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import { refusedByService } from '../common/pick';
 import { treeNode } from '../common/treeNodes';
@@ -41,7 +41,7 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
 
   constructor(
     private readonly model: CheckpointsModel,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly bests?: BestCheckpoints,
   ) {
     super();
@@ -69,10 +69,9 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     const { modelId } = element;
     this.resolving.set(modelId, (this.resolving.get(modelId) ?? 0) + 1);
     try {
-      // The user expanded the model: its first load may ask questions.
-      await this.model.ensureLoaded(modelId, { interactive: true });
-      const s = this.model.state(modelId);
-      if (s.loading) await s.loading;
+      // The user expanded the model: its first load may ask questions. The answer waits until
+      // the model has settled, so it holds every change made while it waited.
+      await this.model.whenSettled(modelId, { interactive: true });
       return this.childrenOf(modelId);
     } finally {
       const n = this.resolving.get(modelId)! - 1;

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
-import { originOf } from '../api';
+import { InputError, originOf } from '../api';
 
 /** The one place that reads configuration. */
 export const SECTION = 'svc';
@@ -208,7 +208,7 @@ export function settingProblem(key: string, scope: SettingsScope): string | unde
 /** Writes svc.`key` to the user's settings or this workspace's; throws a readable error when it cannot take effect. */
 export async function writeSetting(key: string, value: unknown, scope: SettingsScope): Promise<void> {
   const problem = settingProblem(key, scope);
-  if (problem) throw new Error(problem);
+  if (problem) throw new InputError(problem, { field: `${SECTION}.${key}` });
   const target = scope === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
   await vscode.workspace.getConfiguration(SECTION).update(key, value, target);
 }

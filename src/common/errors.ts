@@ -1,16 +1,21 @@
+/**
+ * The one presenter of errors: every failure a user can see reaches them here, in one voice. It
+ * logs the failure, shows the message (which names the host, file, line or field at fault) and
+ * offers the actions that help: Retry when the caller can run it again, Sign In after a 401/403,
+ * the fix an error names itself (Review Key Use, Select Project, …), Open Settings when the
+ * service cannot be reached or is not usable, and Show Log. Models and services never talk to the
+ * user: they throw, return or fire events, and this (or a feature's manager) shows the outcome.
+ *
+ * Commands registered through common/interaction.ts hand it whatever they throw: a user's click
+ * gets the notification, a scripted call (an arguments object) gets a rejection with the same
+ * readable message and no notification.
+ */
 import * as vscode from 'vscode';
-import { AuthenticationError, CancelledError, ConfigurationError, NetworkError, ValidationError } from '../api';
+import { AuthenticationError, CancelledError, ConfigurationError, NetworkError, SvcError, ValidationError, type ErrorFix } from '../api';
 import type { Logger } from './logger';
 
 /** A button that fixes an error: the command it runs, with its one argument if any. */
-export interface ErrorAction {
-  title: string;
-  command: string;
-  args?: unknown;
-}
-
-/** The command that fixes an error, when the error names one (e.g. a key use not approved yet). */
-export type ErrorFix = ErrorAction;
+export type ErrorAction = ErrorFix;
 
 export interface ShowErrorOptions {
   /** Offers "Retry", which runs this (for operations that are safe to run again). */
@@ -19,11 +24,10 @@ export interface ShowErrorOptions {
   actions?: ErrorAction[];
 }
 
-/** One way every command renders an error: log it, show it, and offer the fix when there is one. */
-export class ErrorReporter {
+export class ErrorPresenter {
   constructor(private readonly log: Logger) {}
 
-  /** Text for an error, as shown to users. */
+  /** Text for an error, as shown to users (secrets redacted). */
   describe(error: unknown): string {
     if (error instanceof ValidationError && error.issues.length > 0 && error.source === 'server') {
       const issues = error.issues.slice(0, 5).map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
@@ -55,18 +59,66 @@ export class ErrorReporter {
     this.log.error(text);
     const step = this.nextStep(error);
     const actions = [...(step ? [step] : []), ...(options.actions ?? [])];
-    const buttons = [...(options.retry ? ['Retry'] : []), ...actions.map((a) => a.title), 'Show Log'];
-    const choice = await vscode.window.showErrorMessage(text, ...buttons);
-    if (choice === 'Retry') await options.retry?.();
-    else if (choice === 'Show Log') this.log.channel.show(true);
-    else {
-      const action = actions.find((a) => a.title === choice);
-      if (action) await vscode.commands.executeCommand(action.command, ...(action.args !== undefined ? [action.args] : []));
+    await this.ask(vscode.window.showErrorMessage, text, actions, options.retry);
+  }
+
+  /**
+   * A failure or refusal whose text the caller composed (an outcome with its counts, a summary of
+   * a file's problems): logged and shown in the same voice, with the caller's actions and Show Log.
+   */
+  async showMessage(text: string, options: { actions?: ErrorAction[]; warning?: boolean } = {}): Promise<void> {
+    const redacted = this.log.redact(text);
+    if (options.warning) this.log.warn(redacted);
+    else this.log.error(redacted);
+    await this.ask(options.warning ? vscode.window.showWarningMessage : vscode.window.showErrorMessage, redacted, options.actions ?? [], undefined);
+  }
+
+  /**
+   * A failed sign-in noticed by a request (the Connection's `authFailed` change): offers to sign
+   * in again, once per failure of a working sign-in (the Connection fires once per transition).
+   */
+  async offerSignInAgain(error: AuthenticationError): Promise<void> {
+    const text = `svc: ${this.describe(error)}`;
+    this.log.error(text);
+    await this.ask(vscode.window.showErrorMessage, text, [{ title: 'Sign In Again', command: 'svc.signIn' }], undefined, false);
+  }
+
+  /**
+   * The failure of a scripted command call, as its rejection: the same readable, redacted message
+   * the notification would show (logged, never shown). Not an Error becomes one.
+   */
+  rejection(error: unknown, command: string): Error {
+    const text = this.describe(error);
+    if (!(error instanceof CancelledError)) this.log.warn(`${command} (scripted) failed: ${text}`);
+    if (!(error instanceof Error)) return new SvcError(text);
+    if (error.message !== text) error.message = text;
+    return error;
+  }
+
+  private async ask(
+    show: (text: string, ...items: string[]) => Thenable<string | undefined>,
+    text: string,
+    actions: ErrorAction[],
+    retry: (() => unknown) | undefined,
+    showLog = true,
+  ): Promise<void> {
+    const buttons = [...(retry ? ['Retry'] : []), ...actions.map((a) => a.title), ...(showLog ? ['Show Log'] : [])];
+    const choice = await show(text, ...buttons);
+    try {
+      if (choice === 'Retry') await retry?.();
+      else if (choice === 'Show Log') this.log.channel.show(true);
+      else {
+        const action = actions.find((a) => a.title === choice);
+        if (action) await vscode.commands.executeCommand(action.command, ...(action.args !== undefined ? [action.args] : []));
+      }
+    } catch (e) {
+      // What the button ran failed (a scripted re-run rejects): shown like any failure.
+      await this.show(e);
     }
   }
 }
 
 function fixOf(error: unknown): ErrorFix | undefined {
-  const fix = (error as { fix?: Partial<ErrorFix> } | undefined)?.fix;
-  return fix && typeof fix.title === 'string' && typeof fix.command === 'string' ? { title: fix.title, command: fix.command } : undefined;
+  const fix = error instanceof SvcError ? error.fix : undefined;
+  return fix && typeof fix.title === 'string' && typeof fix.command === 'string' ? fix : undefined;
 }

@@ -9,6 +9,8 @@
  * created in.
  */
 import * as vscode from 'vscode';
+import { background } from './background';
+import type { ErrorPresenter } from './errors';
 import { isTreeNode } from './treeNodes';
 
 export interface Invocation {
@@ -28,6 +30,15 @@ export function isArgumentsObject(value: unknown): boolean {
 }
 
 /**
+ * An argument only a script passes: an arguments object, or a bare string, number or boolean (no
+ * menu, view or editor passes those to our commands).
+ */
+export function isScriptArgument(value: unknown): boolean {
+  const type = typeof value;
+  return type === 'string' || type === 'number' || type === 'boolean' || type === 'bigint' || isArgumentsObject(value);
+}
+
+/**
  * What VS Code passes editor-title and editor-context commands after the resource:
  * `{ groupId, editorIndex?, preserveFocus? }`. A click on the editor's Upload button, not a script.
  */
@@ -36,7 +47,39 @@ function isEditorContext(value: object): boolean {
   return typeof (value as { groupId?: unknown }).groupId === 'number' && keys.every((k) => k === 'groupId' || k === 'editorIndex' || k === 'preserveFocus');
 }
 
-/** registerCommand, with the handler told first whether it may prompt (see Invocation). */
-export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown): vscode.Disposable {
-  return vscode.commands.registerCommand(id, (...args: unknown[]) => handler({ interactive: !args.some(isArgumentsObject) }, ...(args as A)));
+/** The presenter every command's failure goes to; the composition root sets it before registering. */
+let presenter: Pick<ErrorPresenter, 'show' | 'rejection'> | undefined;
+
+/** Sends every failure of a command registered here to `errors` (until disposed). */
+export function presentCommandErrors(errors: Pick<ErrorPresenter, 'show' | 'rejection'>): vscode.Disposable {
+  presenter = errors;
+  return new vscode.Disposable(() => {
+    if (presenter === errors) presenter = undefined;
+  });
+}
+
+/**
+ * registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
+ * handler throws reaches VS Code's generic "Error running command": a user's action gets the
+ * presenter's notification (the command then resolves to undefined), a scripted call rejects
+ * with the presenter's readable message and opens nothing.
+ */
+export function registerCommand<A extends unknown[]>(
+  id: string,
+  handler: (how: Invocation, ...args: A) => unknown,
+  options: { /** Tells a scripted call from a user's action, for a command whose arguments blur the two. */ scripted?: (args: unknown[]) => boolean } = {},
+): vscode.Disposable {
+  const scripted = options.scripted ?? ((args: unknown[]) => args.some(isScriptArgument));
+  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+    const how: Invocation = { interactive: !scripted(args) };
+    try {
+      return await handler(how, ...(args as A));
+    } catch (e) {
+      if (!presenter) throw e;
+      if (!how.interactive) throw presenter.rejection(e, id);
+      // Not awaited: the notification stays until the user answers; the command is done.
+      background(presenter.show(e), `Showing why ${id} failed`);
+      return undefined;
+    }
+  });
 }

@@ -1,3 +1,4 @@
+// Over 300 lines: one streaming tokenizer (a state machine over byte chunks) that reads best whole.
 /**
  * Streams the outer structure of a large JSON document without holding it whole: the items of a
  * top-level array, or the members of a top-level object, with the items of one named array member
@@ -12,6 +13,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { InputError } from '../api/errors';
 
 export interface ScannedValue {
   /** The value's source text, exactly as in the file. */
@@ -47,7 +49,7 @@ export interface ScanOptions {
 }
 
 /** The outer structure is not valid JSON, or a value is too large to capture. */
-export class JsonScanError extends Error {
+export class JsonScanError extends InputError {
   constructor(
     message: string,
     readonly line: number,
@@ -55,8 +57,7 @@ export class JsonScanError extends Error {
     /** Set when a value was too large, not malformed. */
     readonly tooLarge = false,
   ) {
-    super(message);
-    this.name = 'JsonScanError';
+    super(message, { line, column });
   }
 }
 

@@ -11,6 +11,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { formatBytes } from './format';
+import { InputError } from '../api/errors';
 
 export interface Line {
   /** 1-based. */
@@ -43,14 +44,13 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** A line longer than the limit; reading stops there. */
-export class LineTooLongError extends Error {
+export class LineTooLongError extends InputError {
   constructor(
     readonly file: string,
     readonly line: number,
     readonly limit: number,
   ) {
-    super(`${file}: line ${line} is longer than ${formatBytes(limit)}`);
-    this.name = 'LineTooLongError';
+    super(`${file}: line ${line} is longer than ${formatBytes(limit)}`, { file, line });
   }
 }
 

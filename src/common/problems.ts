@@ -1,3 +1,4 @@
+// Over 300 lines: the JSON-syntax and zod-issue mappers share the position machinery they are built on.
 /**
  * Problems found in a JSON or JSONL file, each with the exact place it points at, and the
  * machinery that turns JSON syntax errors and zod issues into them. No `vscode` import: the
@@ -9,7 +10,7 @@
 import { findNodeAtLocation, parse, parseTree, printParseErrorCode, type Node, type ParseError, type ParseOptions } from 'jsonc-parser';
 import type { z } from 'zod';
 import { readLines, type Line } from './lines';
-import { formatPath } from '../api/errors';
+import { formatPath, InputError } from '../api/errors';
 
 export interface Problem {
   file: string;
@@ -480,10 +481,9 @@ function oneOf(values: readonly unknown[]): string {
 }
 
 /** A file that does not hold what a reader expected; `problem` says where. */
-export class ProblemError extends Error {
+export class ProblemError extends InputError {
   constructor(readonly problem: Problem) {
-    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`);
-    this.name = 'ProblemError';
+    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`, { file: problem.file, line: problem.line, column: problem.column });
   }
 }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { InputError } from '../api';
 import { registerCommand } from '../common/interaction';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -14,17 +15,17 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
      * selected), the palette (pick a model), or `{ modelId, checkpointId? }`.
      */
     registerCommand('svc.dashboard.open', async (how, arg?: OpenArg) => {
-      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new Error('svc.dashboard.open takes a Checkpoints tree item or { modelId, checkpointId? }.');
+      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new InputError('svc.dashboard.open takes a Checkpoints tree item or { modelId, checkpointId? }.');
       let modelId = typeof arg?.modelId === 'string' ? arg.modelId.trim() : undefined;
       const focus = typeof arg?.checkpointId === 'string' ? arg.checkpointId : typeof arg?.checkpoint?.id === 'string' ? arg.checkpoint.id : undefined;
-      if (arg && modelId === undefined) throw new Error('svc.dashboard.open: "modelId" must be a model id string.');
-      if (!connection.client) throw new Error('No svc service is configured: run "svc: Set Service Base URL" first.');
+      if (arg && modelId === undefined) throw new InputError('svc.dashboard.open: "modelId" must be a model id string.');
+      if (!connection.client) throw new InputError('No svc service is configured: run "svc: Set Service Base URL" first.');
       if (modelId === undefined) {
         const known = [...new Set([...connection.config.models, ...recent(globalState, RECENT_MODELS)])];
         modelId = (await pickOrType('svc: Open the training dashboard of a model', 'Model id', known))?.trim();
         if (!modelId) return undefined;
       }
-      if (!modelId) throw new Error('The model id is empty.');
+      if (!modelId) throw new InputError('The model id is empty.');
       // A user's action may be asked here whether the key may go to the model endpoints; the
       // dashboard's own requests never ask.
       if (how.interactive) await connection.prepare('training');
@@ -36,12 +37,12 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
     registerCommand('svc.dashboard.exportCsv', async (_how, args?: { modelId?: unknown; path?: unknown }) => {
       if (args !== undefined) {
         if (typeof args !== 'object' || args === null || typeof args.modelId !== 'string' || typeof args.path !== 'string' || !args.path) {
-          throw new Error('svc.dashboard.exportCsv takes { modelId: string, path: string }.');
+          throw new InputError('svc.dashboard.exportCsv takes { modelId: string, path: string }.');
         }
         return (await dashboards.exportCsv(args.modelId, vscode.Uri.file(args.path)))?.fsPath;
       }
       const active = dashboards.active();
-      if (!active) throw new Error('Open a training dashboard first.');
+      if (!active) throw new InputError('Open a training dashboard first.');
       return (await dashboards.exportCsv(active))?.fsPath;
     }),
   ];

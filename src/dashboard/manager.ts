@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Checkpoint } from '../api';
+import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { formatMetric } from '../common/format';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
@@ -56,14 +56,15 @@ export class Dashboards extends Disposable implements DashboardHost {
 
   constructor(
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     readonly log: Logger,
     private readonly context: Pick<vscode.ExtensionContext, 'extensionUri' | 'globalState' | 'workspaceState'>,
   ) {
     super();
     this.extensionUri = context.extensionUri;
     this._register(
-      connection.onDidChange(() => {
+      connection.onDidChange(({ data }) => {
+        if (!data) return;
         // Another service or account: what was starred belongs to the old one.
         const ids = [...this.marks.keys()];
         this.marks.clear();
@@ -191,8 +192,8 @@ export class Dashboards extends Disposable implements DashboardHost {
    */
   async exportCsv(modelId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const sync = this.panels.get(modelId)?.sync;
-    if (!sync) throw new Error(`The training dashboard of "${modelId}" is not open.`);
-    if (sync.series.length === 0) throw new Error(`"${modelId}" has no checkpoints loaded to export.`);
+    if (!sync) throw new InputError(`The training dashboard of "${modelId}" is not open.`);
+    if (sync.series.length === 0) throw new InputError(`"${modelId}" has no checkpoints loaded to export.`);
     let uri = target;
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ProtocolError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { pollDelayMs } from './core/poll';
@@ -60,14 +60,14 @@ export class CheckpointSync extends Disposable {
   constructor(
     readonly modelId: string,
     private readonly connection: Connection,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly log: Logger,
   ) {
     super();
-    this._register(connection.onDidChange(() => this.restart()));
     this._register(
-      connection.onDidChangeConfig(({ before, after }) => {
-        if (before.checkpointsPollSeconds !== after.checkpointsPollSeconds) this.schedule();
+      connection.onDidChange(({ data, config }) => {
+        if (data) this.restart();
+        else if (config && config.before.checkpointsPollSeconds !== config.after.checkpointsPollSeconds) this.schedule();
       }),
     );
     this._register({ dispose: () => this.stop() });

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
-import { AttachFeedbackCommand } from './commands';
+import { registerFeedbackCommands } from './commands';
+import { FeedbackManager } from './manager';
 import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './providers';
 
 export { ATTACH_COMMAND } from './commands';
@@ -10,21 +11,21 @@ export { ATTACH_COMMAND } from './commands';
 /** Dependencies of the feedback feature, passed by the composition root. */
 export interface FeedbackDeps {
   connection: Connection;
-  errors: ErrorReporter;
+  errors: ErrorPresenter;
   log: Logger;
   context: vscode.ExtensionContext;
 }
 
 /** Registers svc.attachFeedback, the ref link provider and the ref hover. */
 export function registerFeedback(deps: FeedbackDeps): vscode.Disposable[] {
-  const command = new AttachFeedbackCommand({
+  const manager = new FeedbackManager({
     connection: deps.connection,
     errors: deps.errors,
     log: deps.log,
     globalState: deps.context.globalState,
   });
   return [
-    command.register(),
+    ...registerFeedbackCommands(manager),
     vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
     vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(deps.connection)),
   ];

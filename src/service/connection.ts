@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, createServiceClient, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, ConfigurationError, createServiceClient, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
@@ -13,6 +13,19 @@ export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' |
 
 export type Base = 'trace' | 'training';
 
+/** What a Connection change event carries. Every event may have changed the auth state. */
+export interface ConnectionChange {
+  /** The client, the credentials or the project changed: cached data must be dropped. */
+  readonly data: boolean;
+  /** The svc.* configuration event behind this change, with the values before and after it. */
+  readonly config?: ConfigChange;
+  /**
+   * A request made for the user was refused (401/403) by a sign-in that worked until then. The
+   * state is now `authFailed`; `prompt` is false when the caller shows the failure itself (with
+   * its own Sign In) or may not prompt. The UI offers to sign in again; the Connection never does.
+   */
+  readonly authFailed?: { readonly error: AuthenticationError; readonly prompt: boolean };
+}
 
 /**
  * The live connection to the service: configuration, credentials state and the one
@@ -24,15 +37,12 @@ export type Base = 'trace' | 'training';
  * set, another origin's key, or the netrc default entry.
  */
 export class Connection extends Disposable {
-  private readonly changed = this._register(new vscode.EventEmitter<void>());
-  /** Fires when the client, the credentials or the project changed: caches must be dropped. */
+  private readonly changed = this._register(new vscode.EventEmitter<ConnectionChange>());
+  /**
+   * The one change event: fires whenever the client, the credentials, the auth state, the key
+   * approvals or the svc.* configuration may have changed, and says what did (ConnectionChange).
+   */
   readonly onDidChange = this.changed.event;
-  private readonly stateChanged = this._register(new vscode.EventEmitter<void>());
-  /** Fires when the auth state changed without invalidating data (e.g. a 401 was seen). */
-  readonly onDidChangeState = this.stateChanged.event;
-  private readonly configChanged = this._register(new vscode.EventEmitter<ConfigChange>());
-  /** Fires after every svc.* configuration event with the values before and after it. */
-  readonly onDidChangeConfig = this.configChanged.event;
 
   private _config: SvcConfig = readConfig();
   private _client: ServiceClient | undefined;
@@ -75,16 +85,17 @@ export class Connection extends Disposable {
     const before = this._config;
     this._config = readConfig();
     const urlsMoved = JSON.stringify([before.baseUrlFrom, before.trainingBaseUrlFrom]) !== JSON.stringify([this._config.baseUrlFrom, this._config.trainingBaseUrlFrom]);
+    const config = { before, after: this._config };
     if (connectionMayHaveChanged || urlsMoved) {
       // A new origin makes the credentials fire, and that refreshes the auth state; refresh
       // here only when it did not, so one change reads the credentials once.
-      if (!this.rebuild()) background(this.refreshAuth(true), 'Checking the sign-in');
+      const credentialsMoved = this.rebuild();
+      this.changed.fire({ data: true, config });
+      if (!credentialsMoved) background(this.refreshAuth(true), 'Checking the sign-in');
     } else {
       background(this.setContextKeys(), 'Setting the svc context keys');
-      if (before.project !== this._config.project) this.changed.fire();
-      this.stateChanged.fire();
+      this.changed.fire({ data: before.project !== this._config.project, config });
     }
-    this.configChanged.fire({ before, after: this._config });
   }
 
   get config(): SvcConfig {
@@ -150,7 +161,7 @@ export class Connection extends Disposable {
   async prepare(base: Base): Promise<void> {
     await this.authorize(base, { prompt: true }).catch(() => undefined);
     // The status bar says whether the key may go there: an answer may have just been given.
-    this.stateChanged.fire();
+    this.changed.fire({ data: false });
   }
 
   /** Approves the origin of `base` itself (a workspace-set URL), before the user types a key for it. */
@@ -175,7 +186,7 @@ export class Connection extends Disposable {
    * attempt per request: for checking a key before it is stored. The caller closes it.
    */
   probeClient(credentials: Credentials): ServiceClient {
-    if (!this.clientOptions) throw new Error('Set svc.baseUrl first.');
+    if (!this.clientOptions) throw new ConfigurationError('Set svc.baseUrl first.');
     return createServiceClient({ ...this.clientOptions, credentials: async () => credentials, retry: { maxAttempts: 1 }, logger: (event) => this.log.request(event) });
   }
 
@@ -193,37 +204,29 @@ export class Connection extends Disposable {
       this._state = creds ? 'signedIn' : 'signedOut';
     }
     await this.setContextKeys();
-    if (fire || before !== `${this._state}:${this._source}`) this.changed.fire();
-    this.stateChanged.fire();
+    this.changed.fire({ data: fire || before !== `${this._state}:${this._source}` });
   }
 
   /**
-   * Called with every failure of a request made for the user: a 401/403 marks the state and
-   * offers to sign in again (once per failure of a working sign-in; never with `prompt: false`).
+   * Called with every failure of a request made for the user: a 401/403 marks the state
+   * `authFailed` and fires a change that says so (`authFailed`). The Connection shows nothing:
+   * the UI (auth/signInPrompt.ts) offers to sign in again, once per failure of a working sign-in.
    */
   reportFailure(error: unknown, options: { prompt?: boolean } = {}): void {
     if (!(error instanceof AuthenticationError) || this._state !== 'signedIn') return;
     // A request refused before sending (no key for the model endpoints) says nothing about the key.
     if (error.status === undefined) return;
     // Only the state changes: the views keep their error items instead of reloading (and
-    // failing again) in a loop.
+    // failing again) in a loop. Later failures find the state failed and fire nothing.
     this._state = 'authFailed';
     background(this.setContextKeys(), 'Setting the svc context keys');
-    this.stateChanged.fire();
-    // A command that shows the failure itself (with its own "Sign In") asks for no second prompt.
-    // One prompt per signed-in → failed transition: later failures find the state failed and ask
-    // nothing. (No "prompt open" flag: a notification that went unanswered into the notification
-    // center never settles, and must not silence the prompt after the next sign-in.)
-    if (options.prompt === false) return;
-    background(
-      vscode.window
-        .showErrorMessage(`svc: ${this.log.redact(error.message)}`, 'Sign In Again')
-        .then((choice) => (choice ? vscode.commands.executeCommand('svc.signIn') : undefined)),
-      'Sign In Again',
-    );
+    this.changed.fire({ data: false, authFailed: { error, prompt: options.prompt !== false } });
   }
 
-  /** Builds the client for the current configuration; returns whether the credentials' origins changed. */
+  /**
+   * Builds the client for the current configuration; returns whether the credentials' origins
+   * changed. The caller fires the change (after this, so listeners see the new client).
+   */
   private rebuild(): boolean {
     const old = this._client;
     this._client = undefined;
@@ -266,9 +269,7 @@ export class Connection extends Disposable {
     // before the views reset (their requests must use the new origins' credentials).
     const trace = this._client ? originOf(cfg.baseUrl) : undefined;
     const training = this._client ? originOf(cfg.trainingBaseUrl || cfg.baseUrl) : undefined;
-    const credentialsMoved = this.credentials.setOrigins(trace, training);
-    this.changed.fire();
-    return credentialsMoved;
+    return this.credentials.setOrigins(trace, training);
   }
 
   private async setContextKeys(): Promise<void> {

@@ -12,7 +12,7 @@ export class RestrictedModeNotice extends Disposable {
     private readonly views: vscode.TreeView<unknown>[],
   ) {
     super();
-    this._register(connection.onDidChangeConfig(() => this.update()));
+    this._register(connection.onDidChange((change) => change.config && this.update()));
     this.update();
   }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { InputError, callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
 import { registerCommand } from '../common/interaction';
 import { scriptArgs } from '../common/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
@@ -25,7 +25,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
         : arg && typeof arg === 'object' && typeof arg.threadId === 'string'
           ? model.findRow(arg.threadId)
           : undefined;
-    if (!row) vscode.window.showWarningMessage('svc: select a thread in the Threads view first.');
+    if (!row) throw new InputError('svc: select a thread in the Threads view first.');
     return row;
   };
   const copy = async (text: string, what: string) => {
@@ -37,10 +37,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     const row = rowOf(arg);
     if (!row) return undefined;
     const id = which === 'first' ? row.first_turn_id : row.last_turn_id;
-    if (!id) {
-      vscode.window.showWarningMessage(`svc: thread ${row.thread_id} has no ${which} turn id.`);
-      return undefined;
-    }
+    if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
   };
   const openJson = async (project: string, row: ThreadRow) => {
@@ -85,11 +82,11 @@ const FILTER_ARG_KEYS = ['preset', 'after', 'before', 'threadIds'];
 /** Refuses anything but a plain object whose keys are all `allowed`, naming what is wrong. */
 function checkArgKeys(command: string, args: unknown, allowed: string[]): Record<string, unknown> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new Error(`${command} takes an object argument with ${allowed.join(', ')}.`);
+    throw new InputError(`${command} takes an object argument with ${allowed.join(', ')}.`);
   }
   const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
   if (unknown.length) {
-    throw new Error(`${command}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${allowed.join(', ')}.`);
+    throw new InputError(`${command}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${allowed.join(', ')}.`);
   }
   return args as Record<string, unknown>;
 }
@@ -111,9 +108,9 @@ async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
   if (args !== undefined) {
     const sort = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
     if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(sort.field)) {
-      throw new Error(`${sort.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(sort.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
+      throw new InputError(`${sort.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(sort.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
     }
-    if (sort.direction !== undefined && sort.direction !== 'asc' && sort.direction !== 'desc') throw new Error(`Unknown sort direction ${JSON.stringify(sort.direction)}; use asc or desc.`);
+    if (sort.direction !== undefined && sort.direction !== 'asc' && sort.direction !== 'desc') throw new InputError(`Unknown sort direction ${JSON.stringify(sort.direction)}; use asc or desc.`);
     next = { field: sort.field as SortBy['field'], direction: sort.direction === 'asc' ? 'asc' : 'desc' };
   } else {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
@@ -165,22 +162,22 @@ async function filter(model: ThreadsModel, args: unknown): Promise<void> {
 /** A filter from scripting arguments; dates may be plain (`2026-11-15`, local midnight) or date-times. */
 export function filterFromArgs(args: FilterArgs): ThreadFilter {
   if ('preset' in args) {
-    if (!(args.preset in RELATIVE_PRESETS)) throw new Error(`Unknown filter preset "${args.preset}"; use hour, day, week or month.`);
+    if (!(args.preset in RELATIVE_PRESETS)) throw new InputError(`Unknown filter preset "${args.preset}"; use hour, day, week or month.`);
     return { kind: 'relative', preset: args.preset };
   }
   if ('threadIds' in args) {
-    if (!Array.isArray(args.threadIds) || args.threadIds.length === 0) throw new Error('threadIds must be a non-empty list.');
+    if (!Array.isArray(args.threadIds) || args.threadIds.length === 0) throw new InputError('threadIds must be a non-empty list.');
     return { kind: 'ids', threadIds: args.threadIds.map(String) };
   }
   const bound = (name: 'after' | 'before', value: unknown): string | undefined => {
     if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string') throw new Error(`${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z.`);
+    if (typeof value !== 'string') throw new InputError(`${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z.`);
     const parsed = parseDateBound(value);
-    if (!parsed.ok) throw new Error(`${name} "${value}": ${parsed.reason}.`);
+    if (!parsed.ok) throw new InputError(`${name} "${value}": ${parsed.reason}.`);
     return parsed.iso;
   };
   const after = bound('after', args.after);
   const before = bound('before', args.before);
-  if (!after && !before) throw new Error('A range needs after, before or both.');
+  if (!after && !before) throw new InputError('A range needs after, before or both.');
   return { kind: 'range', after, before };
 }

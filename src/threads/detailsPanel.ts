@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { callRef, type ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
@@ -32,7 +32,7 @@ export class ThreadDetailsPanel extends Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly model: ThreadsModel,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
     private readonly log: Logger,
   ) {
     super();

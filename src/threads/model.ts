@@ -52,9 +52,9 @@ export class ThreadsModel extends Disposable {
     this._sort = parseStoredSort(viewState.get(SORT_KEY));
     this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
     setContext('svc.threads.filterActive', !!this._filter);
-    this._register(connection.onDidChange(() => this.reset()));
-    // Only a real change of page size drops what is loaded.
-    this._register(connection.onDidChangeConfig((c) => configChanged(c, ['threadsPageSize']) && this.reset()));
+    // Another client, key or project drops what is loaded; of the settings, only a real change of
+    // page size does.
+    this._register(connection.onDidChange(({ data, config }) => (data || (config && configChanged(config, ['threadsPageSize']))) && this.reset()));
   }
 
   get rows(): readonly ThreadRow[] {
@@ -143,6 +143,22 @@ export class ThreadsModel extends Disposable {
       this.ids.clear();
     }
     return this.load(0, true, how);
+  }
+
+  /**
+   * Resolves once the model is settled: loaded, failed, or with nothing it can load (no client,
+   * signed out, no project). Starts the first load when nothing is loaded yet (`how`: whether that
+   * load may ask questions). A reset or a new load while waiting is waited for too, so what the
+   * model holds afterwards reflects every change made meanwhile. This is the one thing a view
+   * awaits before it answers.
+   */
+  async whenSettled(how?: Invocation): Promise<void> {
+    for (;;) {
+      const status = this.status;
+      if (status === 'loading') await this._loading;
+      else if (status === 'idle') await this.loadMore(how);
+      else return;
+    }
   }
 
   /** Loads the first page if nothing is loaded yet. */

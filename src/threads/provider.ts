@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { SortBy } from '../api';
-import type { ErrorReporter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, plural } from '../common/format';
 import { treeNode } from '../common/treeNodes';
 import { describeFilter, describeSort } from './filter';
@@ -24,15 +24,16 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
   /**
    * How many root requests of the host are resolving. Refreshing the root while one resolves makes
    * the host resolve it twice: it disposes the commands of the rows it then shows ("Actual command
-   * not found" on click) or registers ids twice. The pending answer reflects every change made
-   * while it waits (see getChildren), so those refreshes are dropped.
+   * not found" on click) or registers ids twice. The pending answer is given once the model has
+   * settled (ThreadsModel.whenSettled), so it reflects every change made while it waited, and
+   * those refreshes are dropped.
    */
   private resolving = 0;
   private progressShown = false;
 
   constructor(
     private readonly model: ThreadsModel,
-    private readonly errors: ErrorReporter,
+    private readonly errors: ErrorPresenter,
   ) {
     super();
     this._register(
@@ -53,25 +54,15 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
     if (element) return [];
     this.resolving++;
     try {
-      // Wait until the model settles: a reset or a new load while waiting is waited for too, so
-      // the answer is the state after every change the view was not refreshed for.
-      for (let round = 0; ; round++) {
-        const status = this.model.status;
-        if (round === 20) {
-          // Settings changing faster than loads finish: answer now and ask the host again.
-          setTimeout(() => this.changed.fire(undefined), 0);
-          return this.nodes();
-        }
-        if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
-        // Rows on show are answered at once while a refresh or "Load more" runs: VS Code drops the
-        // commands of the rows it asked about, so rows left on screen during a long wait would
-        // say "Actual command not found" when clicked. The view is asked again when the load ends.
-        if (status === 'loading' && this.model.rows.length > 0) return this.nodes();
-        // The view asks because the user opened it: its first load may ask questions.
-        if (status === 'idle') await this.model.ensureLoaded({ interactive: true });
-        else if (status === 'loading') await this.model.loadMore();
-        else return this.nodes();
-      }
+      // Rows on show are answered at once while a refresh or "Load more" runs: VS Code drops the
+      // commands of the rows it asked about, so rows left on screen during a long wait would say
+      // "Actual command not found" when clicked. The view is asked again when the load ends.
+      // Otherwise the answer waits for the model to settle; the view asks because the user
+      // opened it, so its first load may ask questions.
+      if (!(this.model.isLoading && this.model.rows.length > 0)) await this.model.whenSettled({ interactive: true });
+      const status = this.model.status;
+      if (status === 'unconfigured' || status === 'signedOut' || status === 'noProject') return []; // welcome views
+      return this.nodes();
     } finally {
       this.resolving--;
     }

@@ -1,3 +1,4 @@
+// Over 300 lines: the read-whole and the streamed paths sit side by side so they keep giving the same problems and groups.
 /**
  * `.json` trajectory files: `{split?, trajectory_groups, ...}`, an array of groups, or one group.
  * Files up to `streamJsonAbove` (16 MiB) are read whole and checked with exact positions from one

@@ -1,3 +1,4 @@
+// Over 300 lines: one streaming pass over JSON and JSONL and the typed-array store it fills.
 /**
  * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
  * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps

@@ -1,3 +1,4 @@
+// Over 300 lines: one normalizer per producer shape (ours, ART, OpenAI SDK, vLLM), kept together so they agree.
 /**
  * The trajectory viewer's view model: turns one parsed group (whatever a producer wrote: our own
  * files, ART's `model_dump(mode="json")`, whole OpenAI-SDK choices, vLLM extras) into what the

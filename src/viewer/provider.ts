@@ -7,8 +7,11 @@
  * live (the session reads the open document's text).
  */
 import * as vscode from 'vscode';
+import { InputError } from '../api';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { filesFromArgs } from '../common/diagnostics';
+import { registerCommand } from '../common/interaction';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
@@ -29,6 +32,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
+    private readonly errors: ErrorPresenter,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -39,8 +43,8 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
       this.transcripts.register(),
-      vscode.commands.registerCommand('svc.openTrajectoryViewer', (clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
-      vscode.commands.registerCommand('svc.trajectoryViewer.showSource', (resource?: unknown) => this.showSource(resource)),
+      registerCommand('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
+      registerCommand('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
     ];
   }
 
@@ -56,7 +60,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 
   resolveCustomEditor(document: vscode.CustomDocument, panel: vscode.WebviewPanel): void {
-    const session = new ViewerSession(document.uri, panel, { extensionUri: this.extensionUri, log: this.log, groupFiles: this.groupFiles, transcripts: this.transcripts });
+    const session = new ViewerSession(document.uri, panel, { extensionUri: this.extensionUri, log: this.log, errors: this.errors, groupFiles: this.groupFiles, transcripts: this.transcripts });
     this.sessions.add(session);
     panel.onDidDispose(() => {
       this.sessions.delete(session);
@@ -76,7 +80,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
     uri ??= activeResource();
     if (!uri) {
-      if (file !== undefined || clicked !== undefined) throw new Error('svc.openTrajectoryViewer: no file given');
+      if (file !== undefined || clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
       uri = picked?.[0];
       if (!uri) return;

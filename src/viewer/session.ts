@@ -1,3 +1,4 @@
+// Over 300 lines: the webview's request handlers share one file index and its rebuilds; split, that state would be spread over files.
 /**
  * One open trajectory viewer: its file's index (rebuilt when the file or its open text document
  * changes), the file's validation problems, and the webview's requests. The webview asks for what
@@ -7,7 +8,9 @@ import { writeFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
+import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import type { UploadReport } from '../trajectories/commands';
@@ -26,6 +29,7 @@ export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: 
 export interface SessionDeps {
   extensionUri: vscode.Uri;
   log: Logger;
+  errors: Pick<ErrorPresenter, 'show' | 'showMessage'>;
   groupFiles: GroupFiles;
   transcripts: TranscriptStore;
 }
@@ -269,8 +273,7 @@ export class ViewerSession extends Disposable {
     try {
       await this.handle(m);
     } catch (e) {
-      this.deps.log.error(`Trajectory viewer (${m.type}): ${(e as Error).message}`);
-      vscode.window.showErrorMessage(`svc: ${(e as Error).message}`);
+      background(this.deps.errors.show(e, `Trajectory viewer (${m.type})`), 'Showing an error');
     }
   }
 
@@ -435,7 +438,7 @@ export class ViewerSession extends Disposable {
     if (!index || group >= index.groups) return undefined;
     const row = this.row(index, group);
     if (row.invalid || row.errors) {
-      vscode.window.showErrorMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`);
+      background(this.deps.errors.showMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`), 'Showing an error');
       return undefined;
     }
     const { text } = await index.readGroup(group);
@@ -452,7 +455,7 @@ export class ViewerSession extends Disposable {
     if (!target) return;
     const side = async (p: { group: number; trajectory: number }) => {
       const t = await this.trajectory(index, p.group, p.trajectory);
-      if (t === undefined) throw new Error(`${this.name} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}`);
+      if (t === undefined) throw new InputError(`${this.name} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}`);
       const title = `${this.name} · group ${p.group + 1} · trajectory ${p.trajectory + 1}`;
       return this.deps.transcripts.put(title, transcript(trajectoryView(t, p.group, p.trajectory), title));
     };

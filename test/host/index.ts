@@ -44,6 +44,7 @@ function loadSuites(): void {
   require('./suites/dashboard.test');
   require('./suites/connection.test');
   require('./suites/errors.test');
+  require('./suites/presenter.test');
   require('./suites/upload.test');
   require('./suites/import.test');
   require('./suites/feedback.test');

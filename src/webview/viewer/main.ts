@@ -1,3 +1,4 @@
+// Over 300 lines: the webview bundle's entry: the three panes share one state object that survives hiding the tab.
 /**
  * The trajectory viewer's webview: the group list (virtualized; rows fetched as they scroll into
  * view), the selected group's trajectories (sorted and filtered here), and the selected trajectory

@@ -3,12 +3,13 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { CredentialManager } from '../../../src/auth/credentials';
+import { CredentialManager, SESSION_ONLY_HINT } from '../../../src/auth/credentials';
 import { Logger } from '../../../src/common/logger';
 import { Connection } from '../../../src/service/connection';
 import { StatusBar } from '../../../src/status/statusBar';
 import type { ReferenceServer } from '../../server';
 import { api, configure, KEY, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
+import { Prompts } from './prompts';
 
 describe('auth: sign-in, sign-out and credential sources', () => {
   let server: ReferenceServer;
@@ -180,7 +181,7 @@ describe('auth: sign-in, sign-out and credential sources', () => {
     assert.strictEqual(a.threads.rows.length, 3);
   });
 
-  it('keeps the key for the session when SecretStorage fails, and says how to fix it', async () => {
+  it('keeps the key for the session when SecretStorage fails, reports it without a dialog, and the sign-in says how to fix it', async () => {
     const failing: vscode.SecretStorage = {
       get: () => Promise.reject(new Error('Cannot create an item in a locked collection')),
       store: () => Promise.reject(new Error('org.freedesktop.secrets was not provided by any .service files')),
@@ -193,8 +194,11 @@ describe('auth: sign-in, sign-out and credential sources', () => {
     const origin = new URL(server.url).origin;
     creds.setOrigins(origin, origin);
     assert.strictEqual(await creds.find('trace'), undefined);
-    const where = await creds.store(origin, { username: 'api', password: KEY, accessToken: KEY });
+    const p = new Prompts();
+    const where = await creds.store(origin, { username: 'api', password: KEY, accessToken: KEY }).finally(() => p.dispose());
     assert.strictEqual(where, 'session');
+    assert.deepStrictEqual(p.messages(), [], 'the credential store reports; the sign-in tells the user');
+    assert.match(SESSION_ONLY_HINT, /kept for this session only.*install a keyring.*password-store/);
     const resolved = await creds.find('trace');
     assert.strictEqual(resolved?.source, 'session');
     assert.strictEqual(resolved?.credentials.password, KEY);

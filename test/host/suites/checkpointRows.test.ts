@@ -105,7 +105,7 @@ describe('checkpoint rows: title buttons, Add Model, Remove Model, metric and co
     const host = new URL(server.url).host.replace(/\./g, '\\.');
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('svc.checkpoints.addModel', { modelId: 'm-nope' })),
-      new RegExp(`^Error: ${host} has no model "m-nope" \\(404\\): check the id; it was not added\\.$`),
+      new RegExp(`^InputError: ${host} has no model "m-nope" \\(404\\): check the id; it was not added\\.$`),
     );
     const sent = server.stats.filter('/v1/preview/models/m-nope/checkpoints');
     assert.deepStrictEqual(

@@ -207,10 +207,9 @@ describe('threads view', () => {
     assert.deepStrictEqual(recent.slice(0, 2), [PROJECT, 'acme/other']);
   });
 
-  it('refuses a malformed project id', async () => {
+  it('refuses a malformed project id: a scripted call rejects with a readable error and changes nothing', async () => {
     const a = await api();
-    const res = await vscode.commands.executeCommand('svc.selectProject', { projectId: 'no-slash' });
-    assert.strictEqual(res, undefined);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.selectProject', { projectId: 'no-slash' })), /"no-slash" is not a project id of the form <entity>\/<project>/);
     assert.strictEqual(a.threads.project, PROJECT);
   });
 

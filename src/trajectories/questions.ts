@@ -1,0 +1,104 @@
+/**
+ * What Upload Trajectories asks and tells: the model and split to upload to, what to do with lines
+ * the service may already have logged, and the outcome. Only the user's actions get the questions
+ * (UploadManager never asks a scripted caller).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { NotFoundError } from '../api';
+import { removeModelAction } from '../checkpoints/commands';
+import { background } from '../common/background';
+import { toDiagnostic } from '../common/diagnostics';
+import type { ErrorAction, ErrorPresenter } from '../common/errors';
+import { formatBytes, formatDuration, plural } from '../common/format';
+import { pickOrType } from '../common/pick';
+import type { Remaining, UploadReport } from './report';
+import { describeLines, type UploadResult } from './upload';
+
+/** Asks what to do with lines the service may already have logged; Skip is the default. */
+export async function askUncertain(plan: Remaining): Promise<'skip' | 'send' | undefined> {
+  const { chunk, why } = plan.uncertain!;
+  const name = path.basename(plan.files[0]!.uri.fsPath);
+  const skip = 'Skip Them';
+  const send = 'Send Them Too';
+  const pick = await vscode.window.showWarningMessage(
+    `svc: ${describeLines([chunk])} of ${name} may already be logged: ${why}.`,
+    { modal: true, detail: 'Skipping them resumes after them. Sending them again may log them twice.' },
+    skip,
+    send,
+  );
+  return pick === skip ? 'skip' : pick === send ? 'send' : undefined;
+}
+
+/** `proposed`: the model named by the file's folder (official client layout), offered first. */
+export async function pickModel(known: string[], proposed?: string): Promise<string | undefined> {
+  return pickOrType('svc: Upload to which model?', 'Model id', known, proposed ? { [proposed]: 'from the file\'s folder (models/<model>/trajectories/…)' } : {});
+}
+
+/** `proposed`: the split named by the file's folder (official client layout), offered first. */
+export async function pickSplit(file: vscode.Uri, remembered: string | undefined, proposed?: string): Promise<string | undefined> {
+  const first = proposed ?? remembered;
+  const why = (label: string) => (label === proposed ? "from the file's folder (trajectories/<split>/…)" : label === remembered ? 'last used' : undefined);
+  const labels = [...new Set([...(first ? [first] : []), 'train', 'val'])];
+  const items = labels.map((label) => ({ label, description: why(label) }));
+  items.push({ label: 'Custom…', description: 'type a split name' });
+  const pick = await vscode.window.showQuickPick(items, { title: `svc: Split for ${path.basename(file.fsPath)}` });
+  if (!pick) return undefined;
+  if (pick.label !== 'Custom…') return pick.label;
+  const typed = await vscode.window.showInputBox({ title: 'svc: Split name', validateInput: (v) => (v.trim() ? undefined : 'Enter a split name') });
+  return typed?.trim() || undefined;
+}
+
+export async function announceUpload(report: UploadReport, plan: Remaining, ms: number, errors: ErrorPresenter): Promise<void> {
+  const groups = report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0);
+  const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
+  const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
+  const totals = `${plural(groups, 'group')}, ${plural(trajectories, 'trajectory', 'trajectories')}, ${formatBytes(bytes)} in ${formatDuration(ms)}`;
+  if (report.status === 'aborted') return;
+  const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
+  const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
+  if (report.status === 'done') {
+    background(vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`), 'Announcing the upload');
+    return;
+  }
+  const last = report.files.at(-1)!;
+  const name = path.basename(last.file);
+  const logged = last.result ? describeLines(last.result.logged) : '';
+  const sent = logged ? `${name}: ${logged} ${isOneLine(logged) ? 'was' : 'were'} logged.` : `${name}: nothing was logged.`;
+  let text: string;
+  let remove: ErrorAction | undefined;
+  if (report.status === 'cancelled') {
+    text = `svc: upload cancelled after ${totals}. ${sent}`;
+  } else {
+    const outcome = last.result!.outcome as Extract<UploadResult['outcome'], { status: 'failed' }>;
+    const lines = describeLines([outcome.chunk]);
+    const doubt = outcome.uncertain
+      ? ` ${lines[0]!.toUpperCase()}${lines.slice(1)} may already be logged (${outcome.uncertainWhy ?? 'the outcome is unknown'}): "Retry Remaining" asks before sending them again.`
+      : ` ${lines[0]!.toUpperCase()}${lines.slice(1)} ${isOneLine(lines) ? 'was' : 'were'} not logged.`;
+    text = `svc: upload to ${plan.modelId} failed: ${errors.describe(outcome.error)}. ${sent}${doubt}`;
+    // The service does not know the model: Remove Model is offered (the manager forgot it as recent).
+    if (outcome.error instanceof NotFoundError) remove = removeModelAction(plan.modelId);
+  }
+  const retry = { title: 'Retry Remaining', command: 'svc.uploadTrajectories.retryRemaining' };
+  await errors.showMessage(text, { warning: report.status === 'cancelled', actions: [...(remove ? [remove] : []), retry] });
+}
+
+/** The groups a 422 refused, as Problems entries at their lines. */
+export function serverIssues(result: UploadResult): vscode.Diagnostic[] {
+  if (result.outcome.status !== 'failed') return [];
+  return result.outcome.issues.map((i) =>
+    toDiagnostic({
+      line: i.line ?? 1,
+      column: 1,
+      endLine: i.line ?? 1,
+      endColumn: 1000,
+      message: `The service refused this group (422): ${i.loc.join('.')}: ${i.msg}`,
+      severity: 'error',
+    }),
+  );
+}
+
+/** Whether describeLines named one line (`line 3`), for was/were. */
+function isOneLine(described: string): boolean {
+  return /^line \d+$/.test(described);
+}
