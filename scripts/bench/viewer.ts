@@ -1,6 +1,6 @@
 // The trajectory viewer's figures for `npm run bench` (also alone: `npx tsx scripts/bench/viewer.ts
 // [--quick]`): the time until the first group and trajectory are on screen, and the extension
-// host's and the webview's memory, for the 200 MB bench file next to the same viewer on a 15 KB
+// host's and the webview's memory, for the 200 MiB bench file next to the same viewer on a 15 KiB
 // fixture in the same run. Runs test/host/bench-viewer.ts in code-server.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -20,7 +20,7 @@ export interface ViewerRow {
   note: string;
 }
 
-const mb = (b: number) => (b / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
+const mib = (b: number) => (b / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
 const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 
 export function viewerBench(fileMb: number): ViewerRow[] {
@@ -39,28 +39,28 @@ export function viewerBench(fileMb: number): ViewerRow[] {
   };
   const small = run(SMALL);
   const large = run(big);
-  const size = `${mb(large.bytes)} MB JSONL, ${large.groups.toLocaleString('en-US')} groups`;
+  const size = `${mib(large.bytes)} MiB JSONL, ${large.groups.toLocaleString('en-US')} groups`;
   const rows: ViewerRow[] = [
     {
       what: `viewer: first group on screen, ${size}`,
       value: ms(large.firstPaintMs),
-      baselineName: `the same viewer on a ${(small.bytes / 1024).toFixed(0)} KB file`,
+      baselineName: `the same viewer on a ${(small.bytes / 1024).toFixed(0)} KiB file`,
       baseline: ms(small.firstPaintMs),
       ratio: large.firstPaintMs / small.firstPaintMs,
       note: `(each in a fresh window; big / small: the webview asked for data at ${ms(large.readyMs)} / ${ms(small.readyMs)}, and had it on screen ${ms(large.firstPaintMs - large.readyMs)} / ${ms(small.firstPaintMs - small.readyMs)} later; whole file indexed in ${(large.indexedMs / 1000).toFixed(1)} s, validated in ${(large.validatedMs / 1000).toFixed(1)} s)`,
     },
     {
       what: 'viewer: extension host peak RSS while indexing and validating',
-      value: `${mb(large.peakRss)} MB (${mb(large.endRss)} MB after)`,
+      value: `${mib(large.peakRss)} MiB (${mib(large.endRss)} MiB after)`,
       baselineName: 'host RSS before opening',
-      baseline: `${mb(large.startRss)} MB`,
+      baseline: `${mib(large.startRss)} MiB`,
       ratio: large.peakRss / large.startRss,
       note: '',
     },
   ];
   // Chromium's performance.memory is the webview renderer's heap, which the workbench shares: the
   // DOM size says more about the view's own cost.
-  const heap = (f: Figures) => (f.webviewHeap ? `, JS heap ${mb(f.webviewHeap)} MB` : '');
+  const heap = (f: Figures) => (f.webviewHeap ? `, JS heap ${mib(f.webviewHeap)} MiB` : '');
   rows.push({
     what: 'viewer: webview DOM nodes at first paint',
     value: `${large.domNodes.toLocaleString('en-US')}${heap(large)}`,
