@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PayloadTooLargeError, ProtocolError } from './errors';
 import type { HttpClient } from './http';
 import { CallBatchItem, UpsertBatchResponse, type CallEndRes, type CallStartRes } from './schemas';
-import { isPlainCallBatchItem } from './schemas/fastCheck';
+import { isObj, isPlainCallBatchItem } from './schemas/fastCheck';
 import { checkRequest, parseResponse } from './validate';
 import { z } from 'zod';
 
@@ -136,15 +136,13 @@ function fillIds(item: CallBatchItem): CallBatchItem {
   return item;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Exactly the rules of the `UpsertBatchResponse` schema, as a cheap yes/no: `res` is a list of
  * objects (a start's `{id, trace_id}` or an end's `{}`, which takes any object), unknown fields kept.
  * test/unit/api/upsertResponse.test.ts keeps the two equal.
  */
 export function isUpsertBatchResponse(v: unknown): v is { res: CallResult[] } {
-  if (!isObject(v) || !Array.isArray(v.res)) return false;
-  for (const r of v.res) if (!isObject(r)) return false;
+  if (!isObj(v) || !Array.isArray(v.res)) return false;
+  for (const r of v.res) if (!isObj(r)) return false;
   return true;
 }

@@ -9,6 +9,7 @@ import {
   type CheckpointOrder,
 } from './schemas';
 import { checkRequest, parseResponse } from './validate';
+import { isObj } from './schemas/fastCheck';
 import { z } from 'zod';
 
 export interface CallOptions {
@@ -166,7 +167,6 @@ export class ModelsApi {
   }
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isOptString = (v: unknown) => v === undefined || typeof v === 'string';
 
 /** Exactly the rules of the `CheckpointList` schema, as a cheap yes/no (test/unit/api/checkpointList.test.ts keeps them equal). */

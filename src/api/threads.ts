@@ -4,6 +4,7 @@ import { mapError } from './http';
 import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonlBatches } from './jsonl';
 import { backoffDelay, sleep } from './retry';
 import { ThreadRow, ThreadsQueryRequest } from './schemas';
+import { isObj } from './schemas/fastCheck';
 import { checkRequest, parseResponse } from './validate';
 
 export interface ThreadsQueryOptions {
@@ -109,8 +110,8 @@ const isNullableNumber = (v: unknown) => v === undefined || v === null || (typeo
 
 /** Exactly the rules of the `ThreadRow` schema, as a cheap yes/no (test/unit/api/threadRow.test.ts keeps them equal). */
 export function isThreadRow(v: unknown): v is ThreadRow {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  const r = v as Record<string, unknown>;
+  if (!isObj(v)) return false;
+  const r = v;
   return (
     typeof r.thread_id === 'string' &&
     typeof r.turn_count === 'number' &&

@@ -11,7 +11,8 @@ import { isLenientDateTime, parseDateTime } from './common';
 
 type O = Record<string, unknown>;
 
-const isObj = (v: unknown): v is O => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** A JSON object: not null, not an array. Shared by every fast check in src/api. */
+export const isObj = (v: unknown): v is O => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Absent, null, or passing `check` (an optional, nullable field). */
 const opt = (v: unknown, check: (x: unknown) => boolean) => v === undefined || v === null || check(v);
 const isString = (v: unknown) => typeof v === 'string';
