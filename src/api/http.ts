@@ -56,9 +56,11 @@ export interface HttpClientOptions {
   trainingBaseUrl?: string;
   /**
    * The credentials for one request, asked per request and per base URL: the trace and the model
-   * endpoints may be on different origins with different keys. May throw to refuse the request.
+   * endpoints may be on different origins with different keys. `origin` is the origin the request
+   * goes to: a key resolved for another origin (the URL changed meanwhile) must not be returned.
+   * May throw to refuse the request.
    */
-  credentials: (base: 'trace' | 'training') => Promise<Credentials>;
+  credentials: (base: 'trace' | 'training', origin: string) => Promise<Credentials>;
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
   proxy?: ProxyOptions;
@@ -195,10 +197,15 @@ export class HttpClient {
     for (;;) {
       const attempt = ++attempts.n;
       if (req.signal?.aborted) throw new CancelledError({ request: info });
+      // Checked on every attempt: a client closed during a Retry-After wait sends nothing more.
+      this.checkOpen(info);
       const started = performance.now();
+      const written = { value: false };
       let error: SvcError;
       try {
-        const headers = await this.headersFor(req, info, body);
+        const headers = await this.headersFor(req, url, info, body);
+        // Closed while the credentials were read (the URL changed): these credentials go nowhere.
+        this.checkOpen(info);
         const res = await request(url, {
           method: req.method,
           headers,
@@ -207,14 +214,14 @@ export class HttpClient {
           dispatcher: this.dispatcherFor(url),
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
-        });
+        }, written);
         if (res.statusCode >= 200 && res.statusCode < 300) {
           this.log({ ...info, status: res.statusCode, durationMs: performance.now() - started, attempt });
           return { status: res.statusCode, headers: res.headers, body: res.body, info };
         }
         error = await errorFromResponse(res, info);
       } catch (e) {
-        error = mapError(e, info, req.signal, url.host);
+        error = mapError(e, info, req.signal, url.host, written.value);
       }
       const retryInMs = this.retryDelay(error, req.retry, attempt);
       this.log({
@@ -241,7 +248,8 @@ export class HttpClient {
   }
 
   private retryDelay(error: SvcError, policy: RetryPolicy, attempt: number): number | undefined {
-    if (attempt >= this.retry.maxAttempts || error instanceof CancelledError) return undefined;
+    // A certificate check fails the same way every time: never retried, whatever the policy.
+    if (attempt >= this.retry.maxAttempts || error instanceof CancelledError || error instanceof TlsError) return undefined;
     const retryable =
       policy === 'idempotent'
         ? error.transient
@@ -257,15 +265,19 @@ export class HttpClient {
 
   private urlFor(req: HttpRequest): URL {
     const base = req.base === 'trace' ? this.trace : this.training;
-    const url = new URL(base.href.replace(/\/+$/, '') + req.path);
+    const url = new URL(trimSlashes(base.href) + req.path);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     return url;
   }
 
+  private checkOpen(info: RequestInfo): void {
+    if (this.closed) throw new ConfigurationError('The service client was closed (its settings changed); the request was not sent.', { request: info });
+  }
+
   private checkTransport(url: URL, info: RequestInfo): void {
-    if (this.closed) throw new ConfigurationError('The service client was closed.', { request: info });
+    this.checkOpen(info);
     if (url.protocol === 'https:') return;
     if (url.protocol === 'http:' && (this.options.allowInsecureHttp || isLoopbackHost(url.hostname))) return;
     throw new ConfigurationError(
@@ -274,8 +286,8 @@ export class HttpClient {
     );
   }
 
-  private async headersFor(req: HttpRequest, info: RequestInfo, body: Uint8Array | undefined) {
-    const creds = await this.options.credentials(req.base);
+  private async headersFor(req: HttpRequest, url: URL, info: RequestInfo, body: Uint8Array | undefined) {
+    const creds = await this.options.credentials(req.base, url.origin);
     const headers: Record<string, string> = {
       accept: req.accept ?? 'application/json',
       'user-agent': this.options.userAgent ?? 'svc-vscode',
@@ -296,6 +308,8 @@ export class HttpClient {
   }
 
   private dispatcherFor(url: URL): Dispatcher {
+    // close() must stay final: a fresh Agent after it would send for a client that was replaced.
+    if (this.closed) throw new ConfigurationError('The service client was closed; the request was not sent.');
     const proxyUrl = proxyFor(url, this.proxy);
     const key = proxyUrl ?? 'direct';
     let dispatcher = this.dispatchers.get(key);
@@ -331,7 +345,8 @@ export class HttpClient {
 
 function parseBaseUrl(value: string, name: string): URL {
   const problem = serviceUrlProblem(value);
-  if (problem?.kind === 'invalid') throw new ConfigurationError(`${name} "${value}" ${problem.text}.`);
+  // JSON-quoted: line breaks in the value show as \n, and cannot forge lines of the log.
+  if (problem?.kind === 'invalid') throw new ConfigurationError(`${name} ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)} ${problem.text}.`);
   if (problem) throw new ConfigurationError(`${name} ${problem.text}.`);
   return new URL(value.trim());
 }
@@ -445,8 +460,13 @@ function proxyRefusal(e: unknown): number | undefined {
   return undefined;
 }
 
-/** Maps undici/Node failures to NetworkError (TlsError for a failed certificate check) or CancelledError. */
-export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, host?: string): SvcError {
+/**
+ * Maps undici/Node failures to NetworkError (TlsError for a failed certificate check) or
+ * CancelledError. `written`: whether undici had started writing the request (see undici.ts); a
+ * request it wrote is never "before send", whatever the error code says (EHOSTUNREACH can come
+ * after the body went out).
+ */
+export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, host?: string, written = false): SvcError {
   if (e instanceof SvcError) return e;
   if (signal?.aborted) return new CancelledError({ request: info, cause: e });
   const code = errorCode(e);
@@ -457,9 +477,9 @@ export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, ho
     return new ConfigurationError(`${info.method} ${info.path}: the proxy refused the connection (${proxyStatus})${fix}.`, { request: info, cause: e });
   }
   if (isTlsCertificateCode(code)) {
-    return new TlsError(`${info.method} ${info.path}: ${describeTlsFailure(code!, host ?? 'the service')}`, { request: info, code, beforeSend: true, cause: e });
+    return new TlsError(`${info.method} ${info.path}: ${describeTlsFailure(code!, host ?? 'the service')}`, { request: info, code, beforeSend: !written, cause: e });
   }
-  const beforeSend = code !== undefined && CONNECT_PHASE_CODES.has(code);
+  const beforeSend = !written && code !== undefined && CONNECT_PHASE_CODES.has(code);
   const timeout = code !== undefined && TIMEOUT_CODES.has(code);
   // Name where the connection went: "could not connect" alone leaves the user guessing which
   // URL is wrong. No period at the end: callers put these messages inside their own sentences.
@@ -476,6 +496,13 @@ export function mapError(e: unknown, info: RequestInfo, signal?: AbortSignal, ho
             ? 'lost the connection'
             : `failed${code ? ` (${code})` : ''}`;
   return new NetworkError(`${info.method} ${info.path} ${what}`, { request: info, code, beforeSend, timeout, cause: e });
+}
+
+/** `text` without trailing slashes. A loop: `/\/+$/` backtracks on a run of slashes (40,000: 0.8 s). */
+export function trimSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 47) end--;
+  return text.slice(0, end);
 }
 
 /** `host:port` of a URL, with the scheme's default port written out. */

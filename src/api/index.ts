@@ -12,4 +12,4 @@ export { decodeJsonl, JsonlError, type JsonlLine } from './jsonl';
 export type { CallResult, UpsertBatchOptions } from './calls';
 export type { ThreadsQueryOptions } from './threads';
 export * from './schemas';
-export { hostOf, originOf, serviceUrlProblem } from './urls';
+export { displayUrl, hostOf, originOf, serviceUrlProblem } from './urls';

@@ -52,7 +52,9 @@ export function proxyFor(target: URL, proxy: ResolvedProxy): string | undefined 
     const [entryHost, entryPort] = splitHostPort(entry);
     if (entryPort && entryPort !== port) continue;
     const bare = entryHost.replace(/^\*?\./, '');
-    if (host === bare || host.endsWith(`.${bare}`)) return undefined;
+    if (host === bare) return undefined;
+    // `localhost` names itself only: `api.localhost` is resolved through DNS like any other host.
+    if (host.endsWith(`.${bare}`) && bare !== 'localhost') return undefined;
   }
   return url;
 }
@@ -85,10 +87,14 @@ function splitHostPort(entry: string): [string, string | undefined] {
   return [entry, undefined];
 }
 
-/** Whether `hostname` is a loopback host (127.0.0.0/8, ::1, localhost). */
+/**
+ * Whether `hostname` is a loopback host (127.0.0.0/8, ::1, localhost). `*.localhost` is not: glibc
+ * resolves such names through DNS, so they get neither plain http with credentials nor a bypass of
+ * the proxy.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host === 'localhost') return true;
   if (host === '::1' || host === '0:0:0:0:0:0:0:1') return true;
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -24,7 +24,34 @@ export type { undici };
 
 export type RequestOptions = Omit<undici.Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: undici.Dispatcher };
 
-/** undici's `request(url, options)`, without its global dispatcher: every call names its own. */
-export function request(url: URL, { dispatcher, ...options }: RequestOptions): Promise<undici.Dispatcher.ResponseData> {
-  return dispatcher.request({ ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
+/**
+ * undici's `request(url, options)`, without its global dispatcher: every call names its own.
+ * `written.value` becomes true when undici starts writing the request on a connected socket (its
+ * `onConnect` of the request): after that, the service may have received it, whatever the error.
+ */
+export function request(url: URL, { dispatcher, ...options }: RequestOptions, written?: { value: boolean }): Promise<undici.Dispatcher.ResponseData> {
+  const target = written ? noticingWrites(dispatcher, written) : dispatcher;
+  return target.request({ ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
+}
+
+/** The dispatcher, with each request's handler told to set `written` when undici writes it. */
+function noticingWrites(dispatcher: undici.Dispatcher, written: { value: boolean }): undici.Dispatcher {
+  const wrapped = Object.create(dispatcher) as undici.Dispatcher;
+  wrapped.dispatch = (opts, handler) =>
+    dispatcher.dispatch(
+      opts,
+      new Proxy(handler, {
+        get(target, prop) {
+          const value = Reflect.get(target, prop) as unknown;
+          if (prop === 'onConnect' && typeof value === 'function') {
+            return (...args: unknown[]) => {
+              written.value = true;
+              return (value as (...a: unknown[]) => unknown).apply(target, args);
+            };
+          }
+          return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        },
+      }),
+    );
+  return wrapped;
 }

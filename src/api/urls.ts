@@ -34,3 +34,17 @@ export function hostOf(url: string): string {
     return '';
   }
 }
+
+/**
+ * A service URL as the log and the status bar show it: parsed and normalised (`URL.href`: no line
+ * breaks, spaces percent-encoded), so a configured value cannot add lines or markdown of its own.
+ * `origin: true` gives the origin only. Undefined when it is not a URL.
+ */
+export function displayUrl(value: string, options: { origin?: boolean } = {}): string | undefined {
+  try {
+    const url = new URL(value.trim());
+    return options.origin ? url.origin : url.href;
+  } catch {
+    return undefined;
+  }
+}

@@ -163,6 +163,8 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   const asked = await askCredentials(deps, args);
   if (!asked) return false;
   const { creds, target } = asked;
+  // Redacted from here on: the check below sends the key before it is stored.
+  credentials.typed.add(creds);
   const origin = connection.originOf(target)!;
   const other = connection.originOf('training')!;
 

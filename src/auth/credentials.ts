@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { netrcPath, readNetrc } from './netrc';
+import { secretForms, TypedKeys } from './secrets';
 import { DEFAULT_USERNAME, findKey, type CredentialSource, type FoundKey, type KeySources, type StoredCredentials } from './resolve';
 
 export { DEFAULT_USERNAME, type CredentialSource, type FoundKey, type StoredCredentials } from './resolve';
@@ -36,6 +37,8 @@ export class CredentialManager extends Disposable {
   /** SecretStorage contents per origin, as last read or written; null = nothing stored. */
   private readonly cache = new Map<string, StoredCredentials | null>();
   private readonly session = new Map<string, StoredCredentials>();
+  /** Keys typed at sign-in, redacted before the check sends them (see secrets.ts). */
+  readonly typed = new TypedKeys();
   /** What this window last wrote to (or read from) SecretStorage per origin; null = nothing. */
   private readonly lastWritten = new Map<string, string | null>();
   private lastResolved: StoredCredentials[] = [];
@@ -92,13 +95,9 @@ export class CredentialManager extends Disposable {
 
   /** Every secret the extension may hold right now, for the logger's redaction. */
   knownSecrets(): string[] {
-    const out: string[] = [];
-    const add = (c?: Partial<StoredCredentials>) => {
-      if (c?.password) out.push(c.password);
-      if (c?.accessToken) out.push(c.accessToken);
-      // The Authorization header's Basic value, in case anything ever echoes it.
-      if (c?.password) out.push(Buffer.from(`${c.username || DEFAULT_USERNAME}:${c.password}`).toString('base64'));
-    };
+    const out: string[] = [...this.typed.forms()];
+    // With the Authorization header's Basic value, in case anything ever echoes it.
+    const add = (c?: Partial<StoredCredentials>) => out.push(...secretForms(c));
     for (const c of this.cache.values()) add(c ?? undefined);
     for (const c of this.session.values()) add(c);
     for (const c of this.lastResolved) add(c);

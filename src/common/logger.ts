@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { RequestLogEvent } from '../api';
+import { redactSecrets } from '../auth/secrets';
 
 /**
  * The one logger: a LogOutputChannel named "svc" whose level the user controls. Every message
@@ -20,15 +21,7 @@ export class Logger implements vscode.Disposable {
   }
 
   redact(text: string): string {
-    let out = text;
-    // Longest first, so a secret that contains another is replaced whole.
-    const secrets = this.secrets().filter((s) => s && s.length >= 4).sort((a, b) => b.length - a.length);
-    for (const secret of secrets) {
-      out = out.split(secret).join('***');
-      const b64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
-      if (b64.length >= 6) out = out.split(b64).join('***');
-    }
-    return out;
+    return redactSecrets(text, this.secrets());
   }
 
   info(message: string): void {

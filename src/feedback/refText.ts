@@ -13,7 +13,20 @@ export interface RefMatch {
 }
 
 /** Sentence punctuation that can follow a ref in prose but is never its last character. */
-const TRAILING = /[.,;:!?]+$/;
+const TRAILING = new Set(['.', ',', ';', ':', '!', '?']);
+
+/** The longest ref the hover looks for around the cursor; real refs are under 200 characters. */
+export const MAX_REF_LENGTH = 4096;
+
+/**
+ * `text` without its trailing sentence punctuation. A loop, not a regex: `/[.,;:!?]+$/` backtracks
+ * quadratically on a run of dots followed by anything else (80,000 dots: 6 s).
+ */
+export function trimTrailingPunctuation(text: string): string {
+  let end = text.length;
+  while (end > 0 && TRAILING.has(text[end - 1]!)) end--;
+  return text.slice(0, end);
+}
 
 /**
  * Every well-formed ref in a line of text, in order. A ref followed by sentence punctuation
@@ -27,7 +40,7 @@ export function findRefs(line: string, limit = Number.POSITIVE_INFINITY): RefMat
     const candidate = m[0];
     let ref = candidate;
     let parsed = parseRef(ref);
-    const trimmed = candidate.replace(TRAILING, '');
+    const trimmed = trimTrailingPunctuation(candidate);
     if (trimmed !== candidate) {
       // Prefer the ref without the punctuation when that parses too.
       const alt = parseRef(trimmed);
@@ -46,7 +59,16 @@ export function findRefs(line: string, limit = Number.POSITIVE_INFINITY): RefMat
  * after its last character, selects it.
  */
 export function refAt(line: string, column: number): RefMatch | undefined {
-  return findRefs(line).find((m) => column >= m.start && column <= m.end);
+  // Only a window around the cursor: a hover on a 1 MB line scans 8 KiB.
+  const from = Math.max(0, column - MAX_REF_LENGTH);
+  const to = Math.min(line.length, column + MAX_REF_LENGTH);
+  for (const m of findRefs(line.slice(from, to))) {
+    const match = { ...m, start: m.start + from, end: m.end + from };
+    // A ref cut by the window's end would be read shorter than it is: not a ref we can name.
+    if (m.end === to - from && to < line.length) continue;
+    if (column >= match.start && column <= match.end) return match;
+  }
+  return undefined;
 }
 
 /** The distinct refs in a selected text (which may span lines), in order of appearance. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, createServiceClient, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, ConfigurationError, createServiceClient, displayUrl, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
@@ -177,8 +177,12 @@ export class Connection extends Disposable {
   }
 
   /** Every request asks here: a request on its way never opens a prompt. */
-  private async credentialsFor(base: Base): Promise<Credentials> {
-    return (await this.authorize(base, { prompt: false }))?.credentials ?? {};
+  private async credentialsFor(base: Base, origin: string): Promise<Credentials> {
+    const found = await this.authorize(base, { prompt: false });
+    // The key is the one for the current origin of `base`: a request of a client built for an
+    // earlier URL (still waiting to retry) must not carry it to the old origin.
+    if (this.originOf(base) !== origin) throw new ConfigurationError(`The service URL changed while a request to ${origin} waited; it was not sent.`);
+    return found?.credentials ?? {};
   }
 
   /**
@@ -238,7 +242,7 @@ export class Connection extends Disposable {
       const options: ServiceClientOptions = {
         traceBaseUrl: cfg.baseUrl,
         trainingBaseUrl: cfg.trainingBaseUrl || undefined,
-        credentials: (base) => this.credentialsFor(base),
+        credentials: (base, origin) => this.credentialsFor(base, origin),
         timeoutMs: cfg.requestTimeoutSeconds * 1000,
         proxy: proxy.url ? { url: proxy.url, noProxy: proxy.noProxy, strictSSL: proxy.strictSSL } : { noProxy: proxy.noProxy, strictSSL: proxy.strictSSL },
         tls: { systemCertificates: proxy.systemCertificates },
@@ -251,7 +255,7 @@ export class Connection extends Disposable {
         this.clientOptions = options;
         const where = (from: UrlSetting) => (from.source === 'workspace' ? ` (from ${from.file})` : from.source === 'environment' ? ' (from the environment)' : '');
         this.log.info(
-          `Service: ${cfg.baseUrl}${where(cfg.baseUrlFrom)}${cfg.trainingBaseUrl ? `, models at ${cfg.trainingBaseUrl}${where(cfg.trainingBaseUrlFrom)}` : ''}${proxy.url ? ' (through http.proxy)' : ''}`,
+          `Service: ${displayUrl(cfg.baseUrl)}${where(cfg.baseUrlFrom)}${cfg.trainingBaseUrl ? `, models at ${displayUrl(cfg.trainingBaseUrl)}${where(cfg.trainingBaseUrlFrom)}` : ''}${proxy.url ? ' (through http.proxy)' : ''}`,
         );
         const trust = this._client.trustSources;
         if (trust.sources.length) this.log.info(`Trusted certificates beyond Node's: ${trust.sources.join('; ')}`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { InputError, isProjectId } from '../api';
+import { displayUrl, InputError, isProjectId } from '../api';
 import { describeSource } from '../auth/credentials';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
@@ -29,20 +29,22 @@ export class StatusBar extends Disposable {
   update(): void {
     const cfg = this.connection.config;
     const project = cfg.project || 'no project';
+    // The origin as the client will use it, escaped: a workspace's URL cannot add markdown here.
+    const origin = escapeMarkdown(displayUrl(cfg.baseUrl, { origin: true }) ?? 'an invalid URL');
     const md = new vscode.MarkdownString(undefined, true);
     md.isTrusted = false;
     switch (this.connection.state) {
       case 'unconfigured':
         this.item.text = '$(plug) svc: not configured';
-        md.appendMarkdown(this.connection.clientError ? `svc.baseUrl is not usable: ${this.connection.clientError}` : 'Set svc.baseUrl to connect.');
+        md.appendMarkdown(this.connection.clientError ? `svc.baseUrl is not usable: ${escapeMarkdown(this.connection.clientError)}` : 'Set svc.baseUrl to connect.');
         break;
       case 'checking':
         this.item.text = `$(sync~spin) svc: ${project}`;
-        md.appendMarkdown(`Reading the credentials for ${cfg.baseUrl}…`);
+        md.appendMarkdown(`Reading the credentials for ${origin}…`);
         break;
       case 'signedOut':
         this.item.text = `$(account) svc: signed out`;
-        md.appendMarkdown(`Signed out of ${cfg.baseUrl}.`);
+        md.appendMarkdown(`Signed out of ${origin}.`);
         break;
       case 'authFailed':
         this.item.text = `$(warning) svc: ${project}`;
@@ -50,7 +52,7 @@ export class StatusBar extends Disposable {
         break;
       case 'signedIn':
         this.item.text = `$(cloud) svc: ${project}`;
-        md.appendMarkdown(`Signed in to ${cfg.baseUrl} via ${describeSource(this.connection.source)}.`);
+        md.appendMarkdown(`Signed in to ${origin} via ${describeSource(this.connection.source)}.`);
         break;
     }
     for (const line of this.details()) md.appendMarkdown(`\n\n${line}`);

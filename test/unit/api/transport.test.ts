@@ -26,7 +26,7 @@ describe('api transport: proxies', () => {
   it('always keeps localhost, 127.0.0.1 and ::1 in the no-proxy list', () => {
     for (const p of [resolveProxy(undefined, { HTTP_PROXY: 'http://p:1', NO_PROXY: '' }), resolveProxy({ url: 'http://p:1', noProxy: [] }, {})]) {
       for (const host of LOOPBACK_NO_PROXY) assert.ok(p.noProxy.includes(host), host);
-      for (const url of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787', 'https://127.0.0.5', 'http://api.localhost']) {
+      for (const url of ['http://localhost:8787', 'http://127.0.0.1:8787', 'http://[::1]:8787', 'https://127.0.0.5']) {
         assert.equal(proxyFor(new URL(url), p), undefined, url);
       }
       assert.equal(proxyFor(new URL('http://svc.example.com'), p), 'http://p:1');

@@ -129,3 +129,32 @@ export function trajectory(group: number, extra: Partial<Trajectory> = {}): Traj
     ...extra,
   };
 }
+
+/**
+ * The next request to `path` (a prefix) fails with EHOSTUNREACH once its body is written and the
+ * service had `afterMs` to process it: a route lost after the upload, as the kernel reports it
+ * (an ICMP host unreachable on an established connection). Uses undici's diagnostics channels.
+ */
+export function unreachableAfterBody(path: string, afterMs = 150): () => void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- node:diagnostics_channel, loaded only by the tests that arm this
+  const dc = require('node:diagnostics_channel') as typeof import('node:diagnostics_channel');
+  const sockets = new WeakMap<object, import('node:net').Socket>();
+  let armed = true;
+  const onHeaders = (m: unknown) => {
+    const { request, socket } = m as { request: { path: string }; socket: import('node:net').Socket };
+    if (armed && request.path.startsWith(path)) sockets.set(request, socket);
+  };
+  const onBody = (m: unknown) => {
+    const { request } = m as { request: object };
+    const socket = sockets.get(request);
+    if (!armed || !socket) return;
+    armed = false;
+    setTimeout(() => socket.destroy(Object.assign(new Error(`write EHOSTUNREACH`), { code: 'EHOSTUNREACH', errno: -113, syscall: 'write' })), afterMs);
+  };
+  dc.subscribe('undici:client:sendHeaders', onHeaders);
+  dc.subscribe('undici:request:bodySent', onBody);
+  return () => {
+    dc.unsubscribe('undici:client:sendHeaders', onHeaders);
+    dc.unsubscribe('undici:request:bodySent', onBody);
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The text forms of keys that the log must never show, and the keys typed at sign-in that are not
+ * stored yet. Pure: no vscode import, unit-tested in plain Node.
+ */
+import { DEFAULT_USERNAME, type StoredCredentials } from './resolve';
+
+/** A key, its access token, and the Basic header value made of them. */
+export function secretForms(c: Partial<StoredCredentials> | undefined): string[] {
+  const out: string[] = [];
+  if (c?.password) out.push(c.password, Buffer.from(`${c.username || DEFAULT_USERNAME}:${c.password}`).toString('base64'));
+  if (c?.accessToken) out.push(c.accessToken);
+  return out;
+}
+
+/**
+ * Keys typed at sign-in, redacted from the moment they are typed: the sign-in check sends one
+ * before it is stored, and a server may echo it in an error body. A rejected key stays here for the
+ * session (it was a secret when typed). Bounded: the oldest go first.
+ */
+export class TypedKeys {
+  private readonly keys: Partial<StoredCredentials>[] = [];
+  constructor(private readonly max = 32) {}
+
+  add(c: Partial<StoredCredentials>): void {
+    this.keys.push({ ...c });
+    if (this.keys.length > this.max) this.keys.shift();
+  }
+
+  forms(): string[] {
+    return this.keys.flatMap(secretForms);
+  }
+}
+
+/** `text` with every secret (and its base64) replaced by `***`; secrets under 4 characters are kept. */
+export function redactSecrets(text: string, secrets: readonly string[]): string {
+  let out = text;
+  // Longest first, so a secret that contains another is replaced whole.
+  const sorted = secrets.filter((s) => s && s.length >= 4).sort((a, b) => b.length - a.length);
+  for (const secret of sorted) {
+    out = out.split(secret).join('***');
+    const b64 = Buffer.from(secret).toString('base64').replace(/=+$/, '');
+    if (b64.length >= 6) out = out.split(b64).join('***');
+  }
+  return out;
+}
