@@ -81,6 +81,15 @@ export class ThreadsApi {
             // Most rows are plainly well formed; the schema speaks (and names the field) otherwise.
             rows[i] = isThreadRow(value) ? value : parseResponse(ThreadRow, value, res.info, res.status, [], line + lineOffset);
           }
+          // A service that sends more rows than asked for is not followed: stop at the limit and
+          // close the stream (the finally below), so the excess is never read or kept.
+          const room = req.limit === undefined || req.limit === null ? rows.length : req.limit - delivered;
+          if (rows.length > room) {
+            rows.length = Math.max(0, room);
+            delivered += rows.length;
+            if (rows.length) yield rows;
+            return;
+          }
           delivered += rows.length;
           yield rows;
         }

@@ -4,6 +4,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
+import { PageGuard } from './core/pages';
 import { pollDelayMs } from './core/poll';
 import type { SyncStatus } from './core/protocol';
 import { CheckpointSeries, columnsFromCheckpoints, type Columns, type MergeResult } from './core/series';
@@ -137,13 +138,15 @@ export class CheckpointSync extends Disposable {
       return;
     }
     const abort = (this.abort = new AbortController());
-    const seen = new Set<string>();
+    const guard = new PageGuard(this.modelId);
     try {
       for (;;) {
         if (!this.active || abort.signal.aborted) return;
         this.requests++;
         const page = await client.models.listCheckpoints(this.modelId, { after: this.cursor, limit: PAGE_SIZE, order: 'asc' }, { signal: abort.signal });
         if (abort !== this.abort) return; // restarted meanwhile: this page belongs to the old data
+        const oversized = guard.checkPage(page.data.length);
+        if (oversized) throw new ProtocolError(oversized, { fieldPath: 'data' });
         this.updatedAt = Date.now();
         this.failures = 0;
         this.error = undefined;
@@ -157,9 +160,9 @@ export class CheckpointSync extends Disposable {
         if (done) this.complete = true;
         if (merge.added || merge.updated || done) this.appended.fire({ page: page.data, columns, merge, addedIds, fresh, done });
         if (done) return;
-        // A service that repeats a cursor would make us ask for the same page forever.
-        if (!next || seen.has(next)) throw new ProtocolError(`The checkpoints of "${this.modelId}" say has_more but give no new cursor.`, { fieldPath: 'last_id' });
-        seen.add(next);
+        // A service that repeats a cursor, or never ends, would make us ask for pages forever.
+        const stop = guard.checkNext(next, this.series.length);
+        if (stop) throw new ProtocolError(stop, { fieldPath: 'last_id' });
         this.statusChanged.fire();
       }
     } catch (e) {

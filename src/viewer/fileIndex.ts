@@ -13,6 +13,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
 import type { GroupRow, GroupStats } from './protocol';
+import { tooDeepAt } from '../common/problems';
 
 /** Bytes of a file, or of a document's text held in memory. */
 export interface ByteSource {
@@ -481,7 +482,8 @@ export class TrajectoryIndex {
     const bare = (this.flags.get(i) & BARE) !== 0;
     const inner = bare && path[0] === 'trajectories' ? path.slice(2) : path;
     let offset = 0;
-    if (inner.length) {
+    // parseTree recurses: a group nested too deep (the validation says where) is revealed at its start.
+    if (inner.length && tooDeepAt(text) < 0) {
       const root = parseTree(text);
       const node = root && findNodeAtLocation(root, inner);
       if (node) offset = node.offset;

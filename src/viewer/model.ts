@@ -5,6 +5,7 @@
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
  * shown, never refused (validation is src/trajectories/reader.ts's job). No `vscode` import.
  */
+import { TOO_DEEP } from '../common/problems';
 import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 
 type Obj = Record<string, unknown>;
@@ -89,7 +90,13 @@ function str(v: unknown): string | undefined {
 export function jsonText(v: unknown, pretty = false): string {
   if (typeof v === 'string') return v;
   if (v === undefined) return '';
-  return JSON.stringify(v, null, pretty ? 2 : undefined) ?? typeof v; // undefined only for functions and symbols
+  try {
+    return JSON.stringify(v, null, pretty ? 2 : undefined) ?? typeof v; // undefined only for functions and symbols
+  } catch (e) {
+    // Nesting deep enough to exhaust the stack: the validation names the line; say so, not "Maximum call stack".
+    if (e instanceof RangeError) return `(not shown: this value ${TOO_DEEP}; see the problems of this group)`;
+    throw e;
+  }
 }
 
 /** Metric-like maps (`metrics`, `auto_metrics`, `metadata`) as rows; nulls and non-objects give none. */
