@@ -20,7 +20,7 @@ describe('issue 19: promises under attack', () => {
       const row = (i: number) => `${JSON.stringify({ thread_id: `t${i}`, turn_count: 1, start_time: '2024-01-01T00:00:00Z', last_updated: '2024-01-01T00:00:00Z' })}\n`;
       const server = http.createServer((req, res) => {
         req.resume();
-        req.on('end', async () => {
+        const send = async () => {
           res.writeHead(200, { 'content-type': 'application/jsonl' });
           res.on('close', () => (closedEarly = written < 200_000));
           for (let i = 0; i < 200_000 && !res.destroyed; i += 1000) {
@@ -35,7 +35,8 @@ describe('issue 19: promises under attack', () => {
             }
           }
           res.end();
-        });
+        };
+        req.on('end', () => send().catch(() => undefined));
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const client = createServiceClient({ traceBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: async () => ({ username: 'api', password: 'k' }), env: {} });
