@@ -36,7 +36,9 @@ describe('issue 19: promises under attack', () => {
           }
           res.end();
         };
-        req.on('end', () => send().catch(() => undefined));
+        req.on('end', () => {
+          send().catch(() => undefined);
+        });
       });
       await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
       const client = createServiceClient({ traceBaseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, credentials: async () => ({ username: 'api', password: 'k' }), env: {} });
