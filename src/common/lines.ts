@@ -23,6 +23,8 @@ export interface Line {
   byteEnd: number;
   /** Set when the bytes are not valid UTF-8 (the text then holds U+FFFD replacements). */
   invalidUtf8?: boolean;
+  /** With `invalidUtf8`: the offset in `text` (UTF-16) where the first invalid sequence was. */
+  invalidUtf8At?: number;
   /** Set, with an empty `text`, for a line over `maxLineBytes` when `skipOverlong` is on. */
   overlong?: boolean;
 }
@@ -77,7 +79,10 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
     if (e > start && bytes[e - 1] === CR) e--;
     const text = bytes.toString('utf8', start, e);
     const line: Line = { line: lineNo, text, byteStart: lineStart, byteEnd: lineStart + (e - start) };
-    if (text.includes('\uFFFD') && !isValidUtf8(bytes.subarray(start, e))) line.invalidUtf8 = true;
+    if (text.includes('\uFFFD') && !isValidUtf8(bytes.subarray(start, e))) {
+      line.invalidUtf8 = true;
+      line.invalidUtf8At = bytes.toString('utf8', start, start + firstInvalidUtf8(bytes.subarray(start, e))).length;
+    }
     return line;
   };
   const overlongLine = (lineEndOffset: number): Line => {
@@ -175,4 +180,37 @@ export function isValidUtf8(bytes: Uint8Array): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * The offset of the first byte of `b` that starts an invalid UTF-8 sequence (a stray continuation,
+ * an overlong form, a surrogate, a code point past U+10FFFF, a cut sequence), or -1.
+ */
+export function firstInvalidUtf8(b: Uint8Array): number {
+  for (let i = 0; i < b.length; ) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    let n: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) n = 1;
+    else if (c >= 0xe0 && c <= 0xef) {
+      n = 2;
+      if (c === 0xe0) lo = 0xa0;
+      else if (c === 0xed) hi = 0x9f;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      n = 3;
+      if (c === 0xf0) lo = 0x90;
+      else if (c === 0xf4) hi = 0x8f;
+    } else return i;
+    for (let k = 1; k <= n; k++) {
+      const d = b[i + k];
+      if (d === undefined || d < (k === 1 ? lo : 0x80) || d > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += n + 1;
+  }
+  return -1;
 }

@@ -492,4 +492,9 @@ export function isBlank(text: string): boolean {
   return !/\S/.test(text);
 }
 
-export const INVALID_UTF8 = 'is not valid UTF-8: the invalid bytes would be uploaded as U+FFFD (�); save the file as UTF-8';
+export const INVALID_UTF8 = 'is not valid UTF-8: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
+
+/** The error of a line that is not valid UTF-8, at the column of its first invalid sequence. */
+export function invalidUtf8Problem(path: string, line: Line): Problem {
+  return new JsonText(path, line.text, line.line, false).problem(line.invalidUtf8At ?? Math.max(0, line.text.indexOf('\uFFFD')), 1, `line ${line.line} ${INVALID_UTF8}`, 'error');
+}

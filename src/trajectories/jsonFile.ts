@@ -8,7 +8,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
-import { isValidUtf8, DEFAULT_MAX_LINE_BYTES } from '../common/lines';
+import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from '../common/lines';
 import { formatBytes } from '../common/format';
 import { JsonScanError, scanJson } from '../common/jsonScan';
 import {
@@ -141,7 +141,7 @@ export async function* readJsonGroups(path: string, opts: ReadOptions): AsyncGen
   if ('problem' in whole) throw new ProblemError(whole.problem);
   const problems: Problem[] = [];
   const shape = shapeOf(whole.doc, whole.value, problems, undefined);
-  const firstError = problems.find((p) => p.severity === 'error');
+  const firstError = [...whole.warnings, ...problems].find((p) => p.severity === 'error');
   if (!shape || firstError) throw new ProblemError(firstError ?? lineProblem(path, 1, 'Not a trajectory file'));
   const spans = groupSpans(whole.doc.text, shape.kind);
   for (let i = start; i < shape.groups.length; i++) {
@@ -178,7 +178,11 @@ async function loadWhole(path: string, size: number, limit: number | undefined, 
     return { problem: syntax(doc.syntaxProblem(jsonlHint) ?? lineProblem(path, 1, 'Invalid JSON')) };
   }
   const warnings: Problem[] = [];
-  if (text.includes('\uFFFD') && !isValidUtf8(bytes)) warnings.push(doc.problem(text.indexOf('\uFFFD'), 1, `The file ${INVALID_UTF8}`, 'warning'));
+  if (text.includes('\uFFFD') && !isValidUtf8(bytes)) {
+    // Refused at its place: sent, it would be altered (U+FFFD).
+    const at = bytes.toString('utf8', 0, firstInvalidUtf8(bytes)).replace(/^\uFEFF/, '').length;
+    warnings.push(doc.problem(at, 1, `The file ${INVALID_UTF8}`, 'error'));
+  }
   return { doc, value, warnings };
 }
 

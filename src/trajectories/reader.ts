@@ -19,7 +19,7 @@ import { formatBytes } from '../common/format';
 import {
   byPosition,
   formatPath,
-  INVALID_UTF8,
+  invalidUtf8Problem,
   isBlank,
   isObject,
   JsonText,
@@ -151,7 +151,7 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
     // Past the limit only the counts are still wanted, once an error is known.
     if (problems.truncated && problems.hasError) continue;
     const found = groupProblems(doc, value, [], `line ${line.line}`, true);
-    if (line.invalidUtf8) found.push(doc.problem(Math.max(0, line.text.indexOf('\uFFFD')), 1, `line ${line.line} ${INVALID_UTF8}`, 'warning'));
+    if (line.invalidUtf8) found.push(invalidUtf8Problem(path, line));
     problems.addAll(found.sort(byPosition));
   }
   const st = await stat(path);
@@ -168,13 +168,16 @@ async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerator<Group
     for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
       if (isBlank(line.text)) continue;
       if (++index < start) continue;
-      yield { index, line: line.line, endLine: line.line, bytes: line.byteEnd - line.byteStart, trajectories: counts[index] ?? 0, json: line.text };
+      // Changed since it was validated: refused, never sent altered. `bytes`: what is sent.
+      if (line.invalidUtf8) throw new ProblemError(invalidUtf8Problem(path, line));
+      yield { index, line: line.line, endLine: line.line, bytes: Buffer.byteLength(line.text), trajectories: counts[index] ?? 0, json: line.text };
     }
     return;
   }
   for await (const { index, line, doc, value } of readJsonLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, start: opts.startGroup })) {
     checkGroup(doc, value, [], `line ${line.line}`, true, opts.trusted);
-    yield { index, line: line.line, endLine: line.line, bytes: line.byteEnd - line.byteStart, trajectories: trajectoryCount(value), json: line.text };
+    if (line.invalidUtf8) throw new ProblemError(invalidUtf8Problem(path, line));
+    yield { index, line: line.line, endLine: line.line, bytes: Buffer.byteLength(line.text), trajectories: trajectoryCount(value), json: line.text };
   }
 }
 

@@ -32,7 +32,31 @@ function model(file: Buffer, maxLineBytes: number, skipOverlong: boolean): Outco
       const end = last === CR ? nl - 1 : nl;
       const bytes = file.subarray(start, end);
       const line: Line = { line: lineNo, text: bytes.toString('utf8'), byteStart: start, byteEnd: end };
-      if (!isValidUtf8(bytes)) line.invalidUtf8 = true;
+      if (!isValidUtf8(bytes)) {
+        line.invalidUtf8 = true;
+        // The first invalid sequence starts where the longest valid prefix ends: no byte after an
+        // invalid sequence makes it valid again.
+        // Streamed, a cut sequence is still fine: the prefixes that decode are 0..s+3 at most, a
+        // binary search finds the last, and the last complete one before it is the start.
+        const streamOk = (k: number) => {
+          try {
+            new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, k), { stream: true });
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        let lo = 0;
+        let hi = bytes.length;
+        while (lo < hi) {
+          const mid = Math.ceil((lo + hi) / 2);
+          if (streamOk(mid)) lo = mid;
+          else hi = mid - 1;
+        }
+        let valid = lo;
+        while (valid > 0 && !isValidUtf8(bytes.subarray(0, valid))) valid--;
+        line.invalidUtf8At = bytes.subarray(0, valid).toString('utf8').length;
+      }
       lines.push(line);
     }
     start = nl + 1;

@@ -25,6 +25,12 @@ interface Oracle {
 }
 
 function oracle(bytes: Buffer, format: Format): Oracle {
+  // Bytes that are not UTF-8 would be sent altered: such a file is refused (issue 19, item 8).
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { valid: false };
+  }
   if (format === 'jsonl') {
     const r = jsonlOracle(bytes, (v) => {
       const group = TrajectoryGroup.safeParse(v);

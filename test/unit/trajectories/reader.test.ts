@@ -246,12 +246,25 @@ describe('trajectories/reader', () => {
       await assert.rejects(collect(readTrajectoryGroups(path, { maxLineBytes: 4096 })), /line 2 is longer than 4 KiB/);
     });
 
-    it('warns about bytes that are not UTF-8', async () => {
-      const path = writeTemp(dir(), 'latin1.jsonl', Buffer.concat([Buffer.from('{"trajectories": [{"messages_and_choices": [{"role": "user", "content": "caf'), Buffer.from([0xe9]), Buffer.from('"}]}]}\n')]));
+    it('8. refuses bytes that are not UTF-8 at their line and column, and never reads them as U+FFFD', async () => {
+      // A legitimate U+FFFD first: the column is the invalid byte's, not the first replacement character's.
+      const path = writeTemp(dir(), 'latin1.jsonl', Buffer.concat([Buffer.from('{"trajectories": []}\n{"trajectories": [{"messages_and_choices": [{"role": "user", "content": "\uFFFD caf'), Buffer.from([0xe9]), Buffer.from('"}]}]}\n')]));
       const s = await validateTrajectoryFile(path);
       assert.deepEqual(s.problems.map(brief), [
-        '1:77-1:78 warning line 1 is not valid UTF-8: the invalid bytes would be uploaded as U+FFFD (�); save the file as UTF-8',
+        '2:79-2:80 error line 2 is not valid UTF-8: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8',
       ]);
+      await assert.rejects(collect(readTrajectoryGroups(path)), /line 2 is not valid UTF-8/);
+      const json = writeTemp(dir(), 'latin1.json', Buffer.concat([Buffer.from('[{"trajectories": []},\n {"trajectories": [], "logs": ["caf'), Buffer.from([0xe9]), Buffer.from('"]}]')]));
+      const j = await validateTrajectoryFile(json);
+      assert.deepEqual(j.problems.map(brief), ['2:36-2:37 error The file is not valid UTF-8: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8']);
+      await assert.rejects(collect(readTrajectoryGroups(json)), /not valid UTF-8/);
+    });
+
+    it('8. counts the bytes sent (UTF-8 of the text), not the bytes of the file', async () => {
+      const text = '{"trajectories": [], "logs": ["caf\u00e9 \u2603 \ud83d\ude00"]}\n';
+      const path = writeTemp(dir(), 'utf8.jsonl', `\uFEFF${text}`);
+      const groups = await collect(readTrajectoryGroups(path));
+      assert.equal(groups[0]!.bytes, Buffer.byteLength(groups[0]!.json));
     });
 
     it('refuses a group of a streamed .json file over the group limit, naming where it starts', async () => {
