@@ -6,6 +6,7 @@
 import type * as vscode from 'vscode';
 import { registerCommand } from '../common/interaction';
 import type { UploadManager } from './manager';
+import { RetryPlan } from './questions';
 import type { RetryArgs } from './report';
 
 export type { UploadArgs, UploadReport, FileUploadReport, RetryArgs } from './report';
@@ -14,7 +15,9 @@ export function registerUploadCommands(manager: UploadManager): vscode.Disposabl
   return [
     manager,
     registerCommand('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),
-    registerCommand('svc.uploadTrajectories.retryRemaining', (_how, args?: RetryArgs) => manager.retryRemaining(args)),
+    registerCommand('svc.uploadTrajectories.retryRemaining', (_how, args?: RetryArgs | RetryPlan) =>
+      args instanceof RetryPlan ? manager.retryRemaining(undefined, args) : manager.retryRemaining(args),
+    ),
     registerCommand('svc.uploadTrajectories.cancel', () => manager.cancel()),
   ];
 }

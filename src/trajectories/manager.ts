@@ -12,7 +12,8 @@ import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { artLayout, uploadOrder } from './layout';
-import { announceUpload, askUncertain, pickModel, pickSplit, serverIssues } from './questions';
+import { fingerprint, unchangedGroups } from './guard';
+import { announceUpload, askUncertain, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
@@ -37,8 +38,19 @@ export class UploadManager implements vscode.Disposable {
   readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-trajectories');
   /** Edits to a validated file check it again, so its entries follow the file. */
   private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems);
-  /** What "Retry remaining" would send; undefined when nothing is left. */
-  remaining: Remaining | undefined;
+  /**
+   * What each failed or cancelled upload has left, by plan id: its notification's Retry Remaining
+   * acts on its own plan only, whatever other uploads did since.
+   */
+  private readonly plans = new Map<number, Remaining>();
+  private nextPlanId = 1;
+  /** The SHA-256 of each file as validated, checked again before its last request (guard.ts). */
+  private readonly hashes = new WeakMap<ValidationSummary, string>();
+
+  /** What "Retry Remaining" from the palette would send: the latest plan; undefined when nothing is left. */
+  get remaining(): Remaining | undefined {
+    return [...this.plans.values()].at(-1);
+  }
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
   private running: AbortController | undefined;
 
@@ -120,12 +132,14 @@ export class UploadManager implements vscode.Disposable {
 
     const stamped = await Promise.all(files.map(async (uri) => ({ uri, startGroup: 0, ...(await stampOf(uri)) })));
     const plan: Remaining = { modelId, split, maxRequestBytes: args.maxRequestBytes, files: stamped };
-    return this.send(plan, summaries);
+    return this.send(plan, summaries, this.nextPlanId++);
   }
 
-  async retryRemaining(args?: RetryArgs): Promise<UploadReport> {
-    let plan = this.remaining;
-    if (!plan) {
+  /** `which`: the plan of one notification's button; else (palette, scripts) the latest plan. */
+  async retryRemaining(args?: RetryArgs, which?: RetryPlan): Promise<UploadReport> {
+    const id = which ? which.id : [...this.plans.keys()].at(-1);
+    let plan = id === undefined ? undefined : this.plans.get(id);
+    if (!plan || id === undefined) {
       background(vscode.window.showInformationMessage('svc: nothing left to upload.'), 'Telling nothing is left');
       return { status: 'done', files: [] };
     }
@@ -154,7 +168,7 @@ export class UploadManager implements vscode.Disposable {
       background(this.errors.showMessage('svc: the files changed and now have problems; nothing was sent.', { actions: [SHOW_PROBLEMS] }), 'Showing an error');
       return { status: 'invalid', files: [] };
     }
-    return this.send(plan, summaries);
+    return this.send(plan, summaries, id);
   }
 
   private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
@@ -167,6 +181,7 @@ export class UploadManager implements vscode.Disposable {
           try {
             const summary = await validateTrajectoryFile(uri.fsPath, { signal: abort.signal });
             this.live.set(uri, summary.problems);
+            if (!summary.problems.some((p) => p.severity === 'error')) this.hashes.set(summary, (await fingerprint(uri.fsPath, abort.signal)).sha256);
             out.push(summary);
           } catch (e) {
             if (abort.signal.aborted) return undefined;
@@ -178,7 +193,7 @@ export class UploadManager implements vscode.Disposable {
     );
   }
 
-  private async send(plan: Remaining, summaries: ValidationSummary[]): Promise<UploadReport> {
+  private async send(plan: Remaining, summaries: ValidationSummary[], planId: number): Promise<UploadReport> {
     const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
     const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
     const started = performance.now();
@@ -188,7 +203,11 @@ export class UploadManager implements vscode.Disposable {
         this.running = cancel;
         setContext('svc.uploading', true);
         try {
-          return await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
+          const report = await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
+          // This upload's plan only: another upload's failure keeps its own.
+          if (report.left) this.plans.set(planId, report.left);
+          else this.plans.delete(planId);
+          return report.report;
         } finally {
           this.running = undefined;
           setContext('svc.uploading', false);
@@ -201,7 +220,7 @@ export class UploadManager implements vscode.Disposable {
       // The service does not know the model: it leaves the recent list (the message offers Remove Model).
       if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
-    background(announceUpload(report, plan, performance.now() - started, this.errors), 'Announcing the upload');
+    background(announceUpload(report, plan, performance.now() - started, this.errors, new RetryPlan(planId)), 'Announcing the upload');
     return report;
   }
 
@@ -212,16 +231,13 @@ export class UploadManager implements vscode.Disposable {
     progress: vscode.Progress<{ message?: string; increment?: number }>,
     totalGroups: number,
     totalBytes: number,
-  ): Promise<UploadReport> {
+  ): Promise<{ report: UploadReport; left?: Remaining }> {
     const reports: FileUploadReport[] = [];
     let doneGroups = 0;
     let doneBytes = 0;
     for (let i = 0; i < plan.files.length; i++) {
       const { uri, startGroup } = plan.files[i]!;
-      if (cancel.signal.aborted) {
-        this.remaining = { ...plan, files: plan.files.slice(i) };
-        return { status: 'cancelled', files: reports };
-      }
+      if (cancel.signal.aborted) return { report: { status: 'cancelled', files: reports }, left: { ...plan, files: plan.files.slice(i) } };
       // The client of now: settings may have changed (and the old client closed) between files.
       const client = this.connection.client;
       if (!client) throw new ConfigurationError('svc.baseUrl is no longer configured.');
@@ -231,13 +247,15 @@ export class UploadManager implements vscode.Disposable {
       // The groups go out as the file holds them, so the file must be the one just validated.
       const now = await stampOf(uri);
       if (now.size !== summary.fileBytes || now.mtime === undefined || Math.abs(now.mtime - summary.mtimeMs) >= 1) {
-        this.remaining = { ...plan, files: plan.files.slice(i) };
         background(this.errors.showMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`), 'Showing an error');
-        return { status: 'aborted', files: reports };
+        return { report: { status: 'aborted', files: reports }, left: { ...plan, files: plan.files.slice(i) } };
       }
       let last = 0;
       // Validated just before (the one schema pass): the reader only frames the groups.
-      const result = await uploadGroups(client, readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true, groupTrajectories: summary.groupTrajectories }), {
+      const groups = readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true, groupTrajectories: summary.groupTrajectories });
+      // A change during the upload stops it (size, mtime; the hash before the last request).
+      const validated = { size: summary.fileBytes, mtimeMs: summary.mtimeMs, sha256: this.hashes.get(summary) ?? '' };
+      const result = await uploadGroups(client, unchangedGroups(uri.fsPath, validated, groups, cancel.signal), {
         modelId: plan.modelId,
         split: plan.split,
         members: summary.members,
@@ -260,18 +278,17 @@ export class UploadManager implements vscode.Disposable {
       );
       if (result.outcome.status !== 'done') {
         const outcome = result.outcome;
-        this.remaining = {
+        const left: Remaining = {
           ...plan,
           files: [{ ...plan.files[i]!, startGroup: result.nextGroup }, ...plan.files.slice(i + 1)],
           uncertain: outcome.status === 'failed' && outcome.uncertain ? { chunk: outcome.chunk, why: outcome.uncertainWhy ?? 'the outcome is unknown' } : undefined,
         };
         const refused = serverIssues(result);
         if (refused.length) this.diagnostics.set(uri, refused);
-        return { status: result.outcome.status, files: reports };
+        return { report: { status: result.outcome.status, files: reports }, left };
       }
     }
-    this.remaining = undefined;
-    return { status: 'done', files: reports };
+    return { report: { status: 'done', files: reports } };
   }
 
 

@@ -49,7 +49,15 @@ export async function pickSplit(file: vscode.Uri, remembered: string | undefined
   return typed?.trim() || undefined;
 }
 
-export async function announceUpload(report: UploadReport, plan: Remaining, ms: number, errors: ErrorPresenter): Promise<void> {
+/**
+ * Which upload's plan a Retry Remaining button acts on. A class, not a plain object, so the command
+ * takes the click for a user's action (it may ask), not for a script's arguments.
+ */
+export class RetryPlan {
+  constructor(readonly id: number) {}
+}
+
+export async function announceUpload(report: UploadReport, plan: Remaining, ms: number, errors: ErrorPresenter, which?: RetryPlan): Promise<void> {
   const groups = report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0);
   const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
   const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
@@ -79,7 +87,8 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
     // The service does not know the model: Remove Model is offered (the manager forgot it as recent).
     if (outcome.error instanceof NotFoundError) remove = removeModelAction(plan.modelId);
   }
-  const retry = { title: 'Retry Remaining', command: 'svc.uploadTrajectories.retryRemaining' };
+  // The button names its own upload's plan: not an arguments object, so it still asks (a user's action).
+  const retry = { title: 'Retry Remaining', command: 'svc.uploadTrajectories.retryRemaining', args: which };
   await errors.showMessage(text, { warning: report.status === 'cancelled', actions: [...(remove ? [remove] : []), retry] });
 }
 

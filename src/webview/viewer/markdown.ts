@@ -2,7 +2,8 @@
  * Assistant messages as markdown, sanitized by construction: markdown-it with `html: false`
  * escapes every tag in the text (a `<script>` shows as text), its link check refuses
  * `javascript:`, `vbscript:`, `file:` and `data:` links, and images are never loaded (the CSP
- * would block them too): each shows as its alt text and address.
+ * would block them too): each shows as its alt text and address. Links are not live either: each
+ * shows its label and its target as text (issue 19).
  */
 import MarkdownIt from 'markdown-it';
 
@@ -15,14 +16,20 @@ md.renderer.rules.image = (tokens, idx, _options, _env, self) => {
   return `<span class="md-image" title="Images are not loaded">[image: ${md.utils.escapeHtml(alt)}] ${md.utils.escapeHtml(src)}</span>`;
 };
 
-const defaultLinkOpen = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
-md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+// Links are text: a trajectory file is untrusted, and a live `vscode:` link would reach another
+// extension's URI handler, an `https:` one a site the file chose. The label shows, then the
+// target in full, and nothing is clickable.
+md.renderer.rules.link_open = (tokens, idx, _options, env: { links?: string[] }) => {
   const href = tokens[idx]!.attrGet('href') ?? '';
-  tokens[idx]!.attrSet('title', href);
-  return defaultLinkOpen(tokens, idx, options, env, self);
+  (env.links ??= []).push(href);
+  return `<span class="md-link" title="Links in trajectory files are not opened">`;
+};
+md.renderer.rules.link_close = (_tokens, _idx, _options, env: { links?: string[] }) => {
+  const href = env.links?.pop() ?? '';
+  return `</span> <span class="md-link-target">(${md.utils.escapeHtml(href)})</span>`;
 };
 
 /** Sanitized HTML for a markdown text. */
 export function renderMarkdown(text: string): string {
-  return md.render(text);
+  return md.render(text, {});
 }
