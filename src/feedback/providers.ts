@@ -3,16 +3,11 @@ import { escapeMarkdown } from '../common/format';
 import type { Connection } from '../service/connection';
 import { THREAD_SCHEME } from '../threads/details';
 import { ATTACH_COMMAND } from './commands';
-import { commandArgs, findRefs, projectMismatch, refAt, refParts } from './refText';
+import { commandArgs, linkRefs, MAX_LINKS, projectMismatch, refAt, refParts } from './refText';
 
 /** Where refs become links and get hovers: files, untitled documents and thread details. */
 export const REF_DOCUMENTS: vscode.DocumentSelector = [{ scheme: 'file' }, { scheme: 'untitled' }, { scheme: THREAD_SCHEME }];
 
-/** At most this many links per document. */
-export const MAX_LINKS = 2000;
-
-/** Links are looked for in the first this many characters of a line (a 1 MB line: its first 1 MB). */
-export const MAX_LINE_SCAN = 1_048_576;
 
 /** `command:svc.attachFeedback?[{"ref":…}]`, the target of ref links. */
 export function attachFeedbackUri(ref: string): vscode.Uri {
@@ -26,7 +21,7 @@ export class RefLinkProvider implements vscode.DocumentLinkProvider {
     if (!document.getText().includes('svc:///')) return links;
     for (let line = 0; line < document.lineCount && links.length < MAX_LINKS; line++) {
       if (token.isCancellationRequested) break;
-      for (const match of findRefs(document.lineAt(line).text.slice(0, MAX_LINE_SCAN), MAX_LINKS - links.length)) {
+      for (const match of linkRefs(document.lineAt(line).text, MAX_LINKS - links.length)) {
         const link = new vscode.DocumentLink(new vscode.Range(line, match.start, line, match.end), attachFeedbackUri(match.ref));
         link.tooltip = `Attach feedback to this ${match.parsed.kind}`;
         links.push(link);

@@ -15,6 +15,17 @@ export interface RefMatch {
 /** Sentence punctuation that can follow a ref in prose but is never its last character. */
 const TRAILING = new Set(['.', ',', ';', ':', '!', '?']);
 
+/** At most this many links per document. */
+export const MAX_LINKS = 2000;
+
+/** Links are looked for in the first this many characters of a line (a 1 MB line: its first 1 MB). */
+export const MAX_LINE_SCAN = 1_048_576;
+
+/** The refs the link provider makes links of in one line: its first MAX_LINE_SCAN characters. */
+export function linkRefs(line: string, limit: number = MAX_LINKS): RefMatch[] {
+  return findRefs(line.length > MAX_LINE_SCAN ? line.slice(0, MAX_LINE_SCAN) : line, limit);
+}
+
 /** The longest ref the hover looks for around the cursor; real refs are under 200 characters. */
 export const MAX_REF_LENGTH = 4096;
 

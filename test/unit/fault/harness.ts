@@ -149,12 +149,14 @@ export function unreachableAfterBody(path: string, afterMs = 150): () => void {
     const socket = sockets.get(request);
     if (!armed || !socket) return;
     armed = false;
+    disarm();
     setTimeout(() => socket.destroy(Object.assign(new Error(`write EHOSTUNREACH`), { code: 'EHOSTUNREACH', errno: -113, syscall: 'write' })), afterMs);
   };
-  dc.subscribe('undici:client:sendHeaders', onHeaders);
-  dc.subscribe('undici:request:bodySent', onBody);
-  return () => {
+  const disarm = () => {
     dc.unsubscribe('undici:client:sendHeaders', onHeaders);
     dc.unsubscribe('undici:request:bodySent', onBody);
   };
+  dc.subscribe('undici:client:sendHeaders', onHeaders);
+  dc.subscribe('undici:request:bodySent', onBody);
+  return disarm;
 }

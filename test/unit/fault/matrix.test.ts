@@ -9,6 +9,12 @@
  *   came after the body was sent.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import {
   NetworkError,
   PayloadTooLargeError,
@@ -21,7 +27,12 @@ import {
   type ThreadRow,
   type ThreadsQueryRequest,
   type TrajectoryGroup,
+  createServiceClient,
+  TlsError,
+  type ServiceClientOptions,
 } from '../../../src/api';
+import { fingerprint, unchangedGroups } from '../../../src/trajectories/guard';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/trajectories/reader';
 import { uploadGroups, type UploadGroup } from '../../../src/trajectories/upload';
 import {
   assertClearError,
@@ -31,7 +42,9 @@ import {
   faultHarness,
   MODEL,
   PROJECT,
+  KEY,
   trajectory,
+  unreachableAfterBody,
   type FaultHarness,
 } from './harness';
 import { sentRequests, type SentRequest } from './tcp-proxy';
@@ -55,7 +68,8 @@ type FaultId =
   | 'stall-answer'
   | 'stall-body'
   | 'stall-upload'
-  | 'too-large';
+  | 'too-large'
+  | 'unreachable-after-body';
 
 interface Fault {
   id: FaultId;
@@ -608,7 +622,22 @@ describe('fault matrix', function () {
       says: /too large .*\(413\)/,
       arm: () => undefined,
     };
+    // Issue 19, item 4: the route is lost after the body went out (the service stored it, no
+    // answer came): "host unreachable" is then not "never sent".
+    const UNREACHABLE: Fault = {
+      id: 'unreachable-after-body',
+      name: 'EHOSTUNREACH after the body was sent (stored, no answer)',
+      attempts: 1,
+      extra: () => 1,
+      processed: true,
+      says: /host unreachable/,
+      arm: (h, t) => {
+        h.proxy.next({ direction: 'response', action: 'stall', afterBytes: 0 });
+        unreachableAfterBody(t.path, 150);
+      },
+    };
     const CASES: LogCase[] = [
+      { fault: UNREACHABLE, error: NetworkError, stored: true, uncertain: true },
       { fault: RATE_LIMITED, error: RateLimitedError, stored: false, uncertain: false },
       // A 503 may come from a proxy in front of a service that stored the request: uncertain.
       { fault: byId('503-burst'), error: ServerError, stored: false, uncertain: true },
@@ -732,5 +761,124 @@ describe('fault matrix', function () {
         assertNoSecrets(res.outcome.error, h.events);
       });
     }
+  });
+});
+
+describe('fault matrix: issue 19 additions', function () {
+  this.timeout(60_000);
+    describe('TLS failure on each POST route (issue 19)', function () {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-tls19-'));
+      let url = '';
+      let server: https.Server | undefined;
+      let handshakes = 0;
+      before(async () => {
+        execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'self.key', '-out', 'self.pem', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'ignore' });
+        server = https.createServer({ key: fs.readFileSync(path.join(dir, 'self.key')), cert: fs.readFileSync(path.join(dir, 'self.pem')) }, (_q, r) => r.end('{}'));
+        server.on('connection', () => handshakes++);
+        await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+        url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      });
+      after(() => {
+        server?.close();
+        fs.rmSync(dir, { recursive: true, force: true });
+      });
+
+      it('7. a TLS failure is not retried on any POST route (feedback create, call upserts, log, uploadGroups, threads query): one handshake each', async () => {
+        const client = createServiceClient({
+          traceBaseUrl: url,
+          credentials: async () => ({ username: 'api', password: KEY, accessToken: KEY }),
+          retry: { maxAttempts: 4, baseDelayMs: 1, maxDelayMs: 5 },
+          tls: { systemBundles: [] },
+          env: {},
+        } as ServiceClientOptions);
+        const routes: [string, () => Promise<unknown>][] = [
+          ['feedback.create', () => client.feedback.create({ project_id: 'a/b', svc_ref: 'svc:///a/b/call/1', feedback_type: 't', payload: {} })],
+          ['calls.upsertBatch', () => client.calls.upsertBatch([{ mode: 'start', req: { start: { project_id: 'a/b', id: 'c1', trace_id: 't1', op_name: 'op', started_at: '2024-01-01T00:00:00Z', attributes: {}, inputs: {} } } }] as never)],
+          ['models.logTrajectories', () => client.models.logTrajectories('m', { split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'x' }], reward: 1 }] }] })],
+          ['threads.query', async () => { for await (const _ of client.threads.query({ project_id: 'a/b' })) break; }],
+          ['uploadGroups', async () => {
+            const json = JSON.stringify({ trajectories: [trajectory(0)] });
+            const res = await uploadGroups(client, (async function* () { yield { index: 0, line: 1, endLine: 1, bytes: Buffer.byteLength(json), trajectories: 1, json }; })(), { modelId: MODEL, split: 'train' });
+            if (res.outcome.status === 'failed') {
+              assert.equal(res.outcome.uncertain, false, 'a TLS failure is before sending: not in doubt');
+              throw res.outcome.error;
+            }
+          }],
+        ];
+        const counts: string[] = [];
+        for (const [name, call] of routes) {
+          handshakes = 0;
+          await assert.rejects(call(), (e: Error) => e instanceof TlsError, name);
+          counts.push(`${name} ${handshakes}`);
+          assert.equal(handshakes, 1, `${name}: one handshake, not retried`);
+        }
+        console.log(`      [figure] handshakes per POST route: ${counts.join(', ')}`);
+        await client.close();
+      });
+    });
+
+  describe('a file edited mid-upload', () => {
+    let h: FaultHarness | undefined;
+    afterEach(async () => {
+      await h?.close();
+      h = undefined;
+    });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-edit-'));
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const line = (i: number) => JSON.stringify({ trajectories: [trajectory(i)] });
+    const EDITS: [string, (l: string[]) => string[]][] = [
+      ['delete (the first line)', (l) => l.slice(1)],
+      ['truncate (to half)', (l) => l.slice(0, l.length / 2)],
+      ['insert (a line at the top)', (l) => [line(9999), ...l]],
+    ];
+    for (const [what, edit] of EDITS) {
+      it(`5. uploadGroups: a file edited mid-upload (${what}) stops; the ledger matches the server's logs, nothing missing or twice`, async () => {
+        h = await faultHarness();
+        const file = path.join(dir, `${what.split(' ')[0]}.jsonl`);
+        const lines = Array.from({ length: 400 }, (_, i) => line(i));
+        fs.writeFileSync(file, lines.join('\n') + '\n');
+        const summary = await validateTrajectoryFile(file);
+        const validated = { size: summary.fileBytes, mtimeMs: summary.mtimeMs, sha256: (await fingerprint(file)).sha256 };
+        let edited = false;
+        const groups = unchangedGroups(file, validated, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }));
+        const res = await uploadGroups(h.client, groups, {
+          modelId: MODEL,
+          split: 'train',
+          maxRequestBytes: 4096,
+          onProgress: (p) => {
+            if (p.requests === 2 && !edited) {
+              edited = true;
+              fs.writeFileSync(file, edit(lines).join('\n') + '\n');
+            }
+          },
+        });
+        assert.equal(res.outcome.status, 'failed');
+        if (res.outcome.status !== 'failed') return;
+        assert.match((res.outcome.error as Error).message, /changed during the upload/);
+        const stored = h.server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));
+        const ledger = res.logged.flatMap((k) => Array.from({ length: k.lastGroup - k.firstGroup + 1 }, (_, i) => k.firstGroup + i));
+        assert.deepEqual(stored, ledger);
+        assert.deepEqual(stored, Array.from({ length: stored.length }, (_, i) => i));
+        assert.ok(stored.length < 400);
+      });
+    }
+
+    it('5. uploadGroups: a same-size edit that keeps the mtime is caught by the hash before the last request', async () => {
+      h = await faultHarness();
+      const file = path.join(dir, 'same-size.jsonl');
+      const lines = Array.from({ length: 20 }, (_, i) => line(i));
+      fs.writeFileSync(file, lines.join('\n') + '\n');
+      const summary = await validateTrajectoryFile(file);
+      const validated = { size: summary.fileBytes, mtimeMs: summary.mtimeMs, sha256: (await fingerprint(file)).sha256 };
+      // The same size, the mtime put back: only the content differs.
+      const text = fs.readFileSync(file, 'utf8').replace('"group":19}', '"group":91}');
+      const st = fs.statSync(file);
+      fs.writeFileSync(file, text);
+      fs.utimesSync(file, st.atime, st.mtime);
+      const res = await uploadGroups(h.client, unchangedGroups(file, validated, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories })), { modelId: MODEL, split: 'train', maxRequestBytes: 1 << 20 });
+      assert.equal(res.outcome.status, 'failed');
+      assert.match(String((res.outcome as { error: Error }).error.message), /its content differs/);
+      assert.equal(h.server.store.logs.length, 0, 'the one request was never sent');
+    });
   });
 });

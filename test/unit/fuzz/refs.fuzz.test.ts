@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { callRef, isProjectId, parseRef, REF_PATTERN, REF_PREFIX, type ParsedRef } from '../../../src/api/refs';
-import { findRefs } from '../../../src/feedback/refText';
+import { findRefs, linkRefs, refAt } from '../../../src/feedback/refText';
 import { check, fuzz, named } from './helpers';
 
 const chars = (alphabet: string, minLength: number, maxLength: number) =>
@@ -156,5 +156,37 @@ describe('fuzz: api/refs', function () {
       }),
       c5,
     );
+  });
+});
+
+/**
+ * Issue 19, item 9: what the ref link provider (linkRefs) and the hover (refAt) do with one line
+ * must stay linear, whatever the line: random patterns repeated up to 1 MB (runs of dots, slashes,
+ * prefixes). Budget: 1 s per line, generous for a loaded 2-core machine (a quadratic regex took
+ * 6 s for 80,000 dots); the worst case is printed.
+ */
+describe('fuzz: ref link provider and hover on hostile lines up to 1 MB (issue 19)', function () {
+  this.timeout(300_000);
+  const cfg = fuzz(0x19_0009, 40);
+  it(named('9. every line up to 1 MB is scanned within 1 s by the link provider and the hover; the worst case is printed', cfg), () => {
+    const hostilePiece = fc.oneof(
+      piece,
+      fc.constantFrom('svc:///', 'svc:///a/b/call/', 'svc:///a/b/object/n:', '.', '...', ',;:!?', '/', '//', 'x', ' '),
+    );
+    let worst = { ms: 0, length: 0, pattern: '' };
+    check(
+      fc.property(fc.array(hostilePiece, { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 1_000_000 }), fc.constantFrom('', 'svc:///a/b/call/', 'x', '.x'), (parts, length, tail) => {
+        const pattern = parts.join('') || '.';
+        const line = (pattern.repeat(Math.ceil(length / pattern.length)).slice(0, length) + tail).slice(0, 1_000_000);
+        const t = performance.now();
+        linkRefs(line);
+        for (const column of [0, line.length >> 1, line.length - 1, line.length]) refAt(line, column);
+        const ms = performance.now() - t;
+        if (ms > worst.ms) worst = { ms, length: line.length, pattern };
+        assert.ok(ms < 1000, `${ms.toFixed(0)} ms for a line of ${line.length} characters: ${JSON.stringify(pattern)} repeated`);
+      }),
+      cfg,
+    );
+    console.log(`      [figure] worst line: ${worst.ms.toFixed(1)} ms, ${worst.length} characters of ${JSON.stringify(worst.pattern)} repeated`);
   });
 });
