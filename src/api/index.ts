@@ -2,6 +2,7 @@
 export { createServiceClient, type ServiceClient, type ServiceClientOptions } from './client';
 export * from './errors';
 export type { Credentials, RequestLogEvent, RetryPolicy } from './http';
+export { trimSlashes } from './http';
 export type { ProxyOptions } from './proxy';
 export { isLoopbackHost, LOOPBACK_NO_PROXY } from './proxy';
 export { checkKey, PROBE_MODEL, PROBE_PROJECT, type KeyCheck, type KeyCheckOptions } from './verify';

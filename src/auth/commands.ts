@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, type Credentials, type KeyCheck } from '../api';
+import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import type { ErrorPresenter } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
@@ -68,7 +68,7 @@ async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?
   if (problem) return fail(deps, how, new InputError(`svc: ${problem}`, { field: 'baseUrl' }));
   const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
   if (!scope) return false;
-  await writeSetting('baseUrl', url.trim().replace(/\/+$/, ''), scope);
+  await writeSetting('baseUrl', trimSlashes(url.trim()), scope);
   return true;
 }
 
