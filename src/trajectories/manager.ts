@@ -18,6 +18,9 @@ import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } 
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 
+/** Failed uploads whose Retry Remaining is kept. */
+const MAX_PLANS = 20;
+
 const SHOW_PROBLEMS = { title: 'Show Problems', command: 'workbench.actions.view.problems' };
 
 async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number }> {
@@ -207,6 +210,8 @@ export class UploadManager implements vscode.Disposable {
           // This upload's plan only: another upload's failure keeps its own.
           if (report.left) this.plans.set(planId, report.left);
           else this.plans.delete(planId);
+          // The oldest plans go first: a notification that old is long gone.
+          for (const id of this.plans.keys()) if (this.plans.size > MAX_PLANS) this.plans.delete(id);
           return report.report;
         } finally {
           this.running = undefined;
