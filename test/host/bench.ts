@@ -10,6 +10,7 @@ import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/commands';
 import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
 import type { RenderedMessage } from '../../src/dashboard/panel';
+import type { CheckpointSync } from '../../src/dashboard/sync';
 import { METRICS30 } from '../../scripts/bench/keys';
 
 export async function run(): Promise<void> {
@@ -66,7 +67,7 @@ export async function run(): Promise<void> {
   });
   const openMs = performance.now() - t1;
   fetched.dispose();
-  console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: panel.sync.requests })}`);
+  console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: (panel.sync as CheckpointSync).requests })}`);
 
   // First thread rows after opening the Threads view on a project of 100,000 threads, against the
   // time to the first byte of the same request (the view's first page) sent raw from this host.
