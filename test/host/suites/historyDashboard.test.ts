@@ -33,7 +33,7 @@ describe('training dashboard of a history.jsonl (ART)', () => {
   it('is offered in the explorer on history.jsonl and on a model folder of .art/', () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } };
     const items = pkg.contributes.menus['explorer/context']!.filter((m) => m.command === 'svc.dashboard.open');
-    assert.ok(items.some((m) => /resourceFilename == history\.jsonl/.test(m.when) && /!explorerResourceIsFolder/.test(m.when)));
+    assert.ok(items.some((m) => /resourceFilename == '?history\.jsonl/.test(m.when) && /!explorerResourceIsFolder/.test(m.when)), JSON.stringify(items));
     const folder = items.find((m) => /explorerResourceIsFolder/.test(m.when) && !/!explorerResourceIsFolder/.test(m.when));
     assert.ok(folder, 'on folders');
     const re = new RegExp(/resourcePath =~ \/(.+)\/$/.exec(folder.when)![1]!);
@@ -78,7 +78,7 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     const panel = a.dashboards.panel(key)!;
     fs.appendFileSync(file, '{"train/reward": 0.5, "step": \n');
     await waitFor('the problem counted', () => panel.sync.status().file?.problems === 1);
-    assert.match(panel.sync.status().file!.problem!, /^line 114: not JSON/);
+    assert.match(panel.sync.status().file!.problem!, /^line 113: not JSON/);
     fs.appendFileSync(file, pyLine({ 'train/reward': 0.92 }, 52, '2026-11-19T10:14:00') + '\n');
     await rendered(panel, 'step 52', (x) => x.count === 52);
   });
@@ -119,7 +119,7 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     const notHistory = path.join(dir, 'rollouts.jsonl');
     fs.writeFileSync(notHistory, '{"trajectories": []}\n{"trajectories": []}\n');
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: notHistory })), /rollouts\.jsonl line 1: no "step" or "training_step"/);
-    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', vscode.Uri.file(dir))), /has no history\.jsonl/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: dir })), /has no history\.jsonl/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: 3 })), /"file" must be the path of a history\.jsonl file/);
   });
 
