@@ -199,10 +199,12 @@ export class HistorySync extends Disposable implements DashboardSource {
 
   /** Merges rows and tells the panel; true when something changed. */
   private merge(rows: Parameters<CheckpointSeries['merge']>[0], first: boolean, done: boolean): boolean {
-    const result = this.series.merge(rows);
+    // Columns once, for the series (new steps after the last only append) and for the webview,
+    // which merges them the same way: a step that got another line (val after train) is updated there too.
+    const columns = columnsFromCheckpoints(rows);
+    const result = this.series.mergeColumns(columns);
     if (!result.added && !result.updated) return false;
-    // The webview merges the same way: a step that got another line (val after train) is updated there too.
-    this.appended.fire({ columns: columnsFromCheckpoints(rows), fresh: !first && result.added > 0, done });
+    this.appended.fire({ columns, fresh: !first && result.added > 0, done });
     return true;
   }
 

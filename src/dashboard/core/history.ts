@@ -9,8 +9,6 @@
  */
 import type { CheckpointRow } from './series';
 
-/** Keys of a line that are not metrics. */
-const NOT_METRICS = new Set(['step', 'training_step', 'recorded_at']);
 /** What a line that Python's json.dumps wrote with an infinite value looks like (not JSON). */
 const PY_INFINITY = /(:\s*)-?Infinity(?=\s*[,}])/g;
 
@@ -57,14 +55,19 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   const step = o.step ?? o.training_step;
   if (step === undefined) return { line: number, message: 'no "step" or "training_step"' };
   if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
-  const metrics: Record<string, number> = {};
-  for (const k in o) {
-    if (NOT_METRICS.has(k) || !Object.prototype.hasOwnProperty.call(o, k)) continue;
+  // The parsed object itself becomes the metrics: the keys that are not metrics are taken out, and
+  // so are values that cannot be charted (cheaper than copying 30 keys per line into a new object).
+  const metrics = o as Record<string, number>;
+  const recordedAt = o.recorded_at;
+  delete o.step;
+  delete o.training_step;
+  delete o.recorded_at;
+  for (const k of Object.keys(o)) {
     const v = o[k];
-    if (typeof v === 'number' && Number.isFinite(v)) metrics[k] = v;
+    if (typeof v !== 'number' || !Number.isFinite(v)) delete o[k];
   }
   const line: HistoryLine = { line: number, step, metrics };
-  if (typeof o.recorded_at === 'string') line.recordedAt = o.recorded_at;
+  if (typeof recordedAt === 'string') line.recordedAt = recordedAt;
   return line;
 }
 
@@ -109,13 +112,22 @@ export interface HistoryRows {
  * where two give the same metric.
  */
 export function mergeHistoryLines(lines: Iterable<HistoryLine>): CheckpointRow[] {
-  const bySteps = new Map<number, Record<string, number | null>>();
+  const bySteps = new Map<number, CheckpointRow>();
+  let sorted = true;
+  let last = -1;
   for (const l of lines) {
-    const m = bySteps.get(l.step);
-    if (m) Object.assign(m, l.metrics);
-    else bySteps.set(l.step, { ...l.metrics });
+    const row = bySteps.get(l.step);
+    if (row) {
+      for (const k of Object.keys(l.metrics)) row.metrics[k] = l.metrics[k]!;
+      continue;
+    }
+    if (l.step < last) sorted = false;
+    last = l.step;
+    // The line's own metrics object becomes the row's: nothing else holds it.
+    bySteps.set(l.step, { id: historyRowId(l.step), step: l.step, metrics: l.metrics });
   }
-  return [...bySteps.entries()].sort(([a], [b]) => a - b).map(([step, metrics]) => ({ id: historyRowId(step), step, metrics }));
+  const rows = [...bySteps.values()];
+  return sorted ? rows : rows.sort((a, b) => a.step - b.step);
 }
 
 /**
