@@ -12,6 +12,7 @@ import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardHost } from './panel
 import { CheckpointSync, type SyncAppend } from './sync';
 import { background } from '../common/background';
 import { FILE_KEY, HistorySync } from './historySync';
+import { stepFileNames } from './core/history';
 import { TRAJECTORY_VIEWER } from '../boot/ids';
 
 /** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */
@@ -167,9 +168,9 @@ export class Dashboards extends Disposable implements DashboardHost {
     if (!(source instanceof HistorySync)) throw new InputError('Step files open from the dashboard of a history.jsonl file.');
     if (split.includes('/') || split.includes('\\') || split === '..' || split === '.') throw new InputError(`"${split}" is not a split name.`);
     const dir = vscode.Uri.joinPath(vscode.Uri.file(source.modelDir), 'trajectories', split);
-    const name = String(step).padStart(4, '0');
-    for (const ext of ['parquet', 'jsonl']) {
-      const uri = vscode.Uri.joinPath(dir, `${name}.${ext}`);
+    const names = stepFileNames(step);
+    for (const name of names) {
+      const uri = vscode.Uri.joinPath(dir, name);
       try {
         await vscode.workspace.fs.stat(uri);
       } catch {
@@ -178,7 +179,7 @@ export class Dashboards extends Disposable implements DashboardHost {
       await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
       return;
     }
-    throw new InputError(`Step ${step} has no ${split} trajectory file: neither ${name}.parquet nor ${name}.jsonl is in ${vscode.workspace.asRelativePath(dir)}.`, { file: dir.fsPath });
+    throw new InputError(`Step ${step} has no ${split} trajectory file: neither ${names.join(' nor ')} is in ${vscode.workspace.asRelativePath(dir)}.`, { file: dir.fsPath });
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, modelId: string, focus?: string): DashboardPanel {

@@ -27,6 +27,15 @@ export interface HistoryLine {
   recordedAt?: string;
 }
 
+/**
+ * The names a step's trajectory file can have under `<model dir>/trajectories/<split>/`, in the
+ * order to look for them: ART writes `<step:04d>.parquet` now, `.jsonl` before (and migrates those).
+ */
+export function stepFileNames(step: number): string[] {
+  const name = String(step).padStart(4, '0');
+  return [`${name}.parquet`, `${name}.jsonl`];
+}
+
 /** The id a step's row has in the dashboard's series (one row per step). */
 export function historyRowId(step: number): string {
   return String(step);

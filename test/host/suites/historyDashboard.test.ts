@@ -93,7 +93,14 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     assert.strictEqual(panel.sync.status().file?.problems, 0);
   });
 
-  it("opens a step's trajectory file in the viewer: the one that exists, Parquet first", async () => {
+  it('exports the steps as CSV, one row per step', async () => {
+    const out = path.join(dir, 'run.csv');
+    assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.exportCsv', { modelId: key, path: out }), out);
+    const lines = fs.readFileSync(out, 'utf8').split('\r\n').filter(Boolean);
+    assert.deepStrictEqual(lines, ['id,step,train/reward', '1,1,0.1', '2,2,0.2', '3,3,0.3']);
+  });
+
+  it("opens a step's trajectory file in the viewer (the .jsonl when there is no .parquet), and names what it looked for", async () => {
     const a = await api();
     const splitDir = path.join(path.dirname(file), 'trajectories', 'train');
     fs.mkdirSync(splitDir, { recursive: true });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HistoryReader, parseHistoryLine, parseRecordedAt, readHistory } from '../../../src/dashboard/core/history';
+import { HistoryReader, parseHistoryLine, parseRecordedAt, readHistory, stepFileNames } from '../../../src/dashboard/core/history';
 
 // Lines as ART's Model._log_metrics writes them: json.dumps (", " and ": " separators) of the
 // qualified metrics without NaN, then training_step, step and recorded_at (datetime.now().isoformat()).
@@ -86,6 +86,11 @@ describe('dashboard/history: the run metrics ART writes to history.jsonl', () =>
     assert.equal(parseRecordedAt('2026-03-01T12:00:41Z'), Date.UTC(2026, 2, 1, 12, 0, 41));
     assert.equal(parseRecordedAt('2026-02-30T12:00:00'), undefined, 'no such day');
     assert.equal(parseRecordedAt('yesterday'), undefined);
+  });
+
+  it("names a step's trajectory files as ART does, Parquet first: four digits at least", () => {
+    assert.deepEqual(stepFileNames(3), ['0003.parquet', '0003.jsonl']);
+    assert.deepEqual(stepFileNames(12345), ['12345.parquet', '12345.jsonl']);
   });
 
   describe('HistoryReader: a file read as it grows', () => {
