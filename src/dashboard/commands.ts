@@ -49,6 +49,8 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
           const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
           uri = path.isAbsolute(arg.file) || !folder ? vscode.Uri.file(path.resolve(arg.file)) : vscode.Uri.joinPath(folder, arg.file);
         }
+        // The file is read (and watched) on this machine's disk, as it grows.
+        if (uri.scheme !== 'file') throw new InputError(`${uri.toString(true)}: the dashboard reads a history.jsonl on this machine's disk only.`, { file: uri.toString(true) });
         uri = await historyFile(uri);
         const panel = await dashboards.openFile(uri);
         return panel.modelId;
