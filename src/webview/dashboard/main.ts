@@ -62,9 +62,12 @@ const charts = new Charts(
     since = performance.now();
     draw('all');
   },
+  // A click on a chart selects the step under the cursor, as a click on its table row does.
   (row) => {
     const id = series.ids[row];
-    if (id !== undefined) setUi({ ...ui, selected: [id] }, 'marks');
+    if (id === undefined) return;
+    const selected = ui.selected.includes(id) ? ui.selected.filter((x) => x !== id) : [...ui.selected, id].slice(-2);
+    setUi({ ...ui, selected }, 'marks');
   },
 );
 const controls = new Controls(controlsRoot, {
