@@ -76,6 +76,19 @@ describe('UI: the training dashboard of a history.jsonl (VSIX installed)', funct
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
   });
 
+  it('selects a step by a click on a chart: its row, and its step files under the charts', async () => {
+    const page = frame();
+    // The star sits on step 40's point of val/reward: a click there picks step 40.
+    // (The star lets the pointer through to the plot: click at its place, as a user does.)
+    const star = page.locator('.chart-card[data-metric="val/reward"] .best-star');
+    await star.scrollIntoViewIfNeeded();
+    const box = (await star.boundingBox())!;
+    await wb.page.mouse.move(box.x + box.width / 2 - 1, box.y + box.height / 2);
+    await wb.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('.step-files .step-link', { hasText: '★ best · selected step 40' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await page.locator('.grid-body .row.selected').getAttribute('data-step'), '40');
+  });
+
   it("opens the latest step's train trajectories in the viewer from the line under the charts", async () => {
     const page = frame();
     const link = page.locator('.step-files .step-link', { hasText: 'latest step 50' }).locator('button', { hasText: 'train' });
