@@ -130,6 +130,18 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: 3 })), /"file" must be the path of a history\.jsonl file/);
   });
 
+  it('comes back after a window reload (the panel serializer), reading the file again', async () => {
+    const a = await api();
+    a.dashboards.panel(key)!.panel.dispose();
+    assert.strictEqual(a.dashboards.panel(key), undefined);
+    const restored = vscode.window.createWebviewPanel('svc.dashboard', 'Training', vscode.ViewColumn.Active, { enableScripts: true });
+    await a.dashboards.serializer().deserializeWebviewPanel(restored, { modelId: key, ui: {} });
+    const panel = a.dashboards.panel(key)!;
+    assert.ok(panel, 'the file dashboard again');
+    assert.strictEqual(panel.panel.title, 'Training: agent-7b (history.jsonl)');
+    await rendered(panel, 'the 3 steps of the file', (x) => x.count === 3);
+  });
+
   it('reads nothing while hidden, and catches up when shown again', async () => {
     const a = await api();
     const panel = a.dashboards.panel(key)!;
