@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HistoryReader, mergeHistoryLines, type HistoryProblem } from './core/history';
+import { HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './core/history';
 import type { SyncStatus } from './core/protocol';
 import { CheckpointSeries, columnsFromCheckpoints } from './core/series';
 import type { DashboardSource, SourceAppend } from './source';
@@ -59,6 +59,8 @@ export class HistorySync extends Disposable implements DashboardSource {
   private timer: ReturnType<typeof setInterval> | undefined;
   private error: string | undefined;
   private updatedAt: number | undefined;
+  /** When the run wrote its last line (its recorded_at, read as local time). */
+  private recordedAt: number | undefined;
   /** Reads made, for the tests that check a hidden dashboard reads nothing. */
   reads = 0;
 
@@ -95,7 +97,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       error: this.error,
       pollSeconds: 0,
       updatedAt: this.updatedAt,
-      file: { name: this.file, watching: this.active, problems: this.problemCount, problem: this.problems[0] && `line ${this.problems[0].line}: ${this.problems[0].message}`, splits: this.splits },
+      file: { name: this.file, watching: this.active, recordedAt: this.recordedAt, problems: this.problemCount, problem: this.problems[0] && `line ${this.problems[0].line}: ${this.problems[0].message}`, splits: this.splits },
     };
   }
 
@@ -154,6 +156,7 @@ export class HistorySync extends Disposable implements DashboardSource {
     this.problemCount = 0;
     this.complete = false;
     this.identity = undefined;
+    this.recordedAt = undefined;
     this.cleared.fire();
     this.statusChanged.fire();
   }
@@ -180,6 +183,7 @@ export class HistorySync extends Disposable implements DashboardSource {
         if (bytesRead === 0) break;
         const h = this.reader.push(buffer.subarray(0, bytesRead));
         this.problemsFound(h.problems);
+        if (h.lastRecordedAt) this.recordedAt = parseRecordedAt(h.lastRecordedAt) ?? this.recordedAt;
         if (h.rows.length) added = this.merge(h.rows, first, false) || added;
       }
       const pending = this.reader.pending();

@@ -110,6 +110,8 @@ export interface HistoryRows {
   latestStep?: number;
   /** The latest `recorded_at` per step, as written. */
   recordedAt: Map<number, string>;
+  /** The `recorded_at` of the last line read (when the run last wrote), as written. */
+  lastRecordedAt?: string;
 }
 
 /**
@@ -145,6 +147,7 @@ export function readHistory(text: string | readonly string[], firstLine = 1): Hi
   const problems: HistoryProblem[] = [];
   const recordedAt = new Map<number, string>();
   let latestStep: number | undefined;
+  let lastRecordedAt: string | undefined;
   texts.forEach((t, i) => {
     const r = parseHistoryLine(t, firstLine + i);
     if (!r) return;
@@ -154,9 +157,10 @@ export function readHistory(text: string | readonly string[], firstLine = 1): Hi
     }
     read.push(r);
     latestStep = r.step;
+    lastRecordedAt = r.recordedAt;
     if (r.recordedAt) recordedAt.set(r.step, r.recordedAt);
   });
-  return { rows: mergeHistoryLines(read), problems, lines: read.length + problems.length, latestStep, recordedAt };
+  return { rows: mergeHistoryLines(read), problems, lines: read.length + problems.length, latestStep, recordedAt, lastRecordedAt };
 }
 
 /**

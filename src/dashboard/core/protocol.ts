@@ -61,6 +61,8 @@ export const SyncStatus = z.object({
     z.object({
       name: z.string(),
       watching: z.boolean(),
+      /** Epoch ms of the last line's recorded_at (when the run last wrote). */
+      recordedAt: z.optional(z.number()),
       problems: z.int(),
       problem: z.optional(z.string()),
       splits: z.array(z.string()),

@@ -191,7 +191,8 @@ function showStatus(): void {
     const parts = [`${nf.format(s.count)} step${s.count === 1 ? '' : 's'} from ${f.name}`];
     if (s.error) parts.push(`cannot read it: ${s.error}`);
     else parts.push(f.watching ? 'watching for new lines' : 'not watched while hidden');
-    if (s.updatedAt) parts.push(`read ${new Date(s.updatedAt).toLocaleTimeString()}`);
+    if (f.recordedAt) parts.push(`last line recorded ${new Date(f.recordedAt).toLocaleString()}`);
+    else if (s.updatedAt) parts.push(`read ${new Date(s.updatedAt).toLocaleTimeString()}`);
     if (f.problems) parts.push(`${nf.format(f.problems)} line${f.problems === 1 ? '' : 's'} skipped (${f.problem ?? 'unreadable'}${f.problems > 1 ? ', …: see the svc log' : ''})`);
     statusText.textContent = parts.join(' · ');
     statusText.classList.toggle('error', !!s.error || f.problems > 0);

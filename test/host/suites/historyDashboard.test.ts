@@ -57,6 +57,8 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     const bestRow = rewards.reduce<number>((b, v, i) => (v !== null && (rewards[b] === null || v > rewards[b]!) ? i : b), 0);
     assert.strictEqual(r.best, String(panel.sync.series.steps[bestRow]));
     assert.deepStrictEqual(panel.sync.status().file?.problems, 0);
+    // The demo's last line (val of step 50) was recorded at 10:12:08.915524, local time, as written.
+    assert.strictEqual(panel.sync.status().file?.recordedAt, new Date(2026, 10, 19, 10, 12, 8, 915).getTime());
     assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.open', { file }), key, 'the same panel again');
   });
 

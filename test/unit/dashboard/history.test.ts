@@ -30,6 +30,7 @@ describe('dashboard/history: the run metrics ART writes to history.jsonl', () =>
     });
     assert.equal(h.lines, 3);
     assert.equal(h.latestStep, 1, 'the step of the last line');
+    assert.equal(h.lastRecordedAt, '2026-03-01T12:00:09.500001', 'when the run last wrote');
     assert.deepEqual(h.problems, []);
   });
 
