@@ -63,7 +63,7 @@ describe('UI: the training dashboard of a history.jsonl (VSIX installed)', funct
     }
     const page = frame();
     await page.locator('.status', { hasText: '50 steps from .art/demo/models/agent-7b/history.jsonl' }).waitFor({ state: 'visible', timeout: 60_000 });
-    assert.match(await page.locator('.status').innerText(), /watching for new lines/);
+    assert.match(await page.locator('.status').innerText(), / · watching · last line Nov 19, 10:12:08/);
     const captions = await page.locator('.chart-card figcaption').allInnerTexts();
     assert.ok(['train/reward', 'val/reward', 'loss/train'].every((m) => captions.includes(m)), captions.join(', '));
     await page.locator('.chart-card[data-metric="val/reward"] .best-star').waitFor({ state: 'visible', timeout: 20_000 });

@@ -182,6 +182,13 @@ function showStepFiles(best: number | undefined, latest: number | undefined, sel
   stepFiles.replaceChildren(h('span', { class: 'step-files-label', text: 'Trajectories:' }), ...parts);
 }
 
+/** A time of today as its time, another as its day and time (short: the status shares one line). */
+function when(ms: number): string {
+  const d = new Date(ms);
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
+}
+
 function showStatus(): void {
   const s = status;
   if (!s) return;
@@ -190,8 +197,8 @@ function showStatus(): void {
     progress.hidden = !s.loading;
     const parts = [`${nf.format(s.count)} step${s.count === 1 ? '' : 's'} from ${f.name}`];
     if (s.error) parts.push(`cannot read it: ${s.error}`);
-    else parts.push(f.watching ? 'watching for new lines' : 'not watched while hidden');
-    if (f.recordedAt) parts.push(`last line recorded ${new Date(f.recordedAt).toLocaleString()}`);
+    else parts.push(f.watching ? 'watching' : 'not watched while hidden');
+    if (f.recordedAt) parts.push(`last line ${when(f.recordedAt)}`);
     else if (s.updatedAt) parts.push(`read ${new Date(s.updatedAt).toLocaleTimeString()}`);
     if (f.problems) parts.push(`${nf.format(f.problems)} line${f.problems === 1 ? '' : 's'} skipped (${f.problem ?? 'unreadable'}${f.problems > 1 ? ', …: see the svc log' : ''})`);
     statusText.textContent = parts.join(' · ');
