@@ -8,6 +8,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeArtHistory } = require('./demo-art-history');
 
 const PROJECT = 'demo-entity/chatbot';
 const MODEL = 'demo-model-7b';
@@ -97,6 +98,9 @@ function writeDemoWorkspace(dir, options) {
   });
   write('calls.jsonl', records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   files.push({ name: 'calls.jsonl', what: 'traced calls: Import Calls (explorer context menu) adds thread demo-imported-thread to the Threads view' });
+
+  const history = writeArtHistory(dir);
+  files.push({ name: history, what: 'the metrics of a 50-step training run as ART writes them: Open Training Dashboard (explorer context menu, also on the agent-7b folder) charts them' });
 
   const refs = recentTurnRefs(fixture, 3);
   const notes = [

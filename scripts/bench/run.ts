@@ -116,6 +116,7 @@ async function measure(url: string, fn: () => Promise<void>): Promise<{ ms: numb
 
 /** The in-host dashboard figures (test/host/bench.ts), printed with the checkpoints section. */
 let hostDashboard: { openMs: number; fetchedMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number } | null = null;
+let hostHistory: import('../../test/host/bench-history').HistoryFigures | null = null;
 
 async function main() {
   const machine = `${cpuCount} × ${os.cpus()[0]?.model}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the start`;
@@ -231,6 +232,7 @@ async function main() {
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
       hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostDashboard;
+      hostHistory = JSON.parse(/BENCH_HISTORY (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostHistory;
       const tv = JSON.parse(/BENCH_THREADS_VIEW (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as { firstRows: number[]; firstBytes: number[]; pageSize: number } | null;
       if (tv) {
         const med = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
@@ -361,6 +363,17 @@ async function main() {
         `${fmt(raw30.ms, 0)} ms`,
         hostDashboard.openMs / raw30.ms,
         `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; code-server 1.100.3, webview in headless Chromium)`,
+      );
+    }
+    if (hostHistory) {
+      const h = hostHistory;
+      row(
+        `host: open the dashboard of a ${h.lines.toLocaleString('en-US')}-line history.jsonl (${h.steps.toLocaleString('en-US')} steps × ${h.charts}) until drawn`,
+        `${fmt(h.openMs, 0)} ms (drawn ${fmt(h.drawMs, 0)} ms after the last data reached the page)`,
+        'reading the file and JSON.parse of every line, in the host',
+        `${fmt(h.parseMs, 0)} ms`,
+        h.openMs / h.parseMs,
+        `(${fmt(mib(h.bytes), 1)} MiB; a train and a val line per step, merged; code-server 1.100.3, webview in headless Chromium)`,
       );
     }
   } finally {

@@ -1,3 +1,4 @@
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { registerCommand } from '../common/interaction';
@@ -6,7 +7,30 @@ import type { Connection } from '../service/connection';
 import type { Dashboards } from './manager';
 
 /** A tree node of the Checkpoints view, or the scripting form. */
-type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown } | undefined;
+type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown; file?: unknown } | undefined;
+
+/**
+ * The history.jsonl to open: the file itself, or the run folder (`.art/<project>/models/<model>/`)
+ * that holds it. Rejects, naming the path, when it is neither.
+ */
+async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
+  let stat: vscode.FileStat;
+  try {
+    stat = await vscode.workspace.fs.stat(uri);
+  } catch {
+    throw new InputError(`${uri.fsPath}: no such file.`, { file: uri.fsPath });
+  }
+  if (stat.type & vscode.FileType.Directory) {
+    const inside = vscode.Uri.joinPath(uri, 'history.jsonl');
+    try {
+      await vscode.workspace.fs.stat(inside);
+    } catch {
+      throw new InputError(`${uri.fsPath} has no history.jsonl: open a model folder of a training run (.art/<project>/models/<model>/) or its history.jsonl.`, { file: uri.fsPath });
+    }
+    return inside;
+  }
+  return uri;
+}
 
 export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
   return [
@@ -14,8 +38,23 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint
      * selected), the palette (pick a model), or `{ modelId, checkpointId? }`.
      */
-    registerCommand('svc.dashboard.open', async (how, arg?: OpenArg) => {
-      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new InputError('svc.dashboard.open takes a Checkpoints tree item or { modelId, checkpointId? }.');
+    registerCommand('svc.dashboard.open', async (how, arg?: OpenArg | vscode.Uri) => {
+      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new InputError('svc.dashboard.open takes a Checkpoints tree item, { modelId, checkpointId? } or { file }.');
+      // A run's history.jsonl (ART), from the explorer (a file or a model folder) or { file }: no service involved.
+      if (arg instanceof vscode.Uri || (arg && 'file' in arg)) {
+        let uri: vscode.Uri;
+        if (arg instanceof vscode.Uri) uri = arg;
+        else {
+          if (typeof arg.file !== 'string' || !arg.file.trim()) throw new InputError('svc.dashboard.open: "file" must be the path of a history.jsonl file.', { field: 'file' });
+          const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+          uri = path.isAbsolute(arg.file) || !folder ? vscode.Uri.file(path.resolve(arg.file)) : vscode.Uri.joinPath(folder, arg.file);
+        }
+        // The file is read (and watched) on this machine's disk, as it grows.
+        if (uri.scheme !== 'file') throw new InputError(`${uri.toString(true)}: the dashboard reads a history.jsonl on this machine's disk only.`, { file: uri.toString(true) });
+        uri = await historyFile(uri);
+        const panel = await dashboards.openFile(uri);
+        return panel.modelId;
+      }
       let modelId = typeof arg?.modelId === 'string' ? arg.modelId.trim() : undefined;
       const focus = typeof arg?.checkpointId === 'string' ? arg.checkpointId : typeof arg?.checkpoint?.id === 'string' ? arg.checkpoint.id : undefined;
       if (arg && modelId === undefined) throw new InputError('svc.dashboard.open: "modelId" must be a model id string.');

@@ -11,6 +11,9 @@ import { BestChoice, DEFAULT_UI, parseMessage, UiState } from './core/protocol';
 import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardHost } from './panel';
 import { CheckpointSync, type SyncAppend } from './sync';
 import { background } from '../common/background';
+import { FILE_KEY, HistorySync } from './historySync';
+import { stepFileNames } from './core/history';
+import { TRAJECTORY_VIEWER } from '../boot/ids';
 
 /** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */
 const BEST_KEY = 'svc.dashboard.best';
@@ -85,6 +88,11 @@ export class Dashboards extends Disposable implements DashboardHost {
           panel.dispose();
           return;
         }
+        if (modelId.startsWith(FILE_KEY)) {
+          const history = new HistorySync(modelId.slice(FILE_KEY.length), vscode.workspace.asRelativePath(modelId.slice(FILE_KEY.length)), this.log);
+          this.adoptSource(panel, history);
+          return;
+        }
         this.adopt(panel, modelId);
       },
     };
@@ -112,6 +120,66 @@ export class Dashboards extends Disposable implements DashboardHost {
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     });
     return this.adopt(panel, modelId, focus);
+  }
+
+  /**
+   * Opens (or shows) the dashboard of a run's history.jsonl (ART's metrics file). Rejects, naming
+   * the file and the line, when the file is missing or not a history; opens nothing then.
+   */
+  async openFile(file: vscode.Uri): Promise<DashboardPanel> {
+    const existing = this.panels.get(FILE_KEY + file.fsPath);
+    if (existing) {
+      existing.reveal();
+      return existing;
+    }
+    const history = new HistorySync(file.fsPath, vscode.workspace.asRelativePath(file), this.log);
+    try {
+      await history.load();
+    } catch (e) {
+      history.dispose();
+      throw e;
+    }
+    const again = this.panels.get(history.modelId);
+    if (again) {
+      history.dispose();
+      again.reveal();
+      return again;
+    }
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Training: ${history.title}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
+    });
+    return this.adoptSource(panel, history);
+  }
+
+  private adoptSource(webviewPanel: vscode.WebviewPanel, source: HistorySync): DashboardPanel {
+    const panel = new DashboardPanel(webviewPanel, source, this);
+    this.panels.set(source.modelId, panel);
+    panel.onDidClose(() => {
+      if (this.panels.get(source.modelId) === panel) this.panels.delete(source.modelId);
+    });
+    this.opened.fire(panel);
+    return panel;
+  }
+
+  /** The trajectory step file of a file dashboard's run: `<model dir>/trajectories/<split>/<step:04d>.parquet` (or `.jsonl`), in the viewer. */
+  async openStep(key: string, step: number, split: string): Promise<void> {
+    const source = this.panels.get(key)?.sync;
+    if (!(source instanceof HistorySync)) throw new InputError('Step files open from the dashboard of a history.jsonl file.');
+    if (split.includes('/') || split.includes('\\') || split === '..' || split === '.') throw new InputError(`"${split}" is not a split name.`);
+    const dir = vscode.Uri.joinPath(vscode.Uri.file(source.modelDir), 'trajectories', split);
+    const names = stepFileNames(step);
+    for (const name of names) {
+      const uri = vscode.Uri.joinPath(dir, name);
+      try {
+        await vscode.workspace.fs.stat(uri);
+      } catch {
+        continue;
+      }
+      await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
+      return;
+    }
+    throw new InputError(`Step ${step} has no ${split} trajectory file: neither ${names.join(' nor ')} is in ${vscode.workspace.asRelativePath(dir)}.`, { file: dir.fsPath });
   }
 
   private adopt(webviewPanel: vscode.WebviewPanel, modelId: string, focus?: string): DashboardPanel {
@@ -170,7 +238,7 @@ export class Dashboards extends Disposable implements DashboardHost {
     const all = this.context.globalState.get<Record<string, unknown>>(BEST_KEY, {});
     background(this.context.globalState.update(BEST_KEY, { ...all, [modelId]: choice }), 'Saving the best-checkpoint choice');
     const panel = this.panels.get(modelId);
-    if (panel) this.updateBest(modelId, panel.sync);
+    if (panel && panel.sync instanceof CheckpointSync) this.updateBest(modelId, panel.sync);
   }
 
   showError(error: unknown, context: string): Promise<void> {
@@ -193,11 +261,11 @@ export class Dashboards extends Disposable implements DashboardHost {
   async exportCsv(modelId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
     const sync = this.panels.get(modelId)?.sync;
     if (!sync) throw new InputError(`The training dashboard of "${modelId}" is not open.`);
-    if (sync.series.length === 0) throw new InputError(`"${modelId}" has no checkpoints loaded to export.`);
+    if (sync.series.length === 0) throw new InputError(`"${sync.title ?? modelId}" has no ${sync.file ? 'steps' : 'checkpoints'} loaded to export.`);
     let uri = target;
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-      const name = `${modelId.replace(/[^\w.-]+/g, '_')}-checkpoints.csv`;
+      const name = sync instanceof HistorySync ? `${sync.title.split(' ')[0]!.replace(/[^\w.-]+/g, '_')}-history.csv` : `${modelId.replace(/[^\w.-]+/g, '_')}-checkpoints.csv`;
       uri = await vscode.window.showSaveDialog({
         title: `svc: Export the checkpoints of ${modelId}`,
         defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,

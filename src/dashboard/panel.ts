@@ -4,7 +4,7 @@ import type { Logger } from '../common/logger';
 import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiState } from './core/protocol';
 import { concatColumns, type Columns } from './core/series';
 import { webviewHtml, webviewOptions } from '../common/webview';
-import type { CheckpointSync } from './sync';
+import type { DashboardSource } from './source';
 import { background } from '../common/background';
 
 import { DASHBOARD_PANEL } from '../boot/ids';
@@ -26,11 +26,13 @@ export interface DashboardHost {
   chooseBest(modelId: string, choice: BestChoice): void;
   copy(modelId: string, what: 'id' | 'step', checkpointId: string): Promise<void>;
   exportCsv(modelId: string): Promise<unknown>;
+  /** Opens a trajectory step file of a file dashboard's run in the viewer. */
+  openStep(modelId: string, step: number, split: string): Promise<void>;
   showError(error: unknown, context: string): Promise<void>;
 }
 
 /**
- * One model's dashboard: a webview panel over a CheckpointSync. The webview is not kept alive
+ * One model's dashboard: a webview panel over a CheckpointSync (or one run's history.jsonl over a HistorySync). The webview is not kept alive
  * while hidden (that is the memory a hidden tab costs): each time it is shown it loads again,
  * says `ready`, and gets the model's UI state and every checkpoint from here.
  */
@@ -49,17 +51,16 @@ export class DashboardPanel extends Disposable {
 
   constructor(
     readonly panel: vscode.WebviewPanel,
-    readonly sync: CheckpointSync,
+    readonly sync: DashboardSource,
     private readonly host: DashboardHost,
     focus?: string,
   ) {
     super();
     this.focus = focus;
-    const modelId = sync.modelId;
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
     panel.webview.options = webviewOptions(host.extensionUri);
     panel.webview.html = this.html();
-    this._register(panel.webview.onDidReceiveMessage((raw) => background(this.receive(raw), `Training dashboard of ${modelId}`)));
+    this._register(panel.webview.onDidReceiveMessage((raw) => background(this.receive(raw), `Training dashboard of ${this.title}`)));
     this._register(
       panel.onDidChangeViewState(() => {
         // A hidden webview is torn down; the next one says `ready` again.
@@ -95,13 +96,17 @@ export class DashboardPanel extends Disposable {
     );
     this._register(sync);
     this._register(panel);
-    panel.title = `Training: ${modelId}`;
+    panel.title = `Training: ${this.title}`;
     sync.setActive(panel.visible);
-    host.log.info(`Training dashboard of ${modelId} opened`);
+    host.log.info(`Training dashboard of ${this.title} opened`);
   }
 
   get modelId(): string {
     return this.sync.modelId;
+  }
+
+  get title(): string {
+    return this.sync.title ?? this.sync.modelId;
   }
 
   reveal(focus?: string): void {
@@ -113,7 +118,7 @@ export class DashboardPanel extends Disposable {
   }
 
   private html(): string {
-    return webviewHtml(this.panel.webview, this.host.extensionUri, { entry: 'dashboard', title: `Training: ${this.modelId}`, dataImages: true });
+    return webviewHtml(this.panel.webview, this.host.extensionUri, { entry: 'dashboard', title: `Training: ${this.title}`, dataImages: true });
   }
 
   /**
@@ -135,19 +140,19 @@ export class DashboardPanel extends Disposable {
   }
 
   private post(message: ToWebview): void {
-    background(this.panel.webview.postMessage(message), `Posting to the training dashboard of ${this.modelId}`);
+    background(this.panel.webview.postMessage(message), `Posting to the training dashboard of ${this.title}`);
   }
 
   private async receive(raw: unknown): Promise<void> {
     const parsed = parseMessage(FromWebview, raw);
     if (!parsed.ok) {
-      this.host.log.warn(`Training dashboard of ${this.modelId}: ${parsed.error}`);
+      this.host.log.warn(`Training dashboard of ${this.title}: ${parsed.error}`);
       return;
     }
     try {
       await this.handle(parsed.value);
     } catch (e) {
-      await this.host.showError(e, `Training dashboard of ${this.modelId}`);
+      await this.host.showError(e, `Training dashboard of ${this.title}`);
     }
   }
 
@@ -170,12 +175,14 @@ export class DashboardPanel extends Disposable {
         return;
       case 'refresh':
         return this.sync.restart();
+      case 'openStep':
+        return this.host.openStep(modelId, msg.step, msg.split);
       case 'rendered':
         this.lastRendered = msg;
         this.rendered.fire(msg);
         return;
       case 'error':
-        this.host.log.error(`Training dashboard of ${modelId} (webview): ${msg.message}`);
+        this.host.log.error(`Training dashboard of ${this.title} (webview): ${msg.message}`);
         return;
     }
   }
@@ -187,7 +194,7 @@ export class DashboardPanel extends Disposable {
     this.pendingFresh = false;
     const focus = this.focus;
     this.focus = undefined;
-    this.post({ type: 'init', modelId: this.modelId, ui: this.host.uiState(this.modelId), best: this.host.bestChoice(this.modelId), focus });
+    this.post({ type: 'init', modelId: this.modelId, ui: this.host.uiState(this.modelId), best: this.host.bestChoice(this.modelId), focus, title: this.sync.title });
     this.post({ type: 'status', status: this.sync.status() });
     const n = series.length;
     for (let from = 0; from < n || from === 0; from += REPLAY_CHUNK) {

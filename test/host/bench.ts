@@ -2,7 +2,7 @@
 // svc.uploadTrajectories command inside the extension host, sampling the host's RSS, and prints
 // one `BENCH {json}` line; then opens the training dashboard of the sink's `bench30` model
 // (10,000 checkpoints × 30 metrics) and prints `BENCH_DASHBOARD {json}` once the webview has drawn
-// them all. The service is the bench's sink (SVC_BENCH_URL), in another process.
+// them all, and the dashboard of a 10,000-line history.jsonl (`BENCH_HISTORY {json}`). The service is the bench's sink (SVC_BENCH_URL), in another process.
 import * as vscode from 'vscode';
 import * as http from 'node:http';
 import type { BootApi } from '../../src/boot/main';
@@ -10,7 +10,9 @@ import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/commands';
 import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
 import type { RenderedMessage } from '../../src/dashboard/panel';
+import type { CheckpointSync } from '../../src/dashboard/sync';
 import { METRICS30 } from '../../scripts/bench/keys';
+import { benchHistory } from './bench-history';
 
 export async function run(): Promise<void> {
   const url = process.env.SVC_BENCH_URL!;
@@ -66,7 +68,8 @@ export async function run(): Promise<void> {
   });
   const openMs = performance.now() - t1;
   fetched.dispose();
-  console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: panel.sync.requests })}`);
+  console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: (panel.sync as CheckpointSync).requests })}`);
+  console.log(`BENCH_HISTORY ${JSON.stringify(await benchHistory(api))}`);
 
   // First thread rows after opening the Threads view on a project of 100,000 threads, against the
   // time to the first byte of the same request (the view's first page) sent raw from this host.

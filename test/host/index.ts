@@ -42,6 +42,7 @@ function loadSuites(): void {
   require('./suites/checkpoints.test');
   require('./suites/checkpointRows.test');
   require('./suites/dashboard.test');
+  require('./suites/historyDashboard.test');
   require('./suites/connection.test');
   require('./suites/errors.test');
   require('./suites/presenter.test');

@@ -56,11 +56,31 @@ export const SyncStatus = z.object({
   nextPollAt: z.optional(z.number()),
   /** Epoch ms of the last successful request. */
   updatedAt: z.optional(z.number()),
+  /** A file dashboard (ART's history.jsonl): the file, whether it is watched, its bad lines, the splits with step files. */
+  file: z.optional(
+    z.object({
+      name: z.string(),
+      watching: z.boolean(),
+      /** Epoch ms of the last line's recorded_at (when the run last wrote). */
+      recordedAt: z.optional(z.number()),
+      problems: z.int(),
+      problem: z.optional(z.string()),
+      splits: z.array(z.string()),
+    }),
+  ),
 });
 export type SyncStatus = z.infer<typeof SyncStatus>;
 
 export const ToWebview = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), modelId: z.string(), ui: UiState, best: BestChoice, focus: z.optional(z.string()) }),
+  z.object({
+    type: z.literal('init'),
+    modelId: z.string(),
+    ui: UiState,
+    best: BestChoice,
+    focus: z.optional(z.string()),
+    /** The heading, when not the model id (a file dashboard). */
+    title: z.optional(z.string()),
+  }),
   /**
    * Checkpoints to merge. `done`: nothing more is on its way right now, so draw at once (while
    * more is coming the webview redraws at most a few times a second). `fresh`: found by a poll.
@@ -81,6 +101,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('copy'), what: z.enum(['id', 'step']), checkpointId: z.string() }),
   z.object({ type: z.literal('exportCsv') }),
   z.object({ type: z.literal('refresh') }),
+  /** Open the trajectory step file of `split` at `step` (a file dashboard). */
+  z.object({ type: z.literal('openStep'), step: z.int().check(z.minimum(0)), split: z.string().check(z.minLength(1), z.maxLength(200)) }),
   /**
    * After drawing what arrived: how many checkpoints and charts the page shows, the starred and
    * selected checkpoints, and `ms` from the arrival of the last data message to the painted frame.
@@ -91,6 +113,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     charts: z.int(),
     ms: z.number(),
     best: z.optional(z.string()),
+    /** The row of the latest step. */
+    latest: z.optional(z.string()),
     selected: z.array(z.string()),
   }),
   z.object({ type: z.literal('error'), message: z.string() }),

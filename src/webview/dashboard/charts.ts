@@ -16,6 +16,8 @@ export interface ChartMarks {
   best?: { metric: string; row: number };
   /** Selected rows: a line at their steps. */
   selected: number[];
+  /** The latest step's row: a ring on its point in every chart. */
+  latest?: number;
 }
 
 interface Theme {
@@ -91,6 +93,8 @@ export class Charts {
   constructor(
     private readonly root: HTMLElement,
     onThemeChange: () => void,
+    /** A click (not a drag) on a chart picks the row nearest to it. */
+    private readonly onPick: (row: number) => void = () => undefined,
   ) {
     this.resize.observe(root);
     // VS Code swaps the body's vscode-* classes and the --vscode-* variables with the theme.
@@ -170,6 +174,7 @@ export class Charts {
         const star = h('span', { class: 'best-star', role: 'img', hidden: true, text: '★' });
         const plot = new uPlot(this.options(metric, width, smoothing), this.data(series, metric, smoothing), card);
         plot.over.append(star);
+        this.pickOnClick(plot);
         this.charts.push({ metric, plot, star });
         if (this.zoom) plot.setScale('x', this.zoom);
       }
@@ -206,6 +211,17 @@ export class Charts {
         setScale: [(u, key) => key === 'x' && this.scaled(u)],
       },
     };
+  }
+
+  private pickOnClick(plot: uPlot): void {
+    let down: { x: number; y: number } | undefined;
+    plot.over.addEventListener('mousedown', (e) => (down = { x: e.clientX, y: e.clientY }));
+    plot.over.addEventListener('mouseup', (e) => {
+      const moved = !down || Math.abs(e.clientX - down.x) > 3 || Math.abs(e.clientY - down.y) > 3;
+      down = undefined;
+      const row = plot.cursor.idx;
+      if (!moved && row !== null && row !== undefined) this.onPick(row);
+    });
   }
 
   /** A zoom (drag) or reset (double-click) on one chart applies to all of them. */
@@ -245,6 +261,19 @@ export class Charts {
       ctx.restore();
     };
     for (const row of this.marks.selected) line(row, this.theme.select, []);
+    const latest = this.marks.latest;
+    const latestValue = latest === undefined ? null : series.value(metric, latest);
+    if (latest !== undefined && latestValue !== null) {
+      const x = u.valToPos(series.steps[latest]!, 'x', true);
+      const y = u.valToPos(latestValue, 'y', true);
+      ctx.save();
+      ctx.strokeStyle = this.theme.fg;
+      ctx.lineWidth = Math.max(1, devicePixelRatio) * 1.5;
+      ctx.beginPath();
+      ctx.arc(x, y, 4 * devicePixelRatio, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.restore();
+    }
     const best = this.marks.best;
     if (best) line(best.row, withAlpha(this.theme.star, 0.7), [4, 3]);
     if (!chart) return;

@@ -33,6 +33,9 @@ const app = document.getElementById('app')!;
 const title = h('h1');
 const statusText = h('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const bestText = h('span', { class: 'best-summary' });
+const latestText = h('span', { class: 'latest-summary' });
+/** A file dashboard: the trajectory step files of the best, latest and selected steps. */
+const stepFiles = h('p', { class: 'step-files', hidden: true });
 const progress = h('progress', { class: 'progress', 'aria-label': 'Loading checkpoints' });
 const refresh = h('button', { type: 'button', class: 'secondary', text: 'Refresh', title: 'Load every checkpoint again' });
 const exportCsv = h('button', { type: 'button', class: 'secondary', text: 'Export CSV…' });
@@ -46,16 +49,27 @@ app.replaceChildren(
   h('header', { class: 'bar' }, title, statusText, h('span', { class: 'spacer' }), refresh, exportCsv),
   progress,
   controlsRoot,
-  h('p', { class: 'best-line' }, bestText),
+  h('p', { class: 'best-line' }, bestText, latestText),
+  stepFiles,
   chartsRoot,
   diffRoot,
   tableRoot,
 );
 
-const charts = new Charts(chartsRoot, () => {
-  since = performance.now();
-  draw('all');
-});
+const charts = new Charts(
+  chartsRoot,
+  () => {
+    since = performance.now();
+    draw('all');
+  },
+  // A click on a chart selects the step under the cursor, as a click on its table row does.
+  (row) => {
+    const id = series.ids[row];
+    if (id === undefined) return;
+    const selected = ui.selected.includes(id) ? ui.selected.filter((x) => x !== id) : [...ui.selected, id].slice(-2);
+    setUi({ ...ui, selected }, 'marks');
+  },
+);
 const controls = new Controls(controlsRoot, {
   onMetrics: (metrics) => setUi({ ...ui, metrics }),
   onBest: (metric, direction) => {
@@ -111,10 +125,12 @@ function paint(): void {
   const row = choice.metric ? bestRow(series, choice.metric, choice.direction) : undefined;
   const bestId = row === undefined ? undefined : series.ids[row];
   const selectedRows = ui.selected.map((id) => series.indexOf(id)).filter((i) => i >= 0);
-  const marks = { best: row === undefined ? undefined : { metric: choice.metric!, row }, selected: selectedRows };
+  const latest = series.length ? series.length - 1 : undefined;
+  const latestId = latest === undefined ? undefined : series.ids[latest];
+  const marks = { best: row === undefined ? undefined : { metric: choice.metric!, row }, selected: selectedRows, latest };
   if (what === 'all') charts.render(series, shown, ui.smoothing, marks);
   else charts.mark(marks);
-  table.update(series, names, ui.sort, ui.selected, bestId);
+  table.update(series, names, ui.sort, ui.selected, bestId, latestId);
   renderDiff(diffRoot, series, ui.selected, names);
   controls.update(names, shown, choice, ui.smoothing);
   bestText.textContent =
@@ -125,17 +141,71 @@ function paint(): void {
           : ''
         : 'Pick a metric for the best checkpoint.'
       : `★ Best by ${choice.metric} (${choice.direction === 'max' ? 'highest' : 'lowest'}): step ${series.steps[row]}, ${formatMetric(series.value(choice.metric!, row))}`;
+  latestText.textContent = latest === undefined ? '' : ` · ● Latest: step ${series.steps[latest]}${choice.metric && series.value(choice.metric, latest) !== null ? `, ${formatMetric(series.value(choice.metric, latest))}` : ''}`;
+  showStepFiles(row, latest, selectedRows);
   app.setAttribute('aria-busy', String(!!status?.loading));
   const started = since;
   // The frame after this one starts once this one is painted.
   requestAnimationFrame(() =>
-    post({ type: 'rendered', count: series.length, charts: charts.count, ms: performance.now() - started, best: bestId, selected: [...ui.selected] }),
+    post({ type: 'rendered', count: series.length, charts: charts.count, ms: performance.now() - started, best: bestId, latest: latestId, selected: [...ui.selected] }),
   );
+}
+
+/** Links to the step files of the best, latest and selected steps, one per split (a file dashboard). */
+function showStepFiles(best: number | undefined, latest: number | undefined, selected: number[]): void {
+  const splits = status?.file?.splits ?? [];
+  stepFiles.hidden = splits.length === 0 || series.length === 0;
+  if (stepFiles.hidden) return;
+  const rows: [string, number][] = [];
+  const add = (label: string, row: number | undefined) => {
+    if (row === undefined) return;
+    const step = series.steps[row]!;
+    const same = rows.find(([, s]) => s === step);
+    if (same) same[0] += ` · ${label}`;
+    else rows.push([label, step]);
+  };
+  add('★ best', best);
+  add('● latest', latest);
+  for (const r of selected) add('selected', r);
+  const parts = rows.map(([label, step]) =>
+    h(
+      'span',
+      { class: 'step-link' },
+      h('span', { text: `${label} step ${step}: ` }),
+      ...splits.map((split) => {
+        const b = h('button', { type: 'button', class: 'link', text: split, title: `Open the ${split} trajectories of step ${step}`, 'data-step': step, 'data-split': split });
+        b.addEventListener('click', () => post({ type: 'openStep', step, split }));
+        return b;
+      }),
+    ),
+  );
+  stepFiles.replaceChildren(h('span', { class: 'step-files-label', text: 'Trajectories:' }), ...parts);
+}
+
+/** A time of today as its time, another as its day and time (short: the status shares one line). */
+function when(ms: number): string {
+  const d = new Date(ms);
+  const time = d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}, ${time}`;
 }
 
 function showStatus(): void {
   const s = status;
   if (!s) return;
+  if (s.file) {
+    const f = s.file;
+    progress.hidden = !s.loading;
+    const parts = [`${nf.format(s.count)} step${s.count === 1 ? '' : 's'} from ${f.name}`];
+    if (s.error) parts.push(`cannot read it: ${s.error}`);
+    else parts.push(f.watching ? 'watching' : 'not watched while hidden');
+    if (f.recordedAt) parts.push(`last line ${when(f.recordedAt)}`);
+    else if (s.updatedAt) parts.push(`read ${new Date(s.updatedAt).toLocaleTimeString()}`);
+    if (f.problems) parts.push(`${nf.format(f.problems)} line${f.problems === 1 ? '' : 's'} skipped (${f.problem ?? 'unreadable'}${f.problems > 1 ? ', …: see the svc log' : ''})`);
+    statusText.textContent = parts.join(' · ');
+    statusText.classList.toggle('error', !!s.error || f.problems > 0);
+    refresh.title = 'Read the file again';
+    return;
+  }
   progress.hidden = !s.loading;
   const count = `${nf.format(s.count)} checkpoint${s.count === 1 ? '' : 's'}`;
   const parts = [s.loading ? `Loading… ${count}` : count];
@@ -159,8 +229,8 @@ window.addEventListener('message', (event: MessageEvent) => {
       modelId = msg.modelId;
       ui = msg.ui;
       best = msg.best;
-      title.textContent = modelId;
-      document.title = `Training: ${modelId}`;
+      title.textContent = msg.title ?? modelId;
+      document.title = `Training: ${msg.title ?? modelId}`;
       if (msg.focus) ui = { ...ui, selected: [msg.focus] };
       vscode.setState({ modelId, ui });
       if (msg.focus) post({ type: 'ui', ui });
@@ -177,10 +247,13 @@ window.addEventListener('message', (event: MessageEvent) => {
       }
       return;
     }
-    case 'status':
+    case 'status': {
+      const splitsBefore = status?.file?.splits.join('\n');
       status = msg.status;
       showStatus();
+      if (status.file && status.file.splits.join('\n') !== splitsBefore) draw('marks');
       return;
+    }
     case 'focus':
       since = received;
       setUi({ ...ui, selected: [msg.checkpointId] }, 'marks');

@@ -29,6 +29,7 @@ export class CheckpointTable {
   private sort: Sort = { key: 'step', direction: 'desc' };
   private selected: string[] = [];
   private bestId: string | undefined;
+  private latestId: string | undefined;
   private readonly scroller: HTMLElement;
   private readonly head: HTMLElement;
   private readonly body: HTMLElement;
@@ -54,7 +55,7 @@ export class CheckpointTable {
   }
 
   /** New data, columns, sort, selection or best: rebuilds the header, re-sorts when needed, repaints. */
-  update(series: CheckpointSeries, metrics: string[], sort: Sort, selected: string[], bestId: string | undefined): void {
+  update(series: CheckpointSeries, metrics: string[], sort: Sort, selected: string[], bestId: string | undefined, latestId?: string): void {
     const columnsChanged = this.metrics.join('\n') !== metrics.join('\n');
     const sortChanged = this.sort.key !== sort.key || this.sort.direction !== sort.direction;
     this.series = series;
@@ -62,6 +63,7 @@ export class CheckpointTable {
     this.sort = sort;
     this.selected = selected.filter((id) => series.indexOf(id) >= 0);
     this.bestId = bestId;
+    this.latestId = latestId;
     if (columnsChanged || sortChanged || this.head.childElementCount === 0) this.header();
     if (columnsChanged || sortChanged || this.sortedFor !== series.length || this.order.length !== series.length) this.resort();
     this.body.style.height = `${series.length * ROW}px`;
@@ -160,7 +162,8 @@ export class CheckpointTable {
     const id = s.ids[i]!;
     const selected = this.selected.includes(id);
     const best = id === this.bestId;
-    const el = h('div', { class: `row${selected ? ' selected' : ''}${best ? ' best' : ''}`, role: 'row', 'aria-selected': String(selected), 'data-id': id, 'data-step': s.steps[i]! });
+    const latest = id === this.latestId;
+    const el = h('div', { class: `row${selected ? ' selected' : ''}${best ? ' best' : ''}${latest ? ' latest' : ''}`, role: 'row', 'aria-selected': String(selected), 'data-id': id, 'data-step': s.steps[i]! });
     el.style.top = `${pos * ROW}px`;
     el.style.width = `${this.width()}px`;
     const cell = (width: number, cls: string, content?: Node | string) => {
@@ -182,7 +185,7 @@ export class CheckpointTable {
     };
     el.append(
       cell(W.select, 'select', box),
-      cell(W.star, 'star', best ? h('span', { class: 'best-mark', title: 'Best checkpoint', text: '★' }) : ''),
+      cell(W.star, 'star', best ? h('span', { class: 'best-mark', title: latest ? 'Best and latest' : 'Best checkpoint', text: '★' }) : latest ? h('span', { class: 'latest-mark', title: 'Latest step', text: '●' }) : ''),
       cell(W.step, 'num step', String(s.steps[i])),
       cell(W.id, 'id', h('span', { title: id, text: id.length > 13 ? `${id.slice(0, 8)}…` : id })),
       ...this.metrics.map((m) => {

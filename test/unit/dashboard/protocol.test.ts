@@ -23,6 +23,18 @@ describe('dashboard/protocol: messages checked at both ends', () => {
     assert.equal(parseMessage(FromWebview, { type: 'ui', ui: { ...DEFAULT_UI, selected: ['a', 'b', 'c'] } }).ok, false);
     assert.equal(parseMessage(FromWebview, null).ok, false);
   });
+
+  it('carries a file dashboard: its title and file status in, step-file requests out, and refuses a bad step or split', () => {
+    assert.ok(parseMessage(ToWebview, { type: 'init', modelId: 'file:/r/history.jsonl', title: 'agent-7b (history.jsonl)', ui: DEFAULT_UI, best: { direction: 'max' } }).ok);
+    const status = { loading: false, count: 50, pollSeconds: 0, file: { name: '.art/demo/models/agent-7b/history.jsonl', watching: true, problems: 1, problem: 'line 7: not JSON', splits: ['train', 'val'] } };
+    assert.ok(parseMessage(ToWebview, { type: 'status', status }).ok);
+    assert.equal(parseMessage(ToWebview, { type: 'status', status: { ...status, file: { ...status.file, problems: 1.5 } } }).ok, false);
+    assert.ok(parseMessage(FromWebview, { type: 'openStep', step: 40, split: 'val' }).ok);
+    assert.ok(parseMessage(FromWebview, { type: 'rendered', count: 50, charts: 9, ms: 3, best: '40', latest: '50', selected: [] }).ok);
+    assert.equal(parseMessage(FromWebview, { type: 'openStep', step: -1, split: 'val' }).ok, false);
+    assert.equal(parseMessage(FromWebview, { type: 'openStep', step: 1.5, split: 'val' }).ok, false);
+    assert.equal(parseMessage(FromWebview, { type: 'openStep', step: 1, split: '' }).ok, false);
+  });
 });
 
 describe('dashboard/smoothing and polling', () => {

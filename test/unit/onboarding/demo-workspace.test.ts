@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
 import { validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { readHistory } from '../../../src/dashboard/core/history';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
@@ -21,8 +22,8 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('names a good and a bad trajectory file, a calls file and notes, each with what to do', () => {
-    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', 'notes.md']);
+  it('names a good and a bad trajectory file, a calls file, the history of a training run and notes, each with what to do', () => {
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
     for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);
@@ -42,6 +43,21 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     assert.deepEqual(s.problems, []);
     assert.equal(s.starts, 2);
     assert.equal(s.ends, 2);
+  });
+
+  it('the run history is 50 steps as ART writes them: train and loss lines, val every fifth step, NaN left out', () => {
+    const text = fs.readFileSync(path.join(dir, '.art/demo/models/agent-7b/history.jsonl'), 'utf8');
+    const h = readHistory(text);
+    assert.deepEqual(h.problems, []);
+    assert.equal(h.rows.length, 50);
+    assert.equal(h.lines, 110);
+    assert.equal(h.rows.filter((r) => r.metrics['val/reward'] !== undefined).length, 10);
+    assert.equal(h.rows[0]!.metrics['loss/kl_div'], undefined, 'NaN on step 1: left out');
+    assert.equal(typeof h.rows[1]!.metrics['loss/kl_div'], 'number');
+    for (const prefix of ['train/', 'val/', 'loss/', 'time/', 'costs/', 'throughput/', 'discarded/', 'data/']) {
+      assert.ok(Object.keys(h.rows[4]!.metrics).some((k) => k.startsWith(prefix)), prefix);
+    }
+    assert.match(h.recordedAt.get(50)!, /^2026-11-19T\d{2}:\d{2}:\d{2}(\.\d{6})?$/, 'naive ISO');
   });
 
   it('the notes hold call refs taken from the demo data', () => {

@@ -1,0 +1,216 @@
+/**
+ * The run's metrics as the official training client (OpenPipe ART) writes them:
+ * `.art/<project>/models/<model>/history.jsonl`, one line per `log` call with the qualified metrics
+ * (`train/reward`, `val/reward`, `loss/*`, `time/*`, `costs/*`, …) plus `training_step`, `step` and
+ * `recorded_at` (a naive ISO time: local, no zone). NaN values are left out by the client. One step
+ * can have several lines (train, then val): they are merged per step, a later line's value winning.
+ *
+ * Pure (no vscode, no Node import): the dashboard, the agents' tools and the bench share it.
+ */
+import type { CheckpointRow } from './series';
+
+/** What a line that Python's json.dumps wrote with an infinite value looks like (not JSON). */
+const PY_INFINITY = /(:\s*)-?Infinity(?=\s*[,}])/g;
+
+/** One line that could not be read: its 1-based number and why. */
+export interface HistoryProblem {
+  line: number;
+  message: string;
+}
+
+/** One line of the file, read. */
+export interface HistoryLine {
+  line: number;
+  step: number;
+  metrics: Record<string, number>;
+  /** `recorded_at` as written (naive ISO), when there is one. */
+  recordedAt?: string;
+}
+
+/**
+ * The names a step's trajectory file can have under `<model dir>/trajectories/<split>/`, in the
+ * order to look for them: ART writes `<step:04d>.parquet` now, `.jsonl` before (and migrates those).
+ */
+export function stepFileNames(step: number): string[] {
+  const name = String(step).padStart(4, '0');
+  return [`${name}.parquet`, `${name}.jsonl`];
+}
+
+/** The id a step's row has in the dashboard's series (one row per step). */
+export function historyRowId(step: number): string {
+  return String(step);
+}
+
+/**
+ * Reads one line (`number` is its 1-based line number). A blank line is nothing; anything that is
+ * not an object with a whole `step` (or `training_step`) ≥ 0 is a problem. Non-numeric values are
+ * not metrics; infinities (which the client writes as `Infinity`, not JSON) count as missing.
+ */
+export function parseHistoryLine(text: string, number: number): HistoryLine | HistoryProblem | undefined {
+  const trimmed = text.trim();
+  if (!trimmed) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(trimmed);
+  } catch (e) {
+    try {
+      value = JSON.parse(trimmed.replace(PY_INFINITY, '$1null'));
+    } catch {
+      return { line: number, message: `not JSON (${e instanceof Error ? e.message.slice(0, 120) : 'invalid'})` };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line: number, message: `not a JSON object (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})` };
+  const o = value as Record<string, unknown>;
+  const step = o.step ?? o.training_step;
+  if (step === undefined) return { line: number, message: 'no "step" or "training_step"' };
+  if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
+  // Own keys only (JSON.parse makes no others); `v - v === 0` is Number.isFinite for a number.
+  const metrics: Record<string, number> = {};
+  for (const k in o) {
+    const v = o[k];
+    if (typeof v === 'number' && v - v === 0 && k !== 'step' && k !== 'training_step') metrics[k] = v;
+  }
+  const recordedAt = o.recorded_at;
+  const line: HistoryLine = { line: number, step, metrics };
+  if (typeof recordedAt === 'string') line.recordedAt = recordedAt;
+  return line;
+}
+
+export function isProblem(x: HistoryLine | HistoryProblem): x is HistoryProblem {
+  return (x as HistoryProblem).message !== undefined;
+}
+
+/**
+ * A naive ISO time (`2026-03-01T12:34:56.123456`, the client's `datetime.now().isoformat()`) as
+ * epoch ms in the reader's local time zone, like the writer's; a time with a zone keeps its zone.
+ * Undefined when it is not such a time.
+ */
+export function parseRecordedAt(text: string): number | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0;
+  if (zone) {
+    const t = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s ?? '00'}.${String(ms).padStart(3, '0')}${zone === 'Z' ? 'Z' : zone.length === 5 ? `${zone.slice(0, 3)}:${zone.slice(3)}` : zone}`);
+    return Number.isNaN(t) ? undefined : t;
+  }
+  const date = new Date(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0), ms);
+  return Number.isNaN(date.getTime()) || date.getMonth() !== Number(mo) - 1 ? undefined : date.getTime();
+}
+
+/** The steps of a history, merged: one row per step, in step order. */
+export interface HistoryRows {
+  /** One row per step (id = the step as text), ascending. */
+  rows: CheckpointRow[];
+  /** Lines that could not be read; the others are kept. */
+  problems: HistoryProblem[];
+  /** Lines read (blank lines aside). */
+  lines: number;
+  /** The step of the last line read (the run's latest step), if any. */
+  latestStep?: number;
+  /** The latest `recorded_at` per step, as written. */
+  recordedAt: Map<number, string>;
+  /** The `recorded_at` of the last line read (when the run last wrote), as written. */
+  lastRecordedAt?: string;
+}
+
+/**
+ * Merges read lines per step: the metrics of every line of a step, a later line's value winning
+ * where two give the same metric.
+ */
+export function mergeHistoryLines(lines: Iterable<HistoryLine>): CheckpointRow[] {
+  const bySteps = new Map<number, CheckpointRow>();
+  let sorted = true;
+  let last = -1;
+  for (const l of lines) {
+    const row = bySteps.get(l.step);
+    if (row) {
+      for (const k of Object.keys(l.metrics)) row.metrics[k] = l.metrics[k]!;
+      continue;
+    }
+    if (l.step < last) sorted = false;
+    last = l.step;
+    // The line's own metrics object becomes the row's: nothing else holds it.
+    bySteps.set(l.step, { id: historyRowId(l.step), step: l.step, metrics: l.metrics });
+  }
+  const rows = [...bySteps.values()];
+  return sorted ? rows : rows.sort((a, b) => a.step - b.step);
+}
+
+/**
+ * Reads a whole history.jsonl text (or its lines) into rows per step, keeping every good line and
+ * naming each bad one. `firstLine` numbers the first line (for a part read after others).
+ */
+export function readHistory(text: string | readonly string[], firstLine = 1): HistoryRows {
+  const texts = typeof text === 'string' ? text.split('\n') : text;
+  const read: HistoryLine[] = [];
+  const problems: HistoryProblem[] = [];
+  const recordedAt = new Map<number, string>();
+  let latestStep: number | undefined;
+  let lastRecordedAt: string | undefined;
+  texts.forEach((t, i) => {
+    const r = parseHistoryLine(t, firstLine + i);
+    if (!r) return;
+    if (isProblem(r)) {
+      problems.push(r);
+      return;
+    }
+    read.push(r);
+    latestStep = r.step;
+    lastRecordedAt = r.recordedAt;
+    if (r.recordedAt) recordedAt.set(r.step, r.recordedAt);
+  });
+  return { rows: mergeHistoryLines(read), problems, lines: read.length + problems.length, latestStep, recordedAt, lastRecordedAt };
+}
+
+/**
+ * Reads a history file as it grows: give it the bytes appended since the last call, and it returns
+ * the complete lines among them, read. A line without its newline yet waits for the next call
+ * (the client may be writing it), so does a character split between two calls.
+ */
+export class HistoryReader {
+  private decoder = new TextDecoder('utf-8');
+  private rest = '';
+  private nextLine = 1;
+  /** Bytes consumed so far: the offset to read from next. */
+  offset = 0;
+
+  /** Line number the next complete line will have. */
+  get lineNumber(): number {
+    return this.nextLine;
+  }
+
+  /** Reads the complete lines in `bytes` (the file's bytes from `offset` on). */
+  push(bytes: Uint8Array): HistoryRows {
+    this.offset += bytes.byteLength;
+    const text = this.rest + this.decoder.decode(bytes, { stream: true });
+    const end = text.lastIndexOf('\n');
+    if (end < 0) {
+      this.rest = text;
+      return readHistory([], this.nextLine);
+    }
+    this.rest = text.slice(end + 1);
+    const lines = text.slice(0, end).split('\n');
+    const first = this.nextLine;
+    this.nextLine += lines.length;
+    return readHistory(lines, first);
+  }
+
+  /**
+   * The last line when the file does not end with a newline, if it reads as a whole line (a file
+   * written by hand may lack the final newline). Not consumed: once its newline arrives it is read
+   * again, which merges the same values. A half-written line is no problem yet: nothing.
+   */
+  pending(): HistoryLine | undefined {
+    const r = parseHistoryLine(this.rest, this.nextLine);
+    return r && !isProblem(r) ? r : undefined;
+  }
+
+  /** Starts over (the file was truncated or rewritten). */
+  reset(): void {
+    this.decoder = new TextDecoder('utf-8');
+    this.rest = '';
+    this.nextLine = 1;
+    this.offset = 0;
+  }
+}

@@ -1,0 +1,246 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { InputError } from '../api';
+import { Disposable } from '../common/disposable';
+import type { Logger } from '../common/logger';
+import { HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './core/history';
+import type { SyncStatus } from './core/protocol';
+import { CheckpointSeries, columnsFromCheckpoints } from './core/series';
+import type { DashboardSource, SourceAppend } from './source';
+import { background } from '../common/background';
+
+/** A file dashboard's panel key. */
+export const FILE_KEY = 'file:';
+/** How often a visible dashboard looks at the file besides the watcher (which some file systems lack). */
+const CHECK_MS = 2000;
+/** Bytes read at once: a 10k-line history is about 3 MiB. */
+const CHUNK = 4 << 20;
+/** Problems kept for the status and the log (the count goes on). */
+const KEEP_PROBLEMS = 20;
+
+/** The folder names under `<model dir>/trajectories/`: the splits that have step files. */
+async function listSplits(modelDir: string): Promise<string[]> {
+  try {
+    const entries = await fs.promises.readdir(path.join(modelDir, 'trajectories'), { withFileTypes: true });
+    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * One run's history.jsonl, kept current while its dashboard is visible: read once, then only the
+ * bytes appended since (a watcher on the folder, and a look every 2 s where watching fails). A file
+ * that shrank or was replaced is read again from the start. State and events only: no UI.
+ */
+export class HistorySync extends Disposable implements DashboardSource {
+  readonly series = new CheckpointSeries();
+  private readonly appended = this._register(new vscode.EventEmitter<SourceAppend>());
+  readonly onDidAppend = this.appended.event;
+  private readonly statusChanged = this._register(new vscode.EventEmitter<void>());
+  readonly onDidChangeStatus = this.statusChanged.event;
+  private readonly cleared = this._register(new vscode.EventEmitter<void>());
+  readonly onDidClear = this.cleared.event;
+
+  readonly modelId: string;
+  readonly title: string;
+  readonly modelDir: string;
+  private readonly reader = new HistoryReader();
+  private problems: HistoryProblem[] = [];
+  private problemCount = 0;
+  private splits: string[] = [];
+  private identity: string | undefined;
+  private complete = false;
+  private active = false;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private watcher: fs.FSWatcher | undefined;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private error: string | undefined;
+  private updatedAt: number | undefined;
+  /** When the run wrote its last line (its recorded_at, read as local time). */
+  private recordedAt: number | undefined;
+  /** Reads made, for the tests that check a hidden dashboard reads nothing. */
+  reads = 0;
+
+  constructor(
+    readonly fsPath: string,
+    readonly file: string,
+    private readonly log: Logger,
+  ) {
+    super();
+    this.modelId = FILE_KEY + fsPath;
+    this.modelDir = path.dirname(fsPath);
+    this.title = `${path.basename(this.modelDir)} (${path.basename(fsPath)})`;
+    this._register({ dispose: () => this.unwatch() });
+  }
+
+  get loaded(): boolean {
+    return this.complete;
+  }
+  get busy(): boolean {
+    return !!this.running;
+  }
+  /** The split folders under the model's trajectories/ (as last seen). */
+  get stepSplits(): readonly string[] {
+    return this.splits;
+  }
+  get problemTotal(): number {
+    return this.problemCount;
+  }
+
+  status(): SyncStatus {
+    return {
+      loading: !this.complete,
+      count: this.series.length,
+      error: this.error,
+      pollSeconds: 0,
+      updatedAt: this.updatedAt,
+      file: { name: this.file, watching: this.active, recordedAt: this.recordedAt, problems: this.problemCount, problem: this.problems[0] && `line ${this.problems[0].line}: ${this.problems[0].message}`, splits: this.splits },
+    };
+  }
+
+  /**
+   * The first read, for the command: rejects when the file is missing, or has lines and not one
+   * that reads (it is not a history file), naming the file and the first bad line.
+   */
+  async load(): Promise<void> {
+    await this.check();
+    if (this.error) throw new InputError(`${this.file}: ${this.error}`, { file: this.fsPath });
+    if (this.series.length === 0 && this.problems.length > 0) {
+      const p = this.problems[0]!;
+      throw new InputError(`${this.file} line ${p.line}: ${p.message}. It is not a training history (ART's history.jsonl): no line has a step and metrics.`, { file: this.fsPath, line: p.line });
+    }
+  }
+
+  setActive(active: boolean): void {
+    if (this.active === active) return;
+    this.active = active;
+    if (active) {
+      this.watch();
+      background(this.check(), `Reading ${this.file}`);
+    } else {
+      this.unwatch();
+    }
+    this.statusChanged.fire();
+  }
+
+  restart(): void {
+    this.reset();
+    background(this.check(), `Reading ${this.file}`);
+  }
+
+  /** Reads what was appended since the last read; one read at a time, a request meanwhile runs after. */
+  check(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = this.read().finally(() => {
+      this.running = undefined;
+      this.statusChanged.fire();
+      if (this.again && !this.isDisposed) {
+        this.again = false;
+        background(this.check(), `Reading ${this.file}`);
+      }
+    });
+    this.running = run;
+    return run;
+  }
+
+  private reset(): void {
+    this.reader.reset();
+    this.series.clear();
+    this.problems = [];
+    this.problemCount = 0;
+    this.complete = false;
+    this.identity = undefined;
+    this.recordedAt = undefined;
+    this.cleared.fire();
+    this.statusChanged.fire();
+  }
+
+  private async read(): Promise<void> {
+    this.reads++;
+    let handle: fs.promises.FileHandle | undefined;
+    try {
+      handle = await fs.promises.open(this.fsPath, 'r');
+      const stat = await handle.stat();
+      // Another file under the same name (rewritten, rotated) or a shorter one (truncated): from the start.
+      const identity = `${stat.dev}:${stat.ino}`;
+      if ((this.identity && identity !== this.identity) || stat.size < this.reader.offset) {
+        this.log.info(`${this.file} was rewritten: reading it again`);
+        this.reset();
+      }
+      this.identity = identity;
+      this.error = undefined;
+      const first = !this.complete;
+      const buffer = Buffer.allocUnsafe(Math.min(CHUNK, Math.max(1, stat.size - this.reader.offset)));
+      let added = false;
+      while (this.reader.offset < stat.size) {
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, stat.size - this.reader.offset), this.reader.offset);
+        if (bytesRead === 0) break;
+        const h = this.reader.push(buffer.subarray(0, bytesRead));
+        this.problemsFound(h.problems);
+        if (h.lastRecordedAt) this.recordedAt = parseRecordedAt(h.lastRecordedAt) ?? this.recordedAt;
+        if (h.rows.length) added = this.merge(h.rows, first, false) || added;
+      }
+      const pending = this.reader.pending();
+      if (pending) added = this.merge(mergeHistoryLines([pending]), first, false) || added;
+      this.splits = await listSplits(this.modelDir);
+      this.updatedAt = Date.now();
+      this.complete = true;
+      if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: {} }, fresh: !first, done: true });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      this.error = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a history.jsonl file' : e instanceof Error ? e.message : String(e);
+      this.complete = true;
+    } finally {
+      await handle?.close();
+    }
+  }
+
+  /** Merges rows and tells the panel; true when something changed. */
+  private merge(rows: Parameters<CheckpointSeries['merge']>[0], first: boolean, done: boolean): boolean {
+    // Columns once, for the series (new steps after the last only append) and for the webview,
+    // which merges them the same way: a step that got another line (val after train) is updated there too.
+    const columns = columnsFromCheckpoints(rows);
+    const result = this.series.mergeColumns(columns);
+    if (!result.added && !result.updated) return false;
+    this.appended.fire({ columns, fresh: !first && result.added > 0, done });
+    return true;
+  }
+
+  private problemsFound(problems: HistoryProblem[]): void {
+    if (!problems.length) return;
+    this.problemCount += problems.length;
+    for (const p of problems) {
+      if (this.problems.length >= KEEP_PROBLEMS) break;
+      this.problems.push(p);
+      this.log.warn(`${this.file} line ${p.line}: ${p.message}`);
+    }
+  }
+
+  private watch(): void {
+    this.unwatch();
+    const name = path.basename(this.fsPath);
+    try {
+      // The folder, not the file: a file watch is lost when the file is replaced.
+      this.watcher = fs.watch(this.modelDir, { persistent: false }, (_event, changed) => {
+        if (!changed || changed.toString() === name || changed.toString() === 'trajectories') background(this.check(), `Reading ${this.file}`);
+      });
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch (e) {
+      this.log.warn(`${this.file}: cannot watch its folder (${e instanceof Error ? e.message : String(e)}); looking every ${CHECK_MS / 1000} s`);
+    }
+    this.timer = setInterval(() => background(this.check(), `Reading ${this.file}`), CHECK_MS);
+  }
+
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}

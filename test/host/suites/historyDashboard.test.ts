@@ -1,0 +1,160 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { DashboardPanel, RenderedMessage } from '../../../src/dashboard/panel';
+import { api, EXTENSION_ID, waitFor } from './helpers';
+
+// The demo's run, written by the demo script (ART's line format, independent of the reader).
+const { writeArtHistory, pyLine } = require('../../../scripts/demo-art-history.js') as {
+  writeArtHistory: (dir: string) => string;
+  pyLine: (metrics: Record<string, number>, step: number, recordedAt: string) => string;
+};
+
+async function rendered(panel: DashboardPanel, what: string, predicate: (r: RenderedMessage) => boolean, timeoutMs = 20_000): Promise<RenderedMessage> {
+  await waitFor(`the dashboard webview to draw ${what}`, () => !!panel.lastRendered && predicate(panel.lastRendered), timeoutMs);
+  return panel.lastRendered!;
+}
+
+describe('training dashboard of a history.jsonl (ART)', () => {
+  let dir: string;
+  let file: string;
+  let key: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-history-'));
+    file = path.join(dir, writeArtHistory(dir));
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is offered in the explorer on history.jsonl and on a model folder of .art/', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } };
+    const items = pkg.contributes.menus['explorer/context']!.filter((m) => m.command === 'svc.dashboard.open');
+    assert.ok(items.some((m) => /resourceFilename == '?history\.jsonl/.test(m.when) && /!explorerResourceIsFolder/.test(m.when)), JSON.stringify(items));
+    const folder = items.find((m) => /explorerResourceIsFolder/.test(m.when) && !/!explorerResourceIsFolder/.test(m.when));
+    assert.ok(folder, 'on folders');
+    const re = new RegExp(/resourcePath =~ \/(.+)\/$/.exec(folder.when)![1]!);
+    assert.ok(re.test('/home/u/run/.art/demo/models/agent-7b'));
+    assert.ok(!re.test('/home/u/run/.art/demo/models/agent-7b/trajectories'));
+    assert.ok(!re.test('/home/u/run/models/agent-7b'));
+  });
+
+  it('draws a chart per metric over step from { file }, with the best and the latest step marked, and no service', async () => {
+    const a = await api();
+    assert.strictEqual(a.connection.config.baseUrl, '', 'no service configured');
+    key = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file });
+    const panel = a.dashboards.panel(key)!;
+    assert.ok(panel, 'a panel for the file');
+    assert.strictEqual(panel.panel.title, 'Training: agent-7b (history.jsonl)');
+    const r = await rendered(panel, '50 steps', (x) => x.count === 50);
+    assert.ok(r.charts >= 3, `charts: ${r.charts}`);
+    assert.strictEqual(r.latest, '50', 'the latest step');
+    // val/reward (logged every fifth step) is the default best metric, maximised.
+    const rewards = panel.sync.series.columns.get('val/reward')!;
+    const bestRow = rewards.reduce<number>((b, v, i) => (v !== null && (rewards[b] === null || v > rewards[b]!) ? i : b), 0);
+    assert.strictEqual(r.best, String(panel.sync.series.steps[bestRow]));
+    assert.deepStrictEqual(panel.sync.status().file?.problems, 0);
+    // The demo's last line (val of step 50) was recorded at 10:12:08.915524, local time, as written.
+    assert.strictEqual(panel.sync.status().file?.recordedAt, new Date(2026, 10, 19, 10, 12, 8, 915).getTime());
+    assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.open', { file }), key, 'the same panel again');
+  });
+
+  it('shows lines appended while it is visible: a new step, then its val line merged into it', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    fs.appendFileSync(file, pyLine({ 'train/reward': 0.91, 'loss/train': 0.2 }, 51, '2026-11-19T10:13:00.000001') + '\n');
+    await rendered(panel, 'step 51', (x) => x.count === 51 && x.latest === '51');
+    fs.appendFileSync(file, pyLine({ 'val/reward': 0.99 }, 51, '2026-11-19T10:13:20.5') + '\n');
+    const r = await rendered(panel, 'the val line of step 51 merged (the new best)', (x) => x.best === '51');
+    assert.strictEqual(r.count, 51);
+    const row = panel.sync.series.indexOf('51');
+    assert.strictEqual(panel.sync.series.value('train/reward', row), 0.91);
+    assert.strictEqual(panel.sync.series.value('val/reward', row), 0.99);
+  });
+
+  it('skips a bad line, names it and counts it, and keeps reading', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    fs.appendFileSync(file, '{"train/reward": 0.5, "step": \n');
+    await waitFor('the problem counted', () => panel.sync.status().file?.problems === 1);
+    assert.match(panel.sync.status().file!.problem!, /^line 113: not JSON/);
+    fs.appendFileSync(file, pyLine({ 'train/reward': 0.92 }, 52, '2026-11-19T10:14:00') + '\n');
+    await rendered(panel, 'step 52', (x) => x.count === 52);
+  });
+
+  it('reads a rewritten file again from the start', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    const lines = [1, 2, 3].map((s) => pyLine({ 'train/reward': s / 10 }, s, `2026-11-20T08:0${s}:00`));
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+    const r = await rendered(panel, '3 steps', (x) => x.count === 3);
+    assert.strictEqual(r.latest, '3');
+    assert.strictEqual(panel.sync.status().file?.problems, 0);
+  });
+
+  it('exports the steps as CSV, one row per step', async () => {
+    const out = path.join(dir, 'run.csv');
+    assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.exportCsv', { modelId: key, path: out }), out);
+    const lines = fs.readFileSync(out, 'utf8').split('\r\n').filter(Boolean);
+    assert.deepStrictEqual(lines, ['id,step,train/reward', '1,1,0.1', '2,2,0.2', '3,3,0.3']);
+  });
+
+  it("opens a step's trajectory file in the viewer (the .jsonl when there is no .parquet), and names what it looked for", async () => {
+    const a = await api();
+    const splitDir = path.join(path.dirname(file), 'trajectories', 'train');
+    fs.mkdirSync(splitDir, { recursive: true });
+    const group = { trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] };
+    fs.writeFileSync(path.join(splitDir, '0003.jsonl'), JSON.stringify(group) + '\n');
+    await a.dashboards.openStep(key, 3, 'train');
+    await waitFor('the viewer on 0003.jsonl', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputCustom && input.viewType === 'svc.trajectoryViewer' && input.uri.fsPath === path.join(splitDir, '0003.jsonl');
+    });
+    await assert.rejects(a.dashboards.openStep(key, 2, 'train'), /Step 2 has no train trajectory file: neither 0002\.parquet nor 0002\.jsonl/);
+    await assert.rejects(a.dashboards.openStep(key, 3, '../x'), /not a split name/);
+    await waitFor('the splits in the status', () => panel().sync.status().file?.splits.join() === 'train');
+    function panel() {
+      return a.dashboards.panel(key)!;
+    }
+  });
+
+  it('opens from a model folder, and rejects a missing or non-history file naming file and line, with no prompt', async () => {
+    const modelDir = path.dirname(file);
+    assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.open', vscode.Uri.file(modelDir)), key, 'the folder opens its history.jsonl');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: path.join(dir, 'nope.jsonl') })), /nope\.jsonl: no such file/);
+    const notHistory = path.join(dir, 'rollouts.jsonl');
+    fs.writeFileSync(notHistory, '{"trajectories": []}\n{"trajectories": []}\n');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: notHistory })), /rollouts\.jsonl line 1: no "step" or "training_step"/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: dir })), /has no history\.jsonl/);
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: 3 })), /"file" must be the path of a history\.jsonl file/);
+  });
+
+  it('comes back after a window reload (the panel serializer), reading the file again', async () => {
+    const a = await api();
+    a.dashboards.panel(key)!.panel.dispose();
+    assert.strictEqual(a.dashboards.panel(key), undefined);
+    const restored = vscode.window.createWebviewPanel('svc.dashboard', 'Training', vscode.ViewColumn.Active, { enableScripts: true });
+    await a.dashboards.serializer().deserializeWebviewPanel(restored, { modelId: key, ui: {} });
+    const panel = a.dashboards.panel(key)!;
+    assert.ok(panel, 'the file dashboard again');
+    assert.strictEqual(panel.panel.title, 'Training: agent-7b (history.jsonl)');
+    await rendered(panel, 'the 3 steps of the file', (x) => x.count === 3);
+  });
+
+  it('reads nothing while hidden, and catches up when shown again', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
+    await waitFor('the dashboard hidden', () => !panel.panel.visible);
+    const sync = panel.sync as unknown as { reads: number };
+    const reads = sync.reads;
+    fs.appendFileSync(file, pyLine({ 'train/reward': 0.4 }, 4, '2026-11-20T08:04:00') + '\n');
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.strictEqual(sync.reads, reads, 'no read while hidden');
+    panel.reveal();
+    await rendered(panel, 'step 4', (x) => x.count === 4);
+  });
+});
