@@ -104,6 +104,25 @@ async function main() {
       plugins: [problemMatcherPlugin, englishOnlyZodPlugin],
     }),
   );
+  // The MCP server (`node dist/mcp.js`): plain Node, shipped in the VSIX. No `vscode` external, so
+  // a vscode import anywhere it reaches fails the build.
+  contexts.push(
+    await esbuild.context({
+      entryPoints: { mcp: 'src/agents/mcp/main.ts' },
+      bundle: true,
+      mainFields: ['module', 'main'],
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      outdir: 'dist',
+      define: { SVC_VERSION: JSON.stringify(require('./package.json').version) },
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: !production,
+      logLevel: 'silent',
+      plugins: [problemMatcherPlugin, englishOnlyZodPlugin],
+    }),
+  );
   // src/api as a plain Node library (no vscode): out/api/index.js, used by scripts/api-example.js.
   contexts.push(
     await esbuild.context({
