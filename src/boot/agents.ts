@@ -47,6 +47,22 @@ export function mcpCommand(extensionPath: string): { command: string; args: stri
   return { command: process.execPath, args: [path.join(extensionPath, 'dist', 'mcp.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
+/** Whether a VS Code version string is at least major.minor. */
+export function atLeast(version: string, major: number, minor: number): boolean {
+  const [a = 0, b = 0] = version.split('.').map((n) => parseInt(n, 10));
+  return a > major || (a === major && b >= minor);
+}
+
+/** A registration that fails (an API that changed under us) leaves the extension working without it. */
+function safely<T>(register: () => T): T | undefined {
+  try {
+    return register();
+  } catch (e) {
+    console.warn(`svc: ${e instanceof Error ? e.message : String(e)}`);
+    return undefined;
+  }
+}
+
 export function registerAgents(context: vscode.ExtensionContext, load: Load): { agents: Pending<AgentsCore>; disposables: vscode.Disposable[] } {
   const agents = new Pending<AgentsCore>(load, 'agent tools');
   const disposables: vscode.Disposable[] = [];
@@ -59,20 +75,22 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load): { 
         if (!tool) throw new Error(`svc: no tool ${name}`);
         return tool;
       };
-      disposables.push(
-        lm.registerTool<unknown>(name, {
+      const registered = safely(() =>
+        lm.registerTool!<unknown>(name, {
           prepareInvocation: async (options, token) => (await real()).prepareInvocation?.(options, token),
           invoke: async (options, token) => (await real()).invoke(options, token),
         }),
       );
+      if (registered) disposables.push(registered);
     }
   }
   const mcp = lm as Partial<McpApi> | undefined;
   const Definition = (vscode as unknown as { McpStdioServerDefinition?: McpStdioServerDefinitionClass }).McpStdioServerDefinition;
-  if (typeof mcp?.registerMcpServerDefinitionProvider === 'function' && Definition) {
+  // VS Code 1.100 has a proposed function of that name, which refuses our contribution: 1.101 or later only.
+  if (typeof mcp?.registerMcpServerDefinitionProvider === 'function' && Definition && atLeast(vscode.version, 1, 101)) {
     const version = (context.extension.packageJSON as { version?: string }).version;
-    disposables.push(
-      mcp.registerMcpServerDefinitionProvider(MCP_PROVIDER, {
+    const registered = safely(() =>
+      mcp.registerMcpServerDefinitionProvider!(MCP_PROVIDER, {
         provideMcpServerDefinitions: () => {
           const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
           return [new Definition('svc', command, args, env, version)];
@@ -84,6 +102,7 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load): { 
         },
       }),
     );
+    if (registered) disposables.push(registered);
   }
   return { agents, disposables };
 }

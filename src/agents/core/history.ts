@@ -39,7 +39,7 @@ export function parseHistory(text: string): History {
       value = JSON.parse(line);
     } catch {
       try {
-        value = JSON.parse(line.replace(NON_FINITE, '$1"\u0000nonfinite"'));
+        value = JSON.parse(line.replace(NON_FINITE, '$1"\u2063svc-non-finite"'));
       } catch (e) {
         problems.push({ line: i + 1, reason: `not JSON (${e instanceof Error ? e.message : String(e)})` });
         return;
@@ -60,7 +60,7 @@ export function parseHistory(text: string): History {
     for (const [k, v] of Object.entries(obj)) {
       if (RESERVED.has(k)) continue;
       if (typeof v === 'number') point.metrics[k] = Number.isFinite(v) ? v : null;
-      else if (v === '\u0000nonfinite') point.metrics[k] = null;
+      else if (v === '\u2063svc-non-finite') point.metrics[k] = null;
     }
   });
   return { points: [...byStep.values()].sort((a, b) => a.step - b.step), problems, lines: count };

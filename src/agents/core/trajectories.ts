@@ -78,7 +78,7 @@ export function groupStats(index: number, line: number, group: unknown): GroupSt
 }
 
 function problemLine(p: Problem): string {
-  return `- ${p.severity} at line ${p.line}, column ${p.column}${p.path?.length ? ` (${p.path.join('.')})` : ''}: ${p.message}`;
+  return `- ${p.severity} at line ${p.line}, column ${p.column}: ${p.message}`;
 }
 
 export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal): Promise<string> {
