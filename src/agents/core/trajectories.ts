@@ -4,6 +4,7 @@
  * with the uploader's reader and validator. Pure: no vscode import.
  */
 import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../trajectories/reader';
+import { exceptionsOf, groupRewards, groupStats, isObj } from '../../viewer/model';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';
@@ -11,17 +12,16 @@ import type { SummarizeTrajectoriesInput } from './schemas';
 export const MAX_GROUP_ROWS = 100;
 const MAX_PROBLEMS = 20;
 
-type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const TOKENS = /tokens?$/i;
 const TIME = /(duration|latency|elapsed|seconds|(^|[/_])time)($|_s$|_ms$|_sec)/i;
 
-export interface GroupStats {
+/** A group's figures: the viewer's reward stats (the same numbers as the trajectory viewer), and tokens and time. */
+export interface GroupFigures {
   index: number;
   line: number;
   trajectories: number;
   rewards: number[];
-  exceptions: number;
+  stats: ReturnType<typeof groupStats>;
   tokens?: number;
   /** Sum over trajectories of time-like metrics, with the metric names. */
   time?: { total: number; names: string[] };
@@ -35,18 +35,17 @@ function usageTokens(exchange: unknown): number {
   return [u.input_tokens, u.output_tokens, u.prompt_tokens, u.completion_tokens].reduce<number>((a, v) => a + (typeof v === 'number' ? v : 0), 0);
 }
 
-export function groupStats(index: number, line: number, group: unknown): GroupStats {
+export function groupFigures(index: number, line: number, group: unknown): GroupFigures {
   const g = isObj(group) ? group : {};
   const trajectories = Array.isArray(g.trajectories) ? g.trajectories : [];
-  const out: GroupStats = { index, line, trajectories: trajectories.length, rewards: [], exceptions: Array.isArray(g.exceptions) ? g.exceptions.length : 0 };
+  const rewards = groupRewards(trajectories);
+  const out: GroupFigures = { index, line, trajectories: trajectories.length, rewards, stats: groupStats(rewards, exceptionsOf(g).length) };
   let tokens = 0;
   let sawTokens = false;
   const timeNames = new Set<string>();
   let time = 0;
   for (const t of trajectories) {
     if (!isObj(t)) continue;
-    // The official client leaves a reward of 0 out.
-    out.rewards.push(typeof t.reward === 'number' ? t.reward : 0);
     if (isObj(t.metrics)) {
       for (const [k, v] of Object.entries(t.metrics)) {
         if (typeof v !== 'number' || !Number.isFinite(v)) continue;
@@ -103,24 +102,24 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
     lines.push('Validation: no problems; the service would accept it.');
   }
   if (errors.length) return lines.join('\n');
-  const groups: GroupStats[] = [];
+  const groups: GroupFigures[] = [];
   const all: number[] = [];
   try {
     for await (const g of readTrajectoryGroups(path, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
-      const s = groupStats(g.index, g.line, JSON.parse(g.json));
+      const s = groupFigures(g.index, g.line, JSON.parse(g.json));
       all.push(...s.rewards);
       groups.push(s);
     }
   } catch (e) {
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const zero = groups.filter((g) => g.rewards.length > 1 && stats(g.rewards)!.std === 0).length;
-  const withExceptions = groups.filter((g) => g.exceptions > 0);
+  const zero = groups.filter((g) => g.stats.zeroVariance).length;
+  const withExceptions = groups.filter((g) => g.stats.exceptions > 0);
   const overall = stats(all);
   lines.push(
     `Rewards over all ${count(all.length)} trajectories: ${overall ? `mean ${num(overall.mean)}, std ${num(overall.std)}, min ${num(overall.min)}, max ${num(overall.max)}` : 'none'}. ` +
-      `Zero-variance groups (all rewards equal, so no learning signal): ${count(zero)} of ${count(groups.length)}. ` +
-      `Groups with exceptions: ${count(withExceptions.length)} (${count(withExceptions.reduce((a, g) => a + g.exceptions, 0))} exceptions).`,
+      `Zero-variance groups (all rewards equal, one trajectory included: no learning signal): ${count(zero)} of ${count(groups.length)}. ` +
+      `Groups with exceptions: ${count(withExceptions.length)} (${count(withExceptions.reduce((a, g) => a + g.stats.exceptions, 0))} exceptions).`,
   );
   const hasTokens = groups.some((g) => g.tokens !== undefined);
   const timeNames = [...new Set(groups.flatMap((g) => g.time?.names ?? []))];
@@ -133,8 +132,8 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
     table(
       headers,
       shown.map((g) => {
-        const s = stats(g.rewards);
-        const row: unknown[] = [g.index, g.line, g.trajectories, num(s?.mean), num(s?.std), num(s?.min), num(s?.max), s && g.rewards.length > 1 && s.std === 0 ? 'yes' : 'no', g.exceptions];
+        const s = g.stats;
+        const row: unknown[] = [g.index, g.line, g.trajectories, num(s.mean), num(s.std), num(s.min), num(s.max), s.zeroVariance ? 'yes' : 'no', s.exceptions];
         if (hasTokens) row.push(g.tokens === undefined ? '' : num(g.tokens));
         if (timeNames.length) row.push(g.time ? num(g.time.total) : '');
         return row;
