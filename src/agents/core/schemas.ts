@@ -77,6 +77,6 @@ export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
 export function inputProblems(error: z.ZodError): string {
   return error.issues
     .slice(0, 10)
-    .map((i) => `- ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message}`)
+    .map((i) => `- ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message.replace(/^Invalid input: expected (.+), received undefined$/, 'required ($1)')}`)
     .join('\n');
 }
