@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import type { Load } from './standIns';
 import { Pending } from './standIns';
 import { MCP_PROVIDER } from './ids';
+import { atLeast } from './version';
 
 /** What the core hands over for the agents. */
 export interface AgentsCore {
@@ -45,12 +46,6 @@ type McpStdioServerDefinitionClass = new (label: string, command: string, args?:
 /** The MCP server as a child of the editor: its own Node (Electron as Node in desktop VS Code). */
 export function mcpCommand(extensionPath: string): { command: string; args: string[]; env: Record<string, string> } {
   return { command: process.execPath, args: [path.join(extensionPath, 'dist', 'mcp.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
-}
-
-/** Whether a VS Code version string is at least major.minor. */
-export function atLeast(version: string, major: number, minor: number): boolean {
-  const [a = 0, b = 0] = version.split('.').map((n) => parseInt(n, 10));
-  return a > major || (a === major && b >= minor);
 }
 
 /** A registration that fails (an API that changed under us) leaves the extension working without it. */
