@@ -4,9 +4,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { findTool, prepareTool, TOOLS } from '../../../src/agents/core/tools';
+import { mcpEnvironment } from '../../../src/agents/mcpConfig';
 import { dump, EXCEPTION, GROUP, TRAJECTORY } from '../../fixtures/art/producers';
 import type { ReferenceServer } from '../../server';
-import { api, connect, endSuite, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, endSuite, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
 
 const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-'));
@@ -181,5 +182,39 @@ describe('agent tools (language model tools)', () => {
   it('answers wrong input with a text naming the field, not an exception', async () => {
     const text = await invoke('svc_list_threads', { limit: 'many' });
     assert.match(text, /svc_list_threads: the input is not valid\.\n- limit: /);
+  });
+
+  it('Copy MCP Server Configuration names the key as SVC_API_KEY, never its value', async () => {
+    const text = await vscode.commands.executeCommand<string>('svc.copyMcpConfig');
+    assert.strictEqual(await vscode.env.clipboard.readText(), text);
+    assert.ok(!text.includes(KEY), 'no key on the clipboard');
+    assert.ok(text.includes('"SVC_API_KEY": "${env:SVC_API_KEY}"') && text.includes('"SVC_API_KEY": "${SVC_API_KEY}"'), text);
+    assert.ok(text.includes(`"SVC_BASE_URL": "${server.url}"`) && text.includes(`"SVC_PROJECT": "${PROJECT}"`), text);
+    assert.match(text, /dist[\\/]mcp\.js"/);
+  });
+
+  it('the MCP server VS Code starts gets the URLs and the signed-in key in its environment', async () => {
+    const a = await api();
+    const env = await mcpEnvironment(a.connection, a.log);
+    assert.deepStrictEqual(env, { SVC_BASE_URL: server.url, SVC_PROJECT: PROJECT, SVC_API_KEY: '', SVC_USERNAME: 'api', SVC_PASSWORD: KEY, SVC_ACCESS_TOKEN: KEY });
+  });
+
+  it('sends no key to a model host that needs an approval first: the tool says so, the MCP environment has none', async () => {
+    const a = await api();
+    const models = await startServer();
+    models.addCheckpoints('agent-7b', 2);
+    try {
+      await configure({ trainingBaseUrl: models.url });
+      await waitFor('the model endpoints on the other server', () => a.connection.originOf('training') === new URL(models.url).origin);
+      const text = await invoke('svc_list_checkpoints', { modelId: 'agent-7b' });
+      assert.match(text, /svc did not send your key to http:\/\/127\.0\.0\.1:\d+: that needs your approval/);
+      const env = await mcpEnvironment(a.connection, a.log);
+      assert.ok(!Object.values(env).includes(KEY), 'no key for a server that would send it to the other host');
+      assert.strictEqual(models.stats.requests.filter((r) => r.authScheme !== 'none').length, 0, 'nothing with a key reached the other host');
+    } finally {
+      await configure({ trainingBaseUrl: undefined });
+      await waitFor('the model endpoints back', () => a.connection.originOf('training') === new URL(server.url).origin);
+      await models.close();
+    }
   });
 });
