@@ -5,6 +5,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ServiceClient } from '../api';
 import type { Connection } from '../service/connection';
 import { ToolProblem, type Base, type ToolHost } from './core/host';
 
@@ -15,7 +16,7 @@ export class ConnectionHost implements ToolHost {
 
   constructor(private readonly connection: Connection) {}
 
-  client(): { client: import('../api').ServiceClient } | { problem: string } {
+  client(): { client: ServiceClient } | { problem: string } {
     const client = this.connection.client;
     if (client) return { client };
     const why = this.connection.clientError ? `svc.baseUrl is not usable (${this.connection.clientError}).` : 'No svc service is configured.';

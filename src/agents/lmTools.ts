@@ -8,22 +8,27 @@ import * as vscode from 'vscode';
 import type { ToolHost } from './core/host';
 import { prepareTool, runTool, TOOLS, type AgentTool } from './core/tools';
 
-function signalOf(token: vscode.CancellationToken | undefined): AbortSignal | undefined {
-  if (!token) return undefined;
+/** An AbortSignal that follows a cancellation token, for the duration of `run`. */
+async function withSignal<T>(token: vscode.CancellationToken | undefined, run: (signal: AbortSignal | undefined) => Promise<T>): Promise<T> {
+  if (!token) return run(undefined);
   const controller = new AbortController();
   if (token.isCancellationRequested) controller.abort();
-  else token.onCancellationRequested(() => controller.abort());
-  return controller.signal;
+  const listener = token.onCancellationRequested(() => controller.abort());
+  try {
+    return await run(controller.signal);
+  } finally {
+    listener.dispose();
+  }
 }
 
 export function languageModelTool(host: ToolHost, t: AgentTool): vscode.LanguageModelTool<unknown> {
   return {
     async prepareInvocation(options, token) {
-      const { progress, confirmation } = await prepareTool(host, t, options.input, signalOf(token));
+      const { progress, confirmation } = await withSignal(token, (signal) => prepareTool(host, t, options.input, signal));
       return { invocationMessage: progress, ...(confirmation ? { confirmationMessages: confirmation } : {}) };
     },
     async invoke(options, token) {
-      const result = await runTool(host, t, options.input, signalOf(token));
+      const result = await withSignal(token, (signal) => runTool(host, t, options.input, signal));
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text)]);
     },
   };
