@@ -74,6 +74,12 @@ if (generated.status !== 0 || generated.stdout.trim() !== '0') {
   console.error(`check-package: the service client generates code at run time (Function constructed ${generated.stdout.trim() || '?'} times)${generated.stderr ? `:\n${generated.stderr}` : ''}`);
   process.exit(1);
 }
+// The MCP server runs from a plain terminal with Node alone: its bundle must start and answer.
+const mcp = spawnSync(process.execPath, [path.join(root, 'dist', 'mcp.js'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+if (mcp.status !== 0 || mcp.stdout.trim() !== manifest.version) {
+  console.error(`check-package: node dist/mcp.js --version answered ${JSON.stringify(mcp.stdout.trim())} (exit ${mcp.status}), expected ${manifest.version}${mcp.stderr ? `:\n${mcp.stderr}` : ''}`);
+  process.exit(1);
+}
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);
 for (const { name, text } of bundles) console.log(`check-package: ${name} ${Buffer.byteLength(text)} bytes, ${require('node:zlib').gzipSync(text).length} bytes gzip`);
 for (const f of webviews) {

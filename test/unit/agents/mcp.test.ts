@@ -105,6 +105,18 @@ describe('MCP server (stdio, the SDK client)', function () {
     assert.ok(r.text.includes(row.id), r.text);
   });
 
+  it('svc_upload_trajectories logs a file to the model and split, exactly its groups', async () => {
+    const file = path.join(dir, '0007.jsonl');
+    const group = (i: number) => ({ trajectories: [{ messages_and_choices: [{ role: 'user', content: `q${i}` }], reward: i }] });
+    fs.writeFileSync(file, [0, 1, 2].map((i) => JSON.stringify(group(i))).join('\n') + '\n');
+    const r = await call(s, 'svc_upload_trajectories', { files: [file], modelId: 'agent-7b', split: 'val' });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /Uploaded to model agent-7b, split val, at http:\/\/127\.0\.0\.1:\d+: 3 groups, 3 trajectories from 1 files\./);
+    assert.strictEqual(server.store.logs.length, 1);
+    assert.strictEqual(server.store.logs[0]!.body.split, 'val');
+    assert.strictEqual(server.store.logs[0]!.groupCount, 3);
+  });
+
   it('a service connection killed mid-stream is an error result, and the server keeps answering', async () => {
     server.faults.add({ path: '/threads/stream_query', kind: 'reset-mid-stream', afterRows: 3, times: 20 });
     const r = await call(s, 'svc_list_threads', {});
