@@ -52,10 +52,25 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   split: fc.constantFrom('train', 'val'),
 };
 
+/** Inputs of the right shape (each of a tool's forms), with plausible values: these get past the schema often. */
+const shaped: Record<string, fc.Arbitrary<unknown>> = {
+  svc_list_threads: fc.record({ projectId: plausible.projectId!, limit: plausible.limit!, offset: plausible.offset! }, { requiredKeys: [] }),
+  svc_list_checkpoints: fc.record({ modelId: plausible.modelId!, order: plausible.order!, limit: plausible.limit!, metric: plausible.metric! }, { requiredKeys: ['modelId'] }),
+  svc_summarize_run: fc.oneof(fc.record({ modelId: plausible.modelId! }), fc.record({ historyFile: plausible.historyFile! })),
+  svc_summarize_trajectories: fc.record({ file: plausible.file! }),
+  svc_attach_feedback: fc.oneof(
+    fc.record({ ref: plausible.ref!, note: plausible.note! }),
+    fc.record({ ref: plausible.ref!, emoji: plausible.emoji! }),
+    fc.record({ ref: plausible.ref!, feedbackType: plausible.feedbackType!, payload: plausible.payload! }),
+  ),
+  svc_upload_trajectories: fc.record({ files: plausible.files!, modelId: plausible.modelId!, split: plausible.split! }),
+};
+
 function inputFor(t: AgentTool) {
   const keys = keysOf(t);
   const likely = Object.fromEntries(keys.map((k) => [k, plausible[k] ?? value]));
   return fc.oneof(
+    { weight: 3, arbitrary: shaped[t.name]! },
     { weight: 4, arbitrary: fc.record(likely, { requiredKeys: [] }) },
     { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...keys), value, { maxKeys: keys.length }) },
     { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 6 }), value, { maxKeys: 3 }) },
