@@ -31,9 +31,14 @@ export async function listThreads(host: ToolHost, input: ListThreadsInput, signa
   };
   const rows: ThreadRow[] = [];
   let seen = 0;
-  for await (const batch of client.threads.queryBatches(request, { signal })) {
-    for (const row of batch) if (rows.length < limit) rows.push(row);
-    seen += batch.length;
+  try {
+    for await (const batch of client.threads.queryBatches(request, { signal })) {
+      for (const row of batch) if (rows.length < limit) rows.push(row);
+      seen += batch.length;
+    }
+  } catch (e) {
+    host.reportFailure?.(e);
+    throw e;
   }
   const total = seen < limit + COUNT_CAP ? offset + seen : undefined;
   const where = [`project ${project}`, `sorted by ${sortBy} ${direction}`];
