@@ -39,14 +39,35 @@ const problemMatcherPlugin = {
 const englishOnlyZodPlugin = {
   name: 'zod-english-only',
   setup(build) {
-    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+    // The CommonJS build (.cjs) is what the MCP SDK's CommonJS files require.
+    build.onResolve({ filter: /^\.\.\/locales\/index\.c?js$/ }, (args) => {
       if (!/[\\/]zod[\\/]v4[\\/](classic|mini|core)$/.test(args.resolveDir)) return undefined;
-      return { path: require('node:path').join(args.resolveDir, '..', 'locales', 'en.js'), namespace: 'zod-locales' };
+      const en = args.path.endsWith('.cjs') ? 'en.cjs' : 'en.js';
+      return { path: require('node:path').join(args.resolveDir, '..', 'locales', en), namespace: 'zod-locales' };
     });
     build.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: `export { default as en } from ${JSON.stringify(args.path)};`,
       loader: 'js',
       resolveDir: require('node:path').dirname(args.path),
+    }));
+  },
+};
+
+/**
+ * The MCP SDK's Server builds an Ajv JSON Schema validator, used only to check the answers to
+ * `elicitInput`, which the svc server never sends. Ajv compiles schemas with `new Function`, which
+ * no shipped bundle may contain (scripts/check-package.js): the MCP bundle gets a validator that
+ * refuses instead, and leaves Ajv out (about 1 MB minified).
+ */
+const noAjvPlugin = {
+  name: 'mcp-without-ajv',
+  setup(build) {
+    build.onResolve({ filter: /[\\/]ajv-provider\.js$/ }, (args) =>
+      /@modelcontextprotocol[\\/]sdk[\\/]/.test(args.importer) ? { path: 'ajv-provider', namespace: 'mcp-no-ajv' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'mcp-no-ajv' }, () => ({
+      contents: `export class AjvJsonSchemaValidator { getValidator() { throw new Error('svc-mcp: JSON Schema validation (elicitation) is not used by this server'); } }`,
+      loader: 'js',
     }));
   },
 };
@@ -102,6 +123,28 @@ async function main() {
       sourcesContent: !production,
       logLevel: 'silent',
       plugins: [problemMatcherPlugin, englishOnlyZodPlugin],
+    }),
+  );
+  // The MCP server (`node dist/mcp.js`): plain Node, shipped in the VSIX. No `vscode` external, so
+  // a vscode import anywhere it reaches fails the build.
+  contexts.push(
+    await esbuild.context({
+      entryPoints: { mcp: 'src/agents/mcp/main.ts' },
+      bundle: true,
+      mainFields: ['module', 'main'],
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      outdir: 'dist',
+      define: { SVC_VERSION: JSON.stringify(require('./package.json').version) },
+      // tsconfig.json maps the SDK's subpaths to its CommonJS build for the type checker only; the
+      // bundle takes its ES modules, which share one copy of zod with ours.
+      tsconfigRaw: { compilerOptions: {} },
+      minify: production,
+      sourcemap: !production,
+      sourcesContent: !production,
+      logLevel: 'silent',
+      plugins: [problemMatcherPlugin, englishOnlyZodPlugin, noAjvPlugin],
     }),
   );
   // src/api as a plain Node library (no vscode): out/api/index.js, used by scripts/api-example.js.

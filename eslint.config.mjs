@@ -61,6 +61,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [VSCODE_IN_API, UNDICI], patterns: [UNDICI_MODULES] }] },
   },
   {
+    // The agents' tools run in VS Code and in the MCP server (plain Node, dist/mcp.js).
+    files: ['src/agents/core/**/*.ts', 'src/agents/mcp/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The agents\' core and the MCP server run in plain Node: no vscode import.' }, UNDICI], patterns: [UNDICI_MODULES] }] },
+  },
+  {
     // undici's modules are required here (no-require-imports, switched off in the file with its reason).
     files: ['src/api/undici.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [VSCODE_IN_API] }] },

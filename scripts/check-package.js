@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run package`: packages the VSIX (production build) and checks what it holds: only
-// dist/extension.js (activation) and dist/core.js (loaded on first use), the webview bundles, media/, package.json, package.nls.json, README,
+// dist/extension.js (activation), dist/core.js (loaded on first use), dist/mcp.js (the MCP server), the webview bundles, media/, package.json, package.nls.json, README,
 // CHANGELOG and LICENSE. Prints its size. Creates the output folder (vsce does not).
 //   node scripts/check-package.js [--out <file.vsix>]   (default dist-vsix/svc-vscode.vsix)
 'use strict';
@@ -16,9 +16,9 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', 'dist/core.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
+const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/(extension|core)\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -36,7 +36,7 @@ if (unexpected.length || missing.length) {
   process.exit(1);
 }
 const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));
-const bundles = ['extension.js', 'core.js'].map((f) => ({ name: `dist/${f}`, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
+const bundles = ['extension.js', 'core.js', 'mcp.js'].map((f) => ({ name: `dist/${f}`, text: fs.readFileSync(path.join(root, 'dist', f), 'utf8') }));
 // What VS Code loads at activation must stay free of the HTTP stack and the schemas (src/boot/main.ts).
 if (/llhttp|\$ZodType|ZodObject/.test(bundles[0].text)) {
   console.error('check-package: dist/extension.js (loaded at activation) contains undici or zod; they belong in dist/core.js');
@@ -72,6 +72,12 @@ const generated = spawnSync(
 );
 if (generated.status !== 0 || generated.stdout.trim() !== '0') {
   console.error(`check-package: the service client generates code at run time (Function constructed ${generated.stdout.trim() || '?'} times)${generated.stderr ? `:\n${generated.stderr}` : ''}`);
+  process.exit(1);
+}
+// The MCP server runs from a plain terminal with Node alone: its bundle must start and answer.
+const mcp = spawnSync(process.execPath, [path.join(root, 'dist', 'mcp.js'), '--version'], { encoding: 'utf8', env: { PATH: process.env.PATH } });
+if (mcp.status !== 0 || mcp.stdout.trim() !== manifest.version) {
+  console.error(`check-package: node dist/mcp.js --version answered ${JSON.stringify(mcp.stdout.trim())} (exit ${mcp.status}), expected ${manifest.version}${mcp.stderr ? `:\n${mcp.stderr}` : ''}`);
   process.exit(1);
 }
 console.log(`check-package: ${path.relative(root, out)} ${fs.statSync(out).size} bytes; ${files.length} files: ${files.join(', ')}`);

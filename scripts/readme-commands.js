@@ -75,6 +75,7 @@ const PLAN = [
     },
   },
   { cmd: 'npm run build', kind: 'run' },
+  { cmd: 'node dist/mcp.js --help', kind: 'run' },
   { cmd: 'npm run watch', kind: 'serve', ready: /\[watch\] build finished/, timeoutMs: 120_000 },
   { cmd: 'npm run typecheck', kind: 'run' },
   { cmd: 'npm run lint', kind: 'run' },

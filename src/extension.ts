@@ -5,6 +5,11 @@
  * compose() makes no network request; views load when they are first shown.
  */
 import * as vscode from 'vscode';
+import { ConnectionHost } from './agents/connectionHost';
+import type { ToolHost } from './agents/core/host';
+import { languageModelTools } from './agents/lmTools';
+import { mcpEnvironment, registerMcpConfigCommand } from './agents/mcpConfig';
+import type { AgentsCore } from './boot/agents';
 import { KeyApprovals } from './auth/approvals';
 import { registerAuthCommands } from './auth/commands';
 import { CredentialManager } from './auth/credentials';
@@ -51,6 +56,8 @@ export interface SvcExtensionApi {
   dashboards: Dashboards;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
+  /** What the language model tools run against (the tests call their confirmations directly). */
+  agentHost: ToolHost;
   /** Time spent in compose(), in ms (the time inside activate() is the boot API's). */
   composeMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
@@ -69,6 +76,8 @@ export interface CoreHost {
   trajectoryViewer(provider: vscode.CustomReadonlyEditorProvider): void;
   /** The training dashboard's panel serializer, registered at activation. */
   dashboardSerializer(serializer: vscode.WebviewPanelSerializer): void;
+  /** The language model tools and the MCP server's environment, for the stand-ins of src/boot/agents.ts. */
+  agents(core: AgentsCore): void;
   /** Disposes the command stand-ins: called right before the real commands are registered. */
   beforeCommands(): void;
 }
@@ -119,6 +128,10 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
   host.trajectoryViewer(viewer);
 
+  // The agents' tools run on the same connection and key approvals as the commands, never prompting.
+  const agentHost = new ConnectionHost(connection);
+  host.agents({ tools: languageModelTools(agentHost), mcpEnvironment: () => mcpEnvironment(connection, log) });
+
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does
   // not know or show us, a model it does not know.
   register(threads.onDidFail(({ project, error }) => refusedByService(error) && forgetRecent(context.globalState, RECENT_PROJECTS, project)));
@@ -137,6 +150,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
+    registerMcpConfigCommand(connection, context.extensionUri),
     ...registerFeedback({ connection, errors, log, context }),
     ...registerUploadCommands(new UploadManager(connection, errors, log, context)),
     ...viewer.register(),
@@ -173,6 +187,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     dashboards,
     statusBar,
     viewer,
+    agentHost,
     composeMs,
     logUri: context.logUri,
     globalState: context.globalState,

@@ -3,3 +3,4 @@ export const THREADS_VIEW = 'svc.threads';
 export const CHECKPOINTS_VIEW = 'svc.checkpoints';
 export const TRAJECTORY_VIEWER = 'svc.trajectoryViewer';
 export const DASHBOARD_PANEL = 'svc.dashboard';
+export const MCP_PROVIDER = 'svc.mcp';

@@ -12,6 +12,7 @@
 import * as vscode from 'vscode';
 import type { CoreHost, SvcExtensionApi } from '../extension';
 import { CHECKPOINTS_VIEW, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
+import { registerAgents } from './agents';
 import { LazyTree, Pending } from './standIns';
 
 /** What activate() hands to the in-host tests (never in production mode). */
@@ -63,12 +64,15 @@ export function activate(context: vscode.ExtensionContext): BootApi | undefined 
     );
   }
   subs.push(...commandStandIns);
+  const agents = registerAgents(context, load);
+  subs.push(...agents.disposables);
 
   const host: CoreHost = {
     threadsView: (provider) => (threads.attach(provider), threadsView),
     checkpointsView: (provider) => (checkpoints.attach(provider), checkpointsView),
     trajectoryViewer: (provider) => viewer.set(provider),
     dashboardSerializer: (serializer) => dashboards.set(serializer),
+    agents: (core) => agents.agents.set(core),
     beforeCommands: () => {
       for (const standIn of commandStandIns) standIn.dispose();
     },

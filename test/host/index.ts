@@ -54,6 +54,7 @@ function loadSuites(): void {
   require('./suites/trust.test');
   require('./suites/viewer.test');
   require('./suites/promises.test');
+  require('./suites/agents.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }

@@ -1,0 +1,44 @@
+/**
+ * The MCP server's configuration for VS Code, Claude Code and Cursor, as the clipboard text of
+ * "svc: Copy MCP Server Configuration". The key is named by its environment variable
+ * (SVC_API_KEY), never written. Pure: no vscode import.
+ */
+
+export interface McpSnippetOptions {
+  /** The absolute path of dist/mcp.js. */
+  serverPath: string;
+  baseUrl?: string;
+  trainingBaseUrl?: string;
+  project?: string;
+}
+
+function env(o: McpSnippetOptions, key: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (o.baseUrl) out.SVC_BASE_URL = o.baseUrl;
+  if (o.trainingBaseUrl) out.SVC_TRAINING_BASE_URL = o.trainingBaseUrl;
+  if (o.project) out.SVC_PROJECT = o.project;
+  out.SVC_API_KEY = key;
+  return out;
+}
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+export function mcpConfigSnippets(o: McpSnippetOptions): string {
+  const args = [o.serverPath];
+  return [
+    '# svc MCP server (stdio): node dist/mcp.js [--read-only]',
+    '# The key comes from the SVC_API_KEY environment variable: set it in your shell profile, not in these files.',
+    '# (Or a "machine <host> login user password <key>" entry in ~/.netrc.) Add "--read-only" to args to leave out uploads and feedback.',
+    `# The path is this extension's installed copy (${o.serverPath}); it changes when the extension updates.`,
+    '',
+    '## VS Code: .vscode/mcp.json (VS Code 1.101+ also lists "svc" by itself, signed in as in the extension)',
+    json({ servers: { svc: { type: 'stdio', command: 'node', args, env: env(o, '${env:SVC_API_KEY}') } } }),
+    '',
+    '## Claude Code: .mcp.json in the project (or: claude mcp add svc -- node <path>)',
+    json({ mcpServers: { svc: { type: 'stdio', command: 'node', args, env: env(o, '${SVC_API_KEY}') } } }),
+    '',
+    '## Cursor: .cursor/mcp.json (or ~/.cursor/mcp.json)',
+    json({ mcpServers: { svc: { command: 'node', args, env: env(o, '${env:SVC_API_KEY}') } } }),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,82 @@
+/**
+ * The tools' inputs. The same schemas check what a model sends (zod) and describe it to the model
+ * (JSON Schema: package.json's `inputSchema` and the MCP server's list; a unit test keeps the
+ * package.json copies equal to `toJsonSchema` of these). Pure: no vscode import.
+ */
+import { z } from 'zod';
+
+const text = (max: number) => z.string().min(1).max(max);
+const count = (max: number) => z.number().int().min(0).max(max);
+const dateTime = () => z.string().max(64).refine((s) => /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(s) && !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date-time with a zone, e.g. 2026-11-24T00:00:00Z');
+
+export const SORT_FIELDS = ['thread_id', 'turn_count', 'start_time', 'last_updated', 'p50_turn_duration_ms', 'p99_turn_duration_ms'] as const;
+export const MAX_THREADS = 200;
+export const MAX_CHECKPOINTS = 500;
+
+export const ListThreadsInput = z.strictObject({
+  projectId: text(256).regex(/^[^/\s]+\/[^/\s]+$/, 'must be <entity>/<project>').optional().describe('The project, "<entity>/<project>". Default: the project selected in svc.'),
+  sortBy: z.enum(SORT_FIELDS).optional().describe('Sort field. Default last_updated.'),
+  direction: z.enum(['asc', 'desc']).optional().describe('Sort direction. Default desc.'),
+  after: dateTime().optional().describe('Only turns started after this ISO 8601 date-time count (e.g. 2026-11-24T00:00:00Z).'),
+  before: dateTime().optional().describe('Only turns started before this ISO 8601 date-time count.'),
+  threadIds: z.array(text(512)).max(1000).optional().describe('Only these threads.'),
+  limit: z.number().int().min(1).max(MAX_THREADS).optional().describe(`Rows to return, 1 to ${MAX_THREADS}. Default 50.`),
+  offset: count(1_000_000_000).optional().describe('Rows to skip, for the next page. Default 0.'),
+});
+export type ListThreadsInput = z.infer<typeof ListThreadsInput>;
+
+export const ListCheckpointsInput = z.strictObject({
+  modelId: text(256).describe('The model id, as used in /v1/preview/models/{model_id}.'),
+  order: z.enum(['asc', 'desc']).optional().describe('By step: desc (newest first, default) or asc.'),
+  limit: z.number().int().min(1).max(MAX_CHECKPOINTS).optional().describe(`Rows to return, 1 to ${MAX_CHECKPOINTS}. Default 50.`),
+  metric: text(256).optional().describe('The metric that names the best checkpoint. Default: the first metric whose name contains "reward".'),
+});
+export type ListCheckpointsInput = z.infer<typeof ListCheckpointsInput>;
+
+export const SummarizeRunInput = z
+  .strictObject({
+    modelId: text(256).optional().describe("The model whose checkpoints' metrics to read from the service."),
+    historyFile: text(4096).optional().describe("Or a local history.jsonl of the training client (.art/<project>/models/<model>/history.jsonl): a path in the workspace, or absolute."),
+  })
+  .refine((v) => (v.modelId === undefined) !== (v.historyFile === undefined), 'Give exactly one of modelId and historyFile.');
+export type SummarizeRunInput = z.infer<typeof SummarizeRunInput>;
+
+export const SummarizeTrajectoriesInput = z.strictObject({
+  file: text(4096).describe('A trajectory file (JSON, JSONL or Parquet): a path in the workspace, or absolute.'),
+});
+export type SummarizeTrajectoriesInput = z.infer<typeof SummarizeTrajectoriesInput>;
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const AttachFeedbackInput = z
+  .strictObject({
+    ref: text(2048).describe('The svc:/// ref of the call (or object) the feedback is about, e.g. svc:///acme/bot/call/<turn id>.'),
+    note: text(1024).optional().describe('A note (1 to 1024 characters).'),
+    emoji: text(64).optional().describe('A reaction: exactly one emoji.'),
+    feedbackType: text(256).optional().describe('A custom feedback type, with payload.'),
+    payload: JsonObject.optional().describe('The custom feedback content (a JSON object), with feedbackType.'),
+  })
+  .refine((v) => [v.note !== undefined, v.emoji !== undefined, v.feedbackType !== undefined || v.payload !== undefined].filter(Boolean).length === 1, 'Give one kind of feedback: note, emoji, or feedbackType with payload.')
+  .refine((v) => (v.feedbackType === undefined) === (v.payload === undefined), 'feedbackType and payload go together.');
+export type AttachFeedbackInput = z.infer<typeof AttachFeedbackInput>;
+
+export const UploadTrajectoriesInput = z.strictObject({
+  files: z.array(text(4096)).min(1).max(100).describe('Trajectory files (JSON, JSONL or Parquet): paths in the workspace, or absolute. Step files upload in step order.'),
+  modelId: text(256).describe('The model to log the trajectories to.'),
+  split: text(256).describe('The data split, usually "train" or "val".'),
+});
+export type UploadTrajectoriesInput = z.infer<typeof UploadTrajectoriesInput>;
+
+/** The JSON Schema a model sees for `schema` (no `$schema` member: package.json and MCP take it bare). */
+export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** A zod failure as one line per problem, naming the input field. */
+export function inputProblems(error: z.ZodError): string {
+  return error.issues
+    .slice(0, 10)
+    .map((i) => `- ${i.path.length ? `${i.path.join('.')}: ` : ''}${i.message.replace(/^Invalid input: expected (.+), received undefined$/, 'required ($1)')}`)
+    .join('\n');
+}

@@ -1,0 +1,179 @@
+/**
+ * The six tools an agent can call, the same in VS Code (language model tools) and in the MCP
+ * server: names, descriptions, input schemas and runs. Every outcome is text; nothing a model
+ * sends makes a tool throw (`runTool`, `prepareTool`). Pure: no vscode import.
+ */
+import type { z } from 'zod';
+import { listCheckpoints } from './checkpoints';
+import { describeError, type ToolHost } from './host';
+import { summarizeRun } from './run';
+import {
+  AttachFeedbackInput,
+  inputProblems,
+  ListCheckpointsInput,
+  ListThreadsInput,
+  SummarizeRunInput,
+  SummarizeTrajectoriesInput,
+  toJsonSchema,
+  UploadTrajectoriesInput,
+} from './schemas';
+import { listThreads } from './threads';
+import { summarizeTrajectories } from './trajectories';
+import { attachFeedback, confirmFeedback, confirmUpload, uploadTrajectories, type Confirmation } from './writes';
+
+export interface AgentTool {
+  name: string;
+  /** A short name for people (package.json `displayName`). */
+  title: string;
+  /** For the model: when to use it and what comes back (package.json `modelDescription`). */
+  description: string;
+  input: z.ZodType;
+  /** Writes confirm first; reads do not. */
+  write: boolean;
+  /** What the UI shows while it runs. */
+  progress(input: never): string;
+  confirm?(host: ToolHost, input: never, signal?: AbortSignal): Promise<Confirmation> | Confirmation;
+  run(host: ToolHost, input: never, signal?: AbortSignal): Promise<string>;
+}
+
+const tool = <S extends z.ZodType>(t: Omit<AgentTool, 'input' | 'progress' | 'confirm' | 'run'> & {
+  input: S;
+  progress(input: z.infer<S>): string;
+  confirm?(host: ToolHost, input: z.infer<S>, signal?: AbortSignal): Promise<Confirmation> | Confirmation;
+  run(host: ToolHost, input: z.infer<S>, signal?: AbortSignal): Promise<string>;
+}): AgentTool => t as unknown as AgentTool;
+
+export const TOOLS: readonly AgentTool[] = [
+  tool({
+    name: 'svc_list_threads',
+    title: 'List svc threads',
+    description:
+      'Lists the conversation threads of an svc project with their statistics: turn count, p50 and p99 turn duration in ms, start time, last update, and the refs (svc:///…/call/<id>) of the first and last turn. ' +
+      'Use it for questions such as "which threads had the most turns yesterday?" (sortBy turn_count, after/before as ISO date-times) or to find a turn ref to attach feedback to. ' +
+      'Returns the total count and a Markdown table of at most `limit` rows (default 50); when more exist it says so and which offset to pass next. projectId defaults to the project selected in svc.',
+    input: ListThreadsInput,
+    write: false,
+    progress: (i) => `Listing threads of ${i.projectId ?? 'the selected project'}`,
+    run: listThreads,
+  }),
+  tool({
+    name: 'svc_list_checkpoints',
+    title: 'List svc checkpoints',
+    description:
+      'Lists the checkpoints of a training model (svc model endpoints): step, id and metrics of each, newest first by default. ' +
+      'Names the latest checkpoint and the best one by a metric (default: the reward-like metric; higher is better for rewards, lower for losses). ' +
+      'Use it to answer "which checkpoint is best?" or "what is the latest step?". Returns the count, the best and latest, and a Markdown table of up to `limit` rows (default 50), saying when rows were left out.',
+    input: ListCheckpointsInput,
+    write: false,
+    progress: (i) => `Listing the checkpoints of ${i.modelId}`,
+    run: listCheckpoints,
+  }),
+  tool({
+    name: 'svc_summarize_run',
+    title: 'Summarize an svc training run',
+    description:
+      "Summarizes a training run's health from the metrics of its checkpoints on the service ({modelId}) or from a local history.jsonl of the training client ({historyFile}). " +
+      'Use it for "is my run still improving?" or "is the reward stuck?". Returns plain sentences with numbers: the reward trend over the last 10 points (improving, plateau or falling, with the fitted change and the noise it was compared to), ' +
+      'the best and latest step, the within-group reward standard deviation and the exception rate over time, metrics that stopped being logged, and non-finite values. It states numbers, not advice.',
+    input: SummarizeRunInput,
+    write: false,
+    progress: (i) => `Summarizing the run ${i.modelId ?? i.historyFile ?? ''}`,
+    run: summarizeRun,
+  }),
+  tool({
+    name: 'svc_summarize_trajectories',
+    title: 'Summarize a trajectory file',
+    description:
+      'Reads a local trajectory file (JSON, JSONL or Parquet, as the training client writes under .art/<project>/models/<model>/trajectories/<split>/) and summarizes it per group: trajectory count, reward mean, standard deviation, min and max, ' +
+      'a zero-variance flag (all rewards equal: the group gives no learning signal), exceptions, and tokens and time where the file has them. Also lists validation problems with line and column. ' +
+      'Use it for "why does step 42 have no learning signal?" or before uploading. Nothing is sent anywhere.',
+    input: SummarizeTrajectoriesInput,
+    write: false,
+    progress: (i) => `Reading ${i.file}`,
+    run: summarizeTrajectories,
+  }),
+  tool({
+    name: 'svc_attach_feedback',
+    title: 'Attach svc feedback',
+    description:
+      'Attaches feedback to a call or object by its svc:/// ref (for a thread, use a turn ref from svc_list_threads): a note (text), a reaction (one emoji), or a custom feedbackType with a JSON payload. ' +
+      'The user confirms first; the confirmation names the host, the ref and the content. Returns the id of the stored feedback row.',
+    input: AttachFeedbackInput,
+    write: true,
+    progress: (i) => `Attaching feedback to ${i.ref}`,
+    confirm: confirmFeedback,
+    run: attachFeedback,
+  }),
+  tool({
+    name: 'svc_upload_trajectories',
+    title: 'Upload trajectories to svc',
+    description:
+      "Uploads local trajectory files (JSON, JSONL or Parquet) to a model's trajectory log with a data split (usually train or val). Every file is validated first; a file with errors sends nothing. " +
+      'Step files of the training layout go in step order. The user confirms first; the confirmation names the host, the model and split, and the files, groups and bytes. ' +
+      'Returns what was logged per file; on a failure, which lines were logged, which were not, and which may have been.',
+    input: UploadTrajectoriesInput,
+    write: true,
+    progress: (i) => `Uploading ${i.files.length} files to ${i.modelId} (${i.split})`,
+    confirm: confirmUpload,
+    run: uploadTrajectories,
+  }),
+];
+
+export const READ_TOOLS = TOOLS.filter((t) => !t.write);
+
+export function findTool(name: string): AgentTool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+/** The JSON Schema of a tool's input. */
+export function inputSchemaOf(t: AgentTool): Record<string, unknown> {
+  return toJsonSchema(t.input);
+}
+
+export interface ToolText {
+  text: string;
+  isError: boolean;
+}
+
+type Checked = { ok: true; value: unknown } | { ok: false; result: ToolText };
+
+function check(t: AgentTool, raw: unknown): Checked {
+  const parsed = t.input.safeParse(raw ?? {});
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, result: { text: `${t.name}: the input is not valid.\n${inputProblems(parsed.error)}`, isError: true } };
+}
+
+/** Runs a tool on what a model sent; every failure is a text result, never a throw. */
+export async function runTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<ToolText> {
+  try {
+    const checked = check(t, raw);
+    if (!checked.ok) return checked.result;
+    return { text: await t.run(host, checked.value as never, signal), isError: false };
+  } catch (e) {
+    return { text: `${t.name} failed: ${describeError(e, host)}`, isError: true };
+  }
+}
+
+/**
+ * The confirmation of a write tool, or the invocation message of a read. A write whose input
+ * cannot be checked still confirms, saying why it will fail, so nothing is sent unasked.
+ */
+export async function prepareTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<{ progress: string; confirmation?: Confirmation }> {
+  const checked = check(t, raw);
+  const progress = checked.ok ? safe(() => t.progress(checked.value as never), t.title) : t.title;
+  if (!t.write || !t.confirm) return { progress };
+  if (!checked.ok) return { progress, confirmation: { title: t.title, message: checked.result.text } };
+  try {
+    return { progress, confirmation: await t.confirm(host, checked.value as never, signal) };
+  } catch (e) {
+    return { progress, confirmation: { title: `${t.title}?`, message: `This will fail: ${describeError(e, host)}` } };
+  }
+}
+
+function safe(f: () => string, fallback: string): string {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}

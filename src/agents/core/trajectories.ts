@@ -1,0 +1,147 @@
+/**
+ * svc_summarize_trajectories: per group of a trajectory file, the rewards and what else the file
+ * says (exceptions, tokens, time), and the validation problems with line and column. Reads the file
+ * with the uploader's reader and validator. Pure: no vscode import.
+ */
+import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../trajectories/reader';
+import { exceptionsOf, groupRewards, groupStats, isObj } from '../../viewer/model';
+import { bytes, count, cutNote, num, stats, table } from './format';
+import { ToolProblem, type ToolHost } from './host';
+import type { SummarizeTrajectoriesInput } from './schemas';
+
+export const MAX_GROUP_ROWS = 100;
+const MAX_PROBLEMS = 20;
+
+const TOKENS = /tokens?$/i;
+const TIME = /(duration|latency|elapsed|seconds|(^|[/_])time)($|_s$|_ms$|_sec)/i;
+
+/** A group's figures: the viewer's reward stats (the same numbers as the trajectory viewer), and tokens and time. */
+export interface GroupFigures {
+  index: number;
+  line: number;
+  trajectories: number;
+  rewards: number[];
+  stats: ReturnType<typeof groupStats>;
+  tokens?: number;
+  /** Sum over trajectories of time-like metrics, with the metric names. */
+  time?: { total: number; names: string[] };
+}
+
+/** The usage of a raw exchange response (OpenAI or Anthropic shapes). */
+function usageTokens(exchange: unknown): number {
+  if (!isObj(exchange) || !isObj(exchange.response) || !isObj(exchange.response.usage)) return 0;
+  const u = exchange.response.usage;
+  if (typeof u.total_tokens === 'number') return u.total_tokens;
+  return [u.input_tokens, u.output_tokens, u.prompt_tokens, u.completion_tokens].reduce<number>((a, v) => a + (typeof v === 'number' ? v : 0), 0);
+}
+
+export function groupFigures(index: number, line: number, group: unknown): GroupFigures {
+  const g = isObj(group) ? group : {};
+  const trajectories = Array.isArray(g.trajectories) ? g.trajectories : [];
+  const rewards = groupRewards(trajectories);
+  const out: GroupFigures = { index, line, trajectories: trajectories.length, rewards, stats: groupStats(rewards, exceptionsOf(g).length) };
+  let tokens = 0;
+  let sawTokens = false;
+  const timeNames = new Set<string>();
+  let time = 0;
+  for (const t of trajectories) {
+    if (!isObj(t)) continue;
+    if (isObj(t.metrics)) {
+      for (const [k, v] of Object.entries(t.metrics)) {
+        if (typeof v !== 'number' || !Number.isFinite(v)) continue;
+        if (TOKENS.test(k)) {
+          tokens += v;
+          sawTokens = true;
+        } else if (TIME.test(k)) {
+          time += v;
+          timeNames.add(k);
+        }
+      }
+    }
+    if (isObj(t.exchanges)) {
+      for (const list of Object.values(t.exchanges)) {
+        if (!Array.isArray(list)) continue;
+        for (const x of list) {
+          const n = usageTokens(x);
+          if (n) {
+            tokens += n;
+            sawTokens = true;
+          }
+        }
+      }
+    }
+  }
+  if (sawTokens) out.tokens = tokens;
+  if (timeNames.size) out.time = { total: time, names: [...timeNames] };
+  return out;
+}
+
+function problemLine(p: Problem): string {
+  return `- ${p.severity} at line ${p.line}, column ${p.column}: ${p.message}`;
+}
+
+export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal): Promise<string> {
+  const path = host.resolvePath(input.file);
+  let summary: ValidationSummary;
+  try {
+    summary = await validateTrajectoryFile(path, { signal, maxProblems: 200 });
+  } catch (e) {
+    throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const errors = summary.problems.filter((p) => p.severity === 'error');
+  const lines = [
+    `${path}: ${summary.format.toUpperCase()}, ${bytes(summary.fileBytes)}, ${count(summary.groups)} groups, ${count(summary.trajectories)} trajectories${summary.split ? `, split "${summary.split}"` : ''}.`,
+  ];
+  if (summary.problems.length) {
+    lines.push(
+      `Validation: ${count(errors.length)} errors, ${count(summary.problems.length - errors.length)} warnings${summary.truncated ? ' (more not counted)' : ''}${errors.length ? '; the service would refuse this file' : ''}. Lines and columns are 1-based.`,
+      ...summary.problems.slice(0, MAX_PROBLEMS).map(problemLine),
+    );
+    if (summary.problems.length > MAX_PROBLEMS) lines.push(`(first ${MAX_PROBLEMS} of ${count(summary.problems.length)} problems)`);
+  } else {
+    lines.push('Validation: no problems; the service would accept it.');
+  }
+  if (errors.length) return lines.join('\n');
+  const groups: GroupFigures[] = [];
+  const all: number[] = [];
+  try {
+    for await (const g of readTrajectoryGroups(path, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
+      const s = groupFigures(g.index, g.line, JSON.parse(g.json));
+      all.push(...s.rewards);
+      groups.push(s);
+    }
+  } catch (e) {
+    throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const zero = groups.filter((g) => g.stats.zeroVariance).length;
+  const withExceptions = groups.filter((g) => g.stats.exceptions > 0);
+  const overall = stats(all);
+  lines.push(
+    `Rewards over all ${count(all.length)} trajectories: ${overall ? `mean ${num(overall.mean)}, std ${num(overall.std)}, min ${num(overall.min)}, max ${num(overall.max)}` : 'none'}. ` +
+      `Zero-variance groups (all rewards equal, one trajectory included: no learning signal): ${count(zero)} of ${count(groups.length)}. ` +
+      `Groups with exceptions: ${count(withExceptions.length)} (${count(withExceptions.reduce((a, g) => a + g.stats.exceptions, 0))} exceptions).`,
+  );
+  const hasTokens = groups.some((g) => g.tokens !== undefined);
+  const timeNames = [...new Set(groups.flatMap((g) => g.time?.names ?? []))];
+  const shown = groups.slice(0, MAX_GROUP_ROWS);
+  const headers = ['group', 'line', 'trajectories', 'reward mean', 'std', 'min', 'max', 'zero variance', 'exceptions'];
+  if (hasTokens) headers.push('tokens');
+  if (timeNames.length) headers.push('time (sum)');
+  lines.push(
+    '',
+    table(
+      headers,
+      shown.map((g) => {
+        const s = g.stats;
+        const row: unknown[] = [g.index, g.line, g.trajectories, num(s.mean), num(s.std), num(s.min), num(s.max), s.zeroVariance ? 'yes' : 'no', s.exceptions];
+        if (hasTokens) row.push(g.tokens === undefined ? '' : num(g.tokens));
+        if (timeNames.length) row.push(g.time ? num(g.time.total) : '');
+        return row;
+      }),
+    ),
+  );
+  if (timeNames.length) lines.push('', `Time is the sum over the group's trajectories of the metrics ${timeNames.join(', ')} (units as the file has them).`);
+  const cut = cutNote(shown.length, 0, groups.length, 'groups', 'the totals above cover every group');
+  if (cut) lines.push('', cut);
+  return lines.join('\n');
+}

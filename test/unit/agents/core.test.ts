@@ -1,0 +1,154 @@
+// The agents' core in plain Node: what package.json declares matches the tools, the run health
+// logic, the history.jsonl reader, the MCP snippet and the MCP server's key rules.
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseHistory } from '../../../src/agents/core/history';
+import { mcpConfigSnippets } from '../../../src/agents/core/mcpSnippet';
+import { summarizePoints, trendOf, vanished } from '../../../src/agents/core/run';
+import { inputSchemaOf, TOOLS } from '../../../src/agents/core/tools';
+import { EnvHost } from '../../../src/agents/mcp/host';
+import { atLeast } from '../../../src/boot/version';
+
+const root = path.resolve(__dirname, '../../..');
+const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+describe('agents: package.json declares the tools the code runs', () => {
+  it('lists each tool with its modelDescription and input schema, in order', () => {
+    const declared = manifest.contributes.languageModelTools as { name: string; modelDescription: string; inputSchema: unknown; displayName: string }[];
+    assert.deepStrictEqual(declared.map((t) => t.name), TOOLS.map((t) => t.name));
+    for (const t of TOOLS) {
+      const d = declared.find((x) => x.name === t.name)!;
+      assert.strictEqual(d.modelDescription, t.description, t.name);
+      assert.strictEqual(d.displayName, t.title, t.name);
+      assert.deepStrictEqual(d.inputSchema, inputSchemaOf(t), `${t.name}: run npx tsx scripts/agents-manifest.ts`);
+    }
+  });
+
+  it('declares the MCP server definition provider and the Copy MCP Server Configuration command', () => {
+    assert.deepStrictEqual(manifest.contributes.mcpServerDefinitionProviders, [{ id: 'svc.mcp', label: 'svc' }]);
+    assert.ok(manifest.contributes.commands.some((c: { command: string }) => c.command === 'svc.copyMcpConfig'));
+  });
+
+  it('registers the MCP provider from VS Code 1.101 on only', () => {
+    assert.strictEqual(atLeast('1.100.3', 1, 101), false);
+    assert.strictEqual(atLeast('1.101.0', 1, 101), true);
+    assert.strictEqual(atLeast('1.105.0-insider', 1, 101), true);
+    assert.strictEqual(atLeast('2.0.0', 1, 101), true);
+  });
+});
+
+describe('agents: run health', () => {
+  const line = (n: number, f: (i: number) => number) => Array.from({ length: n }, (_, i) => ({ step: i + 1, v: f(i) }));
+
+  it('calls a rise beyond the noise improving, a flat line a plateau and a drop falling', () => {
+    assert.strictEqual(trendOf(line(10, (i) => 0.5 + 0.02 * i), true)!.trend, 'improving');
+    assert.strictEqual(trendOf(line(10, (i) => 0.5 + 0.02 * i), false)!.trend, 'falling', 'a rising loss');
+    assert.strictEqual(trendOf(line(10, () => 0.7), true)!.trend, 'plateau');
+    assert.strictEqual(trendOf(line(10, (i) => 0.7 + (i % 2 ? 0.05 : -0.05)), true)!.trend, 'plateau', 'noise around a level');
+    assert.strictEqual(trendOf(line(10, (i) => 0.9 - 0.03 * i), true)!.trend, 'falling');
+    assert.strictEqual(trendOf(line(2, (i) => i), true), undefined, 'too few points');
+  });
+
+  it('fits only the last 10 points', () => {
+    const t = trendOf(line(30, (i) => (i < 20 ? i / 20 : 1)), true)!;
+    assert.strictEqual(t.trend, 'plateau');
+    assert.deepStrictEqual([t.from, t.to, t.n], [21, 30, 10]);
+  });
+
+  it('names a metric that stopped, but not one logged every few steps', () => {
+    const points = Array.from({ length: 20 }, (_, i) => ({
+      step: i + 1,
+      metrics: { r: i, ...(i < 5 ? { gone: 1 } : {}), ...((i + 1) % 4 === 0 ? { val: 1 } : {}) },
+    }));
+    assert.deepStrictEqual(vanished(points).map((v) => v.metric), ['gone']);
+  });
+
+  it('states the figures in plain sentences', () => {
+    const text = summarizePoints(
+      Array.from({ length: 12 }, (_, i) => ({ step: (i + 1) * 10, metrics: { 'train/reward': i / 10, 'train/reward_std_dev': i > 9 ? 0 : 0.1, 'train/exception_rate': 0.01, loss: i === 5 ? null : 1 } })),
+      'Run x',
+    );
+    assert.match(text, /^Run x: 12 steps with metrics, steps 10–120, 4 metrics\./);
+    assert.match(text, /Reward trend \(train\/reward, last 10 values, steps 30–120\): improving\. From 0\.2 to 1\.1/);
+    assert.match(text, /Best train\/reward: 1\.1 at step 120\./);
+    assert.match(text, /train\/reward_std_dev: .*exactly 0 at 2 of 12 steps/);
+    assert.match(text, /Non-finite values \(NaN or infinite\): loss at steps 60\./);
+    assert.doesNotMatch(text, /should|recommend|try /i, 'numbers, not advice');
+  });
+});
+
+describe('agents: history.jsonl reader', () => {
+  it('merges the lines of one step, skips the reserved keys and reads bare NaN and Infinity as non-finite', () => {
+    const h = parseHistory(
+      [
+        '{"train/reward": 0.5, "step": 1, "training_step": 1, "recorded_at": "2026-11-24T10:00:00"}',
+        '{"val/reward": 0.4, "step": 1, "recorded_at": "2026-11-24T10:00:05"}',
+        '',
+        '{"train/reward": NaN, "loss/train": Infinity, "step": 2}',
+        '{"train/reward": -Infinity, "note": "NaN", "step": 3}',
+        'not json',
+        '{"train/reward": 1}',
+      ].join('\r\n'),
+    );
+    assert.deepStrictEqual(h.points, [
+      { step: 1, metrics: { 'train/reward': 0.5, 'val/reward': 0.4 } },
+      { step: 2, metrics: { 'train/reward': null, 'loss/train': null } },
+      { step: 3, metrics: { 'train/reward': null } },
+    ]);
+    assert.deepStrictEqual(h.problems.map((p) => p.line), [6, 7]);
+    assert.strictEqual(h.lines, 6);
+  });
+
+  it('takes training_step when step is absent, and orders by step', () => {
+    const h = parseHistory('{"r": 2, "training_step": 5}\n{"r": 1, "training_step": 2}\n');
+    assert.deepStrictEqual(h.points.map((p) => p.step), [2, 5]);
+  });
+});
+
+describe('agents: MCP configuration snippet', () => {
+  it('names the key by SVC_API_KEY for VS Code, Claude Code and Cursor, and holds no key', () => {
+    const text = mcpConfigSnippets({ serverPath: '/ext/dist/mcp.js', baseUrl: 'https://svc.example.com', project: 'acme/bot' });
+    const blocks = text.split('\n## ').slice(1).map((b) => JSON.parse(b.slice(b.indexOf('\n') + 1)));
+    assert.strictEqual(blocks.length, 3);
+    const [vscodeCfg, claude, cursor] = blocks;
+    assert.deepStrictEqual(vscodeCfg.servers.svc.args, ['/ext/dist/mcp.js']);
+    assert.strictEqual(vscodeCfg.servers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
+    assert.strictEqual(claude.mcpServers.svc.env.SVC_API_KEY, '${SVC_API_KEY}');
+    assert.strictEqual(cursor.mcpServers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
+    for (const b of blocks) assert.strictEqual((b.servers ?? b.mcpServers).svc.env.SVC_BASE_URL, 'https://svc.example.com');
+  });
+});
+
+describe('agents: the MCP server sends a key only where it was given for', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-envhost-'));
+  const netrc = (text: string) => {
+    const file = path.join(dir, `netrc-${Math.random()}`);
+    fs.writeFileSync(file, text);
+    return file;
+  };
+  const host = (env: Record<string, string>) => new EnvHost({ env, cwd: dir, userAgent: 't' });
+
+  it('uses SVC_API_KEY for both origins', async () => {
+    const h = host({ SVC_BASE_URL: 'https://a.example', SVC_TRAINING_BASE_URL: 'https://b.example', SVC_API_KEY: 'k' });
+    assert.strictEqual(await h.keyProblem('trace'), undefined);
+    assert.strictEqual(await h.keyProblem('training'), undefined);
+  });
+
+  it("never lends the trace host's netrc key to another model host", async () => {
+    const h = host({ SVC_BASE_URL: 'https://a.example', SVC_TRAINING_BASE_URL: 'https://b.example', NETRC: netrc('machine a.example login user password k\n') });
+    assert.strictEqual(await h.keyProblem('trace'), undefined);
+    assert.match((await h.keyProblem('training'))!, /No key was sent to https:\/\/b\.example: that key belongs to https:\/\/a\.example/);
+  });
+
+  it('never uses the netrc default entry', async () => {
+    const h = host({ SVC_BASE_URL: 'https://a.example', NETRC: netrc('default login user password k\n') });
+    assert.match((await h.keyProblem('trace'))!, /"default" entry of your netrc file names no host/);
+  });
+
+  it('says what to set without a URL, and refuses a URL with credentials in it', () => {
+    assert.match(JSON.stringify(host({}).client()), /set SVC_BASE_URL/);
+    assert.match(JSON.stringify(host({ SVC_BASE_URL: 'https://u:p@a.example' }).client()), /SVC_BASE_URL is not usable/);
+  });
+});

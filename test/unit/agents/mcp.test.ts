@@ -1,0 +1,215 @@
+// The MCP server (src/agents/mcp/main.ts, bundled as dist/mcp.js) driven by the SDK's own client over
+// stdio, against the reference service. The server runs from source (tsx), in its own process.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { inputSchemaOf, TOOLS } from '../../../src/agents/core/tools';
+import { startReferenceServer, type ReferenceServer } from '../../server';
+
+const KEY = 'mcp-test-key-0123456789abcdef';
+const PROJECT = 'acme/bot';
+const root = path.resolve(__dirname, '../../..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-'));
+
+interface Session {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+}
+
+/** Starts the server with exactly `env` (plus PATH and HOME pointing at an empty directory: no real netrc). */
+async function start(env: Record<string, string>, args: string[] = []): Promise<Session> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['--require', require.resolve('tsx/cjs'), path.join(root, 'src/agents/mcp/main.ts'), ...args],
+    env: { PATH: process.env.PATH ?? '', HOME: dir, NETRC: path.join(dir, 'no-netrc'), ...env },
+    cwd: root,
+    stderr: 'pipe',
+  });
+  let err = '';
+  transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: 'svc-mcp-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => err };
+}
+
+async function call(s: Session, name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }> {
+  const r = (await s.client.callTool({ name, arguments: args })) as { content: { type: string; text: string }[]; isError?: boolean };
+  return { text: r.content.map((c) => c.text).join(''), isError: r.isError === true };
+}
+
+describe('MCP server (stdio, the SDK client)', function () {
+  // Each session starts a Node process that compiles the server with tsx.
+  this.timeout(60_000);
+  let server: ReferenceServer;
+  let s: Session;
+  const env = () => ({ SVC_BASE_URL: server.url, SVC_API_KEY: KEY, SVC_PROJECT: PROJECT });
+
+  before(async () => {
+    server = await startReferenceServer({ apiKeys: [{ key: KEY, userId: 'u' }] });
+    server.seedThreads(PROJECT, 75, { turnsPerThread: 2 });
+    server.addCheckpoints('agent-7b', 12, { metrics: (step) => ({ 'train/reward': step / 100, loss: 1 / step }) });
+    s = await start(env());
+  });
+  after(async () => {
+    await s?.client.close();
+    await server?.close();
+  });
+
+  it('lists the six tools with the descriptions and input schemas VS Code gets', async () => {
+    const { tools } = await s.client.listTools();
+    assert.deepStrictEqual(tools.map((t) => t.name), TOOLS.map((t) => t.name));
+    for (const t of tools) {
+      const ours = TOOLS.find((x) => x.name === t.name)!;
+      assert.strictEqual(t.description, ours.description);
+      assert.deepStrictEqual(t.inputSchema, inputSchemaOf(ours));
+      assert.strictEqual(t.annotations?.readOnlyHint, !ours.write, t.name);
+    }
+  });
+
+  it('svc_list_threads: the default project, the first page and the total', async () => {
+    const r = await call(s, 'svc_list_threads', { limit: 10 });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /^75 threads \(project acme\/bot, sorted by last_updated desc\)/);
+    assert.strictEqual(r.text.split('\n').filter((l) => l.startsWith('| thread-')).length, 10);
+    assert.match(r.text, /\| thread-74 \| 2 \| 500 \| 500 \|/, 'newest first, 2 turns of 500 ms');
+    assert.match(r.text, /Showing first 10 of 75 threads; pass offset 10 for more\./);
+  });
+
+  it('svc_list_checkpoints and svc_summarize_run read the model endpoints', async () => {
+    const list = await call(s, 'svc_list_checkpoints', { modelId: 'agent-7b', order: 'asc', limit: 2 });
+    assert.match(list.text, /12 checkpoints, steps 10–120\./);
+    assert.match(list.text, /Best by train\/reward \(higher is better\): step 120 \(1\.2\)/);
+    assert.deepStrictEqual(list.text.split('\n').filter((l) => /^\| \d/.test(l)).map((l) => l.split('|')[1]!.trim()), ['10', '20']);
+    const run = await call(s, 'svc_summarize_run', { modelId: 'agent-7b' });
+    assert.match(run.text, /Reward trend \(train\/reward, last 10 values, steps 30–120\): improving\./);
+  });
+
+  it('svc_summarize_trajectories reads a file relative to the working directory', async () => {
+    const r = await call(s, 'svc_summarize_trajectories', { file: 'test/fixtures/trajectories/groups.jsonl' });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /JSONL, .*3 groups, 4 trajectories\./);
+  });
+
+  it('svc_attach_feedback writes one feedback row and names it', async () => {
+    const ref = `svc:///${PROJECT}/call/thread-03-turn-1`;
+    const r = await call(s, 'svc_attach_feedback', { ref, emoji: '👍' });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.strictEqual(server.store.feedback.length, 1);
+    const row = server.store.feedback[0]!;
+    assert.strictEqual(row.svc_ref, ref);
+    assert.strictEqual(row.feedback_type, 'svc.reaction.1');
+    assert.ok(r.text.includes(row.id), r.text);
+  });
+
+  it('svc_upload_trajectories logs a file to the model and split, exactly its groups', async () => {
+    const file = path.join(dir, '0007.jsonl');
+    const group = (i: number) => ({ trajectories: [{ messages_and_choices: [{ role: 'user', content: `q${i}` }], reward: i }] });
+    fs.writeFileSync(file, [0, 1, 2].map((i) => JSON.stringify(group(i))).join('\n') + '\n');
+    const r = await call(s, 'svc_upload_trajectories', { files: [file], modelId: 'agent-7b', split: 'val' });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /Uploaded to model agent-7b, split val, at http:\/\/127\.0\.0\.1:\d+: 3 groups, 3 trajectories from 1 files\./);
+    assert.strictEqual(server.store.logs.length, 1);
+    assert.strictEqual(server.store.logs[0]!.body.split, 'val');
+    assert.strictEqual(server.store.logs[0]!.groupCount, 3);
+  });
+
+  it('a service connection killed mid-stream is an error result, and the server keeps answering', async () => {
+    server.faults.add({ path: '/threads/stream_query', kind: 'reset-mid-stream', afterRows: 3, times: 20 });
+    const r = await call(s, 'svc_list_threads', {});
+    server.faults.clear();
+    assert.strictEqual(r.isError, true);
+    assert.match(r.text, /^svc_list_threads failed: /);
+    const again = await call(s, 'svc_list_threads', { limit: 1 });
+    assert.strictEqual(again.isError, false, again.text);
+  });
+
+  it('--read-only leaves out the two write tools and refuses them by name', async () => {
+    const ro = await start(env(), ['--read-only']);
+    try {
+      const { tools } = await ro.client.listTools();
+      assert.deepStrictEqual(tools.map((t) => t.name), ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories']);
+      const r = await call(ro, 'svc_upload_trajectories', { files: ['x.jsonl'], modelId: 'm', split: 'train' });
+      assert.strictEqual(r.isError, true);
+      assert.match(r.text, /started with --read-only/);
+    } finally {
+      await ro.client.close();
+    }
+  });
+
+  it('a wrong key is an error result that says how to fix it, not a crash', async () => {
+    const bad = await start({ ...env(), SVC_API_KEY: 'wrong-key' });
+    try {
+      const r = await call(bad, 'svc_list_checkpoints', { modelId: 'agent-7b' });
+      assert.strictEqual(r.isError, true);
+      assert.match(r.text, /refused the key \(HTTP 401\).*Set SVC_API_KEY/s);
+      assert.ok(!r.text.includes('wrong-key') && !bad.stderr().includes('wrong-key'), 'the key is never echoed');
+      assert.strictEqual((await bad.client.listTools()).tools.length, 6, 'still serving');
+    } finally {
+      await bad.client.close();
+    }
+  });
+
+  it('without SVC_BASE_URL or a key, each tool says what to set', async () => {
+    const none = await start({});
+    try {
+      assert.match((await call(none, 'svc_list_threads', { projectId: PROJECT })).text, /set SVC_BASE_URL/);
+    } finally {
+      await none.client.close();
+    }
+    const noKey = await start({ SVC_BASE_URL: server.url });
+    try {
+      assert.match((await call(noKey, 'svc_list_checkpoints', { modelId: 'agent-7b' })).text, /No API key for http:\/\/127\.0\.0\.1:\d+\. Set SVC_API_KEY/);
+    } finally {
+      await noKey.client.close();
+    }
+  });
+
+  it('takes the netrc entry of the exact host, never the default entry', async () => {
+    const exact = path.join(dir, 'netrc-exact');
+    fs.writeFileSync(exact, `machine 127.0.0.1 login user password ${KEY}\n`);
+    const fallback = path.join(dir, 'netrc-default');
+    fs.writeFileSync(fallback, `machine other.example login user password nope\ndefault login user password ${KEY}\n`);
+    const a = await start({ SVC_BASE_URL: server.url, NETRC: exact });
+    try {
+      assert.strictEqual((await call(a, 'svc_list_checkpoints', { modelId: 'agent-7b' })).isError, false);
+    } finally {
+      await a.client.close();
+    }
+    server.stats.clear();
+    const b = await start({ SVC_BASE_URL: server.url, NETRC: fallback });
+    try {
+      const r = await call(b, 'svc_list_checkpoints', { modelId: 'agent-7b' });
+      assert.match(r.text, /No key was sent to http:\/\/127\.0\.0\.1:\d+: the "default" entry of your netrc file names no host/);
+      assert.strictEqual(server.stats.filter('/v1/preview/models').length, 0, 'no request left');
+    } finally {
+      await b.client.close();
+    }
+  });
+
+  it('exits when the client goes away (stdin closed), also in the middle of a call', async () => {
+    const k = await start(env());
+    const pid = k.transport.pid!;
+    server.faults.add({ path: '/v1/preview/models/agent-7b/checkpoints', kind: 'delay', ms: 5_000 });
+    const pending = k.client.callTool({ name: 'svc_list_checkpoints', arguments: { modelId: 'agent-7b' } }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    await k.client.close();
+    assert.ok((await pending) instanceof Error, 'the call ends with the connection');
+    const t0 = Date.now();
+    while (alive(pid) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
+    assert.strictEqual(alive(pid), false, 'the server process is gone');
+    server.faults.clear();
+  });
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
