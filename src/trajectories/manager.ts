@@ -14,7 +14,7 @@ import type { Connection } from '../service/connection';
 import { artLayout, uploadOrder } from './layout';
 import { announceUpload, askUncertain, pickModel, pickSplit, serverIssues } from './questions';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
-import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
+import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 
 const SHOW_PROBLEMS = { title: 'Show Problems', command: 'workbench.actions.view.problems' };
@@ -41,6 +41,9 @@ export class UploadManager implements vscode.Disposable {
   remaining: Remaining | undefined;
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
   private running: AbortController | undefined;
+  private readonly finished = new vscode.EventEmitter<UploadFinished>();
+  /** Fires when an upload (or a retry) that sent or tried to send has finished, whatever its outcome. */
+  readonly onDidFinish = this.finished.event;
 
   constructor(
     private readonly connection: Connection,
@@ -55,6 +58,7 @@ export class UploadManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.finished.dispose();
     this.live.dispose();
     this.diagnostics.dispose();
   }
@@ -202,6 +206,7 @@ export class UploadManager implements vscode.Disposable {
       if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
     background(announceUpload(report, plan, performance.now() - started, this.errors), 'Announcing the upload');
+    this.finished.fire({ modelId: plan.modelId, split: plan.split, report });
     return report;
   }
 
