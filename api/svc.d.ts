@@ -83,7 +83,7 @@ export interface Thread {
   /** Median and 99th percentile turn duration, ms; null when the service did not compute them. */
   p50TurnDurationMs: number | null;
   p99TurnDurationMs: number | null;
-  /** `weave:///…/call/<id>` refs of the first and last turns, when the service named them. */
+  /** `svc:///<project>/call/<id>` refs of the first and last turns, when the service named them. */
   firstTurnRef: string | null;
   lastTurnRef: string | null;
 }

@@ -52,6 +52,8 @@ function loadSuites(): void {
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');
+  require('./suites/links.test');
+  require('./suites/publicApi.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
