@@ -151,7 +151,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     errors,
     showThread: (project, row) => showThreadDetails(threadDetailsPanel, threadDetails, project, row),
     knownModels: () => checkpoints.models,
-    revealModel: async (modelId) => checkpointsView.reveal(checkpointsProvider.modelNode(modelId), { select: true, focus: false }),
+    // Showing where the model is helps, but the dashboard does not depend on it (a signed-out view lists nothing).
+    revealModel: (modelId) => Promise.resolve(checkpointsView.reveal(checkpointsProvider.modelNode(modelId), { select: true, focus: false })).catch((e: unknown) => log.warn(`Could not reveal ${modelId} in the Checkpoints view: ${errors.describe(e)}`)),
     openDashboard: (modelId) => void dashboards.open(modelId),
     openDashboardAtStep: (modelId, step) => dashboards.openAtStep(modelId, step),
   });

@@ -28,7 +28,7 @@ function reachable(root: unknown): unknown[] {
     }
     seen.add(v);
     for (const key of Reflect.ownKeys(v)) {
-      const d = Object.getOwnPropertyDescriptor(v, key)!;
+      const d = Object.getOwnPropertyDescriptor(v, key) as { value?: unknown; get?: unknown; set?: unknown };
       // Getters are not called: a getter that leaked would show as a property of the API itself.
       stack.push(d.value, d.get, d.set);
       if (typeof key === 'string') seen.add(key);
@@ -120,7 +120,8 @@ describe('public API (getApi(1))', () => {
   it('holds no key, header, credential or live object anywhere in its object graph, nor in its errors', async () => {
     const exports = await exportsOf();
     await assertNothingSecret(svc, 'getApi(1)');
-    await assertNothingSecret({ getApi: exports.getApi }, 'the exports');
+    // Everything activate() returns, but the test-only entry (absent outside a harness host).
+    await assertNothingSecret(Object.fromEntries(Object.entries(exports).filter(([k]) => k !== 'getTestApi')), 'the exports');
     // A refusal of the service: the error is a plain Error with the message only.
     server.faults.add({ path: /checkpoints/, kind: 'status', status: 404, times: 1 });
     const error = await svc.listCheckpoints({ modelId: MODEL }).then(
