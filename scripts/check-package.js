@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run package`: packages the VSIX (production build) and checks what it holds: only
-// dist/extension.js (activation), dist/core.js (loaded on first use), dist/mcp.js (the MCP server), the webview bundles, media/, package.json, package.nls.json, README,
+// dist/extension.js (activation), dist/core.js (loaded on first use), dist/mcp.js (the MCP server), the webview bundles, media/, the public API's
+// types (api/svc.d.ts, for other extensions), package.json, package.nls.json, README,
 // CHANGELOG and LICENSE. Prints its size. Creates the output folder (vsce does not).
 //   node scripts/check-package.js [--out <file.vsix>]   (default dist-vsix/svc-vscode.vsix)
 'use strict';
@@ -16,9 +17,9 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
+const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });

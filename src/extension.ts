@@ -31,13 +31,17 @@ import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from '
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
-import { registerThreadCommands } from './threads/commands';
+import { registerThreadCommands, showThreadDetails } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
 import { reportBackgroundFailuresTo, background } from './common/background';
+import { registerLinkCommands } from './links/commands';
+import { LinkHandler } from './links/handler';
+import { createPublicApi, toCheckpointsFound, toUploadSummary, type SvcApiCalls } from './publicApi/api';
+import type { CheckpointsFound, UploadSummary } from '../api/svc';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -58,12 +62,19 @@ export interface SvcExtensionApi {
   viewer: TrajectoryViewerProvider;
   /** What the language model tools run against (the tests call their confirmations directly). */
   agentHost: ToolHost;
+  links: LinkHandler;
+  uploads: UploadManager;
   /** Time spent in compose(), in ms (the time inside activate() is the boot API's). */
   composeMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
   logUri: vscode.Uri;
   globalState: vscode.Memento;
   workspaceState: vscode.Memento;
+}
+
+/** Opens a deep link; resolves with what it did (the handler shows its own errors). */
+export interface LinkOpener {
+  handleUri(uri: vscode.Uri): Promise<unknown>;
 }
 
 /** What the activation bundle (src/boot/main.ts) registered before the core was loaded. */
@@ -80,6 +91,10 @@ export interface CoreHost {
   agents(core: AgentsCore): void;
   /** Disposes the command stand-ins: called right before the real commands are registered. */
   beforeCommands(): void;
+  /** The deep-link handler: the one registered at activation passes every link to it. */
+  uriHandler(handler: LinkOpener): void;
+  /** The public API's calls; returns how to fire its events (which exist from activation on). */
+  publicApi(calls: SvcApiCalls): { uploadFinished(e: UploadSummary): void; checkpointsFound(e: CheckpointsFound): void };
 }
 
 export async function compose(context: vscode.ExtensionContext, host: CoreHost): Promise<SvcExtensionApi | undefined> {
@@ -143,16 +158,33 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     }),
   );
 
+  const uploads = new UploadManager(connection, errors, log, context);
+  const links = new LinkHandler({
+    connection,
+    errors,
+    showThread: (project, row) => showThreadDetails(threadDetailsPanel, threadDetails, project, row),
+    knownModels: () => checkpoints.models,
+    // Showing where the model is helps, but the dashboard does not depend on it (a signed-out view lists nothing).
+    revealModel: (modelId) => Promise.resolve(checkpointsView.reveal(checkpointsProvider.modelNode(modelId), { select: true, focus: false })).catch((e: unknown) => log.warn(`Could not reveal ${modelId} in the Checkpoints view: ${errors.describe(e)}`)),
+    openDashboard: (modelId) => void dashboards.open(modelId),
+    openDashboardAtStep: (modelId, step) => dashboards.openAtStep(modelId, step),
+  });
+  host.uriHandler(links);
+  const publicEvents = host.publicApi(createPublicApi({ connection, errors, uploads }));
+  register(uploads.onDidFinish((e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)))));
+  register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
+
   subs.push(
     ...registerAuthCommands({ credentials, connection, approvals, errors }),
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
+    ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
     ...registerFeedback({ connection, errors, log, context }),
-    ...registerUploadCommands(new UploadManager(connection, errors, log, context)),
+    ...registerUploadCommands(uploads),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
     ...new CallImports(connection, errors, log, () => threads.reset()).register(),
@@ -188,6 +220,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     statusBar,
     viewer,
     agentHost,
+    links,
+    uploads,
     composeMs,
     logUri: context.logUri,
     globalState: context.globalState,

@@ -5,29 +5,40 @@
  * is required on first use: a command, a view asking for its rows, a trajectory file opened in the
  * viewer, or a dashboard restored after a reload.
  *
+ * A deep link (onUri) and a call of the public API (getApi(1), api/svc.d.ts) load the core too.
+ *
  * Commands: a stand-in is registered for every command in package.json. On its first call the core
  * loads; the stand-ins are disposed just before the core registers the real commands (synchronously,
  * so no call falls in between), and the call is passed on to the real command with its arguments.
  */
 import * as vscode from 'vscode';
-import type { CoreHost, SvcExtensionApi } from '../extension';
+import type { CheckpointsFound, SvcApi, SvcExtension, UploadSummary } from '../../api/svc';
+import type { CoreHost, LinkOpener, SvcExtensionApi } from '../extension';
+import type { SvcApiCalls } from '../publicApi/api';
 import { CHECKPOINTS_VIEW, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
 import { registerAgents } from './agents';
 import { LazyTree, Pending } from './standIns';
 
-/** What activate() hands to the in-host tests (never in production mode). */
+/** What getTestApi() hands to the in-host tests (only in a test host run by our harness). */
 export interface BootApi {
   /** Loads the core (once) and returns its live objects. */
   core(): Promise<SvcExtensionApi>;
   /** Time spent inside activate(), in ms. */
   activationMs: number;
+  /** What the URI handler registered at activation does with a deep link; resolves with the outcome. */
+  handleUri(uri: vscode.Uri): Promise<unknown>;
+}
+
+/** What activate() returns: the public API (api/svc.d.ts), and the tests' entry in a test host only. */
+export interface Exports extends SvcExtension {
+  getTestApi?: () => BootApi;
 }
 
 interface Manifest {
   contributes?: { commands?: { command: string }[] };
 }
 
-export function activate(context: vscode.ExtensionContext): BootApi | undefined {
+export function activate(context: vscode.ExtensionContext): Exports {
   const started = performance.now();
   const subs = context.subscriptions;
   const commandStandIns: vscode.Disposable[] = [];
@@ -38,9 +49,24 @@ export function activate(context: vscode.ExtensionContext): BootApi | undefined 
   const checkpoints = new LazyTree<unknown>(load);
   const viewer = new Pending<vscode.CustomReadonlyEditorProvider>(load, 'trajectory viewer');
   const dashboards = new Pending<vscode.WebviewPanelSerializer>(load, 'training dashboard');
+  const links = new Pending<LinkOpener>(load, 'link handler');
+  const calls = new Pending<SvcApiCalls>(load, 'svc API');
+  const uploadFinished = new vscode.EventEmitter<UploadSummary>();
+  const checkpointsFound = new vscode.EventEmitter<CheckpointsFound>();
+  // A link may be what activates the extension (onUri): the handler loads the core on its first call.
+  const handleUri = async (uri: vscode.Uri) => (await links.get()).handleUri(uri);
+  // The public API (api/svc.d.ts): its events exist from the start; a call loads the core.
+  const api = Object.freeze<SvcApi>({
+    version: 1 as const,
+    listThreads: async (o) => (await calls.get()).listThreads(o),
+    listCheckpoints: async (o) => (await calls.get()).listCheckpoints(o),
+    uploadTrajectories: async (o) => (await calls.get()).uploadTrajectories(o),
+    onDidFinishUpload: uploadFinished.event,
+    onDidFindCheckpoints: checkpointsFound.event,
+  });
   const threadsView = vscode.window.createTreeView(THREADS_VIEW, { treeDataProvider: threads, showCollapseAll: false });
   const checkpointsView = vscode.window.createTreeView(CHECKPOINTS_VIEW, { treeDataProvider: checkpoints, showCollapseAll: true });
-  subs.push(threads, checkpoints, threadsView, checkpointsView);
+  subs.push(threads, checkpoints, threadsView, checkpointsView, uploadFinished, checkpointsFound, vscode.window.registerUriHandler({ handleUri: async (uri) => void (await handleUri(uri)) }));
   subs.push(
     vscode.window.registerCustomEditorProvider(
       TRAJECTORY_VIEWER,
@@ -73,6 +99,11 @@ export function activate(context: vscode.ExtensionContext): BootApi | undefined 
     trajectoryViewer: (provider) => viewer.set(provider),
     dashboardSerializer: (serializer) => dashboards.set(serializer),
     agents: (core) => agents.agents.set(core),
+    uriHandler: (handler) => links.set(handler),
+    publicApi: (impl) => {
+      calls.set(impl);
+      return { uploadFinished: (e) => uploadFinished.fire(e), checkpointsFound: (e) => checkpointsFound.fire(e) };
+    },
     beforeCommands: () => {
       for (const standIn of commandStandIns) standIn.dispose();
     },
@@ -91,16 +122,24 @@ export function activate(context: vscode.ExtensionContext): BootApi | undefined 
   }
 
   const activationMs = performance.now() - started;
+  const getApi = (version: number): SvcApi => {
+    if (version !== 1) throw new Error(`svc: API version ${String(version)} is not offered; use getApi(1).`);
+    return api;
+  };
   // Other extensions can read any extension's exports: the live objects (which can reach the
-  // credentials) are handed out only to the tests of a development or test host.
-  if (context.extensionMode === vscode.ExtensionMode.Production) return undefined;
+  // credentials) are handed out only to the tests of a test host our harness started.
+  if (context.extensionMode === vscode.ExtensionMode.Production || process.env.SVC_HOST_TEST !== '1') return { getApi };
   return {
-    core: async () => {
-      const api = await load();
-      if (!api) throw new Error('svc: the core returned no test API');
-      return api;
-    },
-    activationMs,
+    getApi,
+    getTestApi: () => ({
+      core: async () => {
+        const live = await load();
+        if (!live) throw new Error('svc: the core returned no test API');
+        return live;
+      },
+      activationMs,
+      handleUri,
+    }),
   };
 }
 

@@ -87,7 +87,8 @@ export class CheckpointsTreeProvider extends Disposable implements vscode.TreeDa
     }
   }
 
-  private modelNode(modelId: string): CheckpointNode {
+  /** The one node of a model (the host finds elements by identity: reveal and refresh need this one). */
+  modelNode(modelId: string): CheckpointNode {
     let node = this.modelNodes.get(modelId);
     if (!node) {
       node = treeNode<CheckpointNode>({ kind: 'model', modelId });

@@ -182,6 +182,35 @@ export class Dashboards extends Disposable implements DashboardHost {
     throw new InputError(`Step ${step} has no ${split} trajectory file: neither ${names.join(' nor ')} is in ${vscode.workspace.asRelativePath(dir)}.`, { file: dir.fsPath });
   }
 
+  /**
+   * Opens a model's dashboard with the checkpoint of `step` selected (a deep link names steps, the
+   * dashboard selects ids): waits for its first load, then selects the first checkpoint of that
+   * step. Rejects, naming the step, when the model has none; or with the load's own error.
+   */
+  async openAtStep(modelId: string, step: number): Promise<string> {
+    const panel = this.open(modelId);
+    const sync = panel.sync;
+    await new Promise<void>((resolve, reject) => {
+      const subs: vscode.Disposable[] = [];
+      const done = (error?: Error) => {
+        for (const d of subs) d.dispose();
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => {
+        if (sync.loaded) done();
+        else if (sync.status().error && !sync.busy) done(new InputError(`The checkpoints of "${modelId}" could not be loaded: ${sync.status().error}`));
+      };
+      subs.push(sync.onDidChangeStatus(check), sync.onDidAppend(check), panel.onDidClose(() => done(new InputError(`The training dashboard of "${modelId}" was closed before step ${step} was found.`))));
+      check();
+    });
+    const row = sync.series.steps.indexOf(step);
+    if (row < 0) throw new InputError(`Model "${modelId}" has no checkpoint at step ${step} (${sync.series.length} checkpoints loaded).`, { field: 'step' });
+    const id = sync.series.ids[row]!;
+    panel.reveal(id);
+    return id;
+  }
+
   private adopt(webviewPanel: vscode.WebviewPanel, modelId: string, focus?: string): DashboardPanel {
     const sync = new CheckpointSync(modelId, this.connection, this.errors, this.log);
     const panel = new DashboardPanel(webviewPanel, sync, this, focus);

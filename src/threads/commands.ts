@@ -40,13 +40,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
   };
-  const openJson = async (project: string, row: ThreadRow) => {
-    details.remember(project, row);
-    const doc = await vscode.workspace.openTextDocument(threadDetailsUri(project, row.thread_id));
-    await vscode.languages.setTextDocumentLanguage(doc, 'json');
-    await vscode.window.showTextDocument(doc, { preview: true });
-    return doc.uri.toString();
-  };
+  const openJson = (project: string, row: ThreadRow) => openThreadJson(details, project, row);
 
   return [
     // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
@@ -65,7 +59,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       const row = rowOf(arg);
       if (!row) return undefined;
       const project = arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project;
-      await panel.show(project, row, { openJson: () => openJson(project, row) });
+      await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
@@ -74,6 +68,20 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       return openJson(arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project, row);
     }),
   ];
+}
+
+/** Opens a thread's row as a read-only JSON document; returns its URI. */
+export async function openThreadJson(details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<string> {
+  details.remember(project, row);
+  const doc = await vscode.workspace.openTextDocument(threadDetailsUri(project, row.thread_id));
+  await vscode.languages.setTextDocumentLanguage(doc, 'json');
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return doc.uri.toString();
+}
+
+/** Shows a thread in the details panel (its Open JSON button opens the row as JSON). */
+export function showThreadDetails(panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<void> {
+  return panel.show(project, row, { openJson: () => openThreadJson(details, project, row) });
 }
 
 const SORT_ARG_KEYS = ['field', 'direction'];

@@ -7,6 +7,7 @@ import { webviewHtml, webviewOptions } from '../common/webview';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';
+import { copyLink } from '../links/commands';
 
 export const THREAD_DETAILS_VIEW_TYPE = 'svc.threadDetails';
 
@@ -79,6 +80,11 @@ export class ThreadDetailsPanel extends Disposable {
           break;
         }
         case 'copy': {
+          if (msg.target === 'link') {
+            await copyLink({ kind: 'thread', project: shown.project, threadId: shown.row.thread_id });
+            this.post({ type: 'copied', target: msg.target });
+            break;
+          }
           const text = msg.target === 'threadId' ? shown.row.thread_id : turnId(msg.target) ? callRef(shown.project, turnId(msg.target)!) : undefined;
           if (!text) break;
           await vscode.env.clipboard.writeText(text);

@@ -40,11 +40,11 @@ export const ToWebviewSchema = z.discriminatedUnion('type', [
 ]);
 export type ToWebview = z.infer<typeof ToWebviewSchema>;
 
-/** Webview -> extension. `target` of copy: `threadId`, or a turn (`first` / `last`) for its ref. */
+/** Webview -> extension. `target` of copy: `threadId`, a turn (`first` / `last`) for its ref, or `link` (a deep link). */
 export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
   z.object({ type: z.literal('attachFeedback'), turn: z.enum(['first', 'last']) }),
-  z.object({ type: z.literal('copy'), target: z.enum(['threadId', 'first', 'last']) }),
+  z.object({ type: z.literal('copy'), target: z.enum(['threadId', 'first', 'last', 'link']) }),
   z.object({ type: z.literal('openJson') }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;

@@ -15,7 +15,7 @@ import { artLayout, uploadOrder } from './layout';
 import { fingerprint, unchangedGroups } from './guard';
 import { announceUpload, askUncertain, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
 import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
-import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
+import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 
 /** Failed uploads whose Retry Remaining is kept. */
@@ -56,6 +56,9 @@ export class UploadManager implements vscode.Disposable {
   }
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
   private running: AbortController | undefined;
+  private readonly finished = new vscode.EventEmitter<UploadFinished>();
+  /** Fires when an upload (or a retry) that sent or tried to send has finished, whatever its outcome. */
+  readonly onDidFinish = this.finished.event;
 
   constructor(
     private readonly connection: Connection,
@@ -70,6 +73,7 @@ export class UploadManager implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.finished.dispose();
     this.live.dispose();
     this.diagnostics.dispose();
   }
@@ -226,6 +230,7 @@ export class UploadManager implements vscode.Disposable {
       if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
     background(announceUpload(report, plan, performance.now() - started, this.errors, new RetryPlan(planId)), 'Announcing the upload');
+    this.finished.fire({ modelId: plan.modelId, split: plan.split, report });
     return report;
   }
 

@@ -25,6 +25,13 @@ export interface UploadReport {
   files: FileUploadReport[];
 }
 
+/** An upload that has finished: where it went and its report. */
+export interface UploadFinished {
+  modelId: string;
+  split: string;
+  report: UploadReport;
+}
+
 export interface Remaining {
   modelId: string;
   split: string;

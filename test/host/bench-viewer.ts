@@ -4,7 +4,7 @@
 // JS heap. Prints one `BENCH_VIEWER {json}` line. Files come from SVC_BENCH_VIEWER_FILES
 // (comma-separated), each measured in a fresh tab, one after the other.
 import * as vscode from 'vscode';
-import type { BootApi } from '../../src/boot/main';
+import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { ViewerSession } from '../../src/viewer/session';
 
@@ -87,8 +87,8 @@ async function measure(api: SvcExtensionApi, file: string): Promise<ViewerFigure
 }
 
 export async function run(): Promise<void> {
-  const ext = vscode.extensions.getExtension<BootApi>('svc.svc-vscode')!;
-  const api = await (await ext.activate())!.core();
+  const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
+  const api = await (await ext.activate()).getTestApi!().core();
   const files = (process.env.SVC_BENCH_VIEWER_FILES ?? '').split(',').filter(Boolean);
   const out: ViewerFigures[] = [];
   for (const f of files) out.push(await measure(api, f));

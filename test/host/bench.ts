@@ -5,7 +5,7 @@
 // them all, and the dashboard of a 10,000-line history.jsonl (`BENCH_HISTORY {json}`). The service is the bench's sink (SVC_BENCH_URL), in another process.
 import * as vscode from 'vscode';
 import * as http from 'node:http';
-import type { BootApi } from '../../src/boot/main';
+import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/commands';
 import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
@@ -18,8 +18,8 @@ export async function run(): Promise<void> {
   const url = process.env.SVC_BENCH_URL!;
   const file = process.env.SVC_BENCH_FILE!;
   const key = process.env.SVC_BENCH_KEY!;
-  const ext = vscode.extensions.getExtension<BootApi>('svc.svc-vscode')!;
-  const boot = (await ext.activate())!;
+  const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
+  const boot = (await ext.activate()).getTestApi!();
   const api = await boot.core();
   await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
   for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));

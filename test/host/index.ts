@@ -55,6 +55,8 @@ function loadSuites(): void {
   require('./suites/viewer.test');
   require('./suites/promises.test');
   require('./suites/agents.test');
+  require('./suites/links.test');
+  require('./suites/publicApi.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }

@@ -222,7 +222,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.screenshot(out('sorted.png'));
   });
 
-  it("opens a thread's details when its row is clicked: local times, rounded durations, turn refs with their actions, and Open JSON", async () => {
+  it("opens a thread's details when its row is clicked: local times, rounded durations, turn refs with their actions, Copy Link and Open JSON", async () => {
     const first = wb.page.locator('.part.sidebar .monaco-list-row[aria-label^="Thread "]').first();
     const label: string = (await first.getAttribute('aria-label')) ?? '';
     const threadId = /^Thread ([\w-]+),/.exec(label)![1]!;
@@ -245,6 +245,9 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     // Copy Ref goes through the extension, which confirms it.
     await turns.first().locator('button', { hasText: 'Copy Ref' }).click();
     await turns.first().locator('button', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 10_000 });
+    // So does Copy Link (a deep link to this thread).
+    await view.locator('header button', { hasText: 'Copy Link' }).click();
+    await view.locator('header button', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 10_000 });
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('details.png'));
     // The raw row, a secondary action.

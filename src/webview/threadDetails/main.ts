@@ -51,11 +51,13 @@ function render(thread: ThreadDetails): void {
   copyButtons.clear();
   const copyId = button('Copy Id', () => post({ type: 'copy', target: 'threadId' }), { secondary: true, title: 'Copy the thread id', id: 'copy-threadId' });
   copyButtons.set('threadId', copyId);
+  const copyLink = button('Copy Link', () => post({ type: 'copy', target: 'link' }), { secondary: true, title: 'Copy a link that opens this thread in VS Code', id: 'copy-link' });
+  copyButtons.set('link', copyLink);
   const header = h(
     'header',
     {},
     h('div', { class: 'title' }, h('h1', {}, `Thread ${thread.threadId}`), h('p', { class: 'sub' }, `in ${thread.project} · ${plural(thread.turnCount, 'turn')}`)),
-    h('div', { class: 'actions' }, copyId, button('Open JSON', () => post({ type: 'openJson' }), { secondary: true, title: 'The row as the service sent it', id: 'open-json' })),
+    h('div', { class: 'actions' }, copyId, copyLink, button('Open JSON', () => post({ type: 'openJson' }), { secondary: true, title: 'The row as the service sent it', id: 'open-json' })),
   );
   const summary = h(
     'table',

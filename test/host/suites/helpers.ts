@@ -4,7 +4,7 @@
 // needs the user's approval before a key goes where it points: see trust.test.ts).
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { BootApi } from '../../../src/boot/main';
+import type { BootApi, Exports } from '../../../src/boot/main';
 import type { SvcExtensionApi } from '../../../src/extension';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../server';
 
@@ -26,13 +26,19 @@ const SVC_KEYS = [
   'feedback.creator',
 ];
 
-/** The activation bundle's test API (activates the extension if needed). */
-export async function boot(): Promise<BootApi> {
-  const ext = vscode.extensions.getExtension<BootApi>(EXTENSION_ID);
+/** What activate() returns (activates the extension if needed). */
+export async function exportsOf(): Promise<Exports> {
+  const ext = vscode.extensions.getExtension<Exports>(EXTENSION_ID);
   assert.ok(ext, `${EXTENSION_ID} is not loaded`);
-  const exports = ext.isActive ? ext.exports : await ext.activate();
-  assert.ok(exports, 'the extension hands its objects to tests only outside production mode');
-  return exports;
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+/** The activation bundle's test API (activates the extension if needed): the test-only entry. */
+export async function boot(): Promise<BootApi> {
+  const exports = await exportsOf();
+  const { getTestApi } = exports as { getTestApi?: () => BootApi };
+  assert.ok(getTestApi, 'the extension hands its objects to tests only in a test host with SVC_HOST_TEST=1');
+  return getTestApi();
 }
 
 /** The extension's live objects: activates it and loads its core if needed. */
