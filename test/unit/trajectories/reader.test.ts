@@ -136,7 +136,7 @@ describe('trajectories/reader', () => {
         // 1: {"trajectories": [{"messages_and_choices": [], "reward": "high"}]}
         '1:58-1:64 error trajectories[0].reward: expected number, received string',
         // 3: the trajectory object at column 19 lacks messages_and_choices
-        '3:19-3:20 error trajectories[0].messages_and_choices: required field is missing',
+        '3:19-3:20 error trajectories[0]: A trajectory cannot contain both exchanges and legacy histories (messages_and_choices, tools, additional_histories)',
         '4:54-4:61 error trajectories[0].messages_and_choices[0].role: expected one of "system", "developer", "user", "assistant", "tool", "function", received "robot"',
         // 5: unknown fields ("rewards", "note") are not problems: the service ignores them
         // 6: ..."reward": 1},]}: the trailing comma at column 60
