@@ -5,7 +5,8 @@
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
  * shown, never refused (validation is src/trajectories/reader.ts's job). No `vscode` import.
  */
-import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
+import { addUsage, exchangeConversation, exchangeTotals, hasExchanges } from './exchanges';
+import type { ExchangeTotals, GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -13,7 +14,10 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A group as found in the file: `{trajectories: [...]}`, or a bare trajectory shown as a group of one. */
+/**
+ * A group as found in the file: `{trajectories: [...]}` (left out of a compact dump when empty), or
+ * a bare trajectory shown as a group of one.
+ */
 export interface GroupValue {
   trajectories: unknown[];
   /** The file held a single trajectory where a group was expected. */
@@ -25,7 +29,8 @@ export interface GroupValue {
 export function asGroup(value: unknown): GroupValue | undefined {
   if (!isObj(value)) return undefined;
   if (Array.isArray(value.trajectories)) return { trajectories: value.trajectories, bare: false, raw: value };
-  if ('messages_and_choices' in value) return { trajectories: [value], bare: true, raw: value };
+  if ('messages_and_choices' in value || 'exchanges' in value) return { trajectories: [value], bare: true, raw: value };
+  if (value.trajectories === undefined || value.trajectories === null) return { trajectories: [], bare: false, raw: value };
   return undefined;
 }
 
@@ -117,7 +122,8 @@ function itemsOf(t: unknown): unknown[] {
 
 /** The short row of a trajectory in the group's list. */
 export function summarize(t: unknown, index: number): TrajectorySummary {
-  const items = itemsOf(t);
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const items = exchanges?.items ?? itemsOf(t);
   const { value, missing } = rewardOf(t);
   let choices = 0;
   let toolCalls = 0;
@@ -125,7 +131,9 @@ export function summarize(t: unknown, index: number): TrajectorySummary {
     if (isChoice(it)) choices++;
     toolCalls += rawToolCalls(messageOf(it)).length;
   }
-  return { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  const summary: TrajectorySummary = { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  if (exchanges) summary.totals = exchangeTotals(exchanges.exchanges);
+  return summary;
 }
 
 /** Metric names across the trajectories of a group, sorted. */
@@ -292,18 +300,22 @@ function toolViews(tools: unknown): ToolView[] {
   });
 }
 
-const SHOWN_TRAJECTORY_FIELDS = new Set(['messages_and_choices', 'reward', 'tools', 'additional_histories', 'metrics', 'auto_metrics', 'metadata', 'logs', 'start_time', 'initial_policy_version', 'final_policy_version']);
+const SHOWN_TRAJECTORY_FIELDS = new Set(['exchanges', 'messages_and_choices', 'reward', 'tools', 'additional_histories', 'metrics', 'auto_metrics', 'metadata', 'logs', 'start_time', 'initial_policy_version', 'final_policy_version']);
 
 /** Everything the conversation pane shows for one trajectory. */
 export function trajectoryView(t: unknown, group: number, index: number): TrajectoryView {
   const o = isObj(t) ? t : {};
   const histories = Array.isArray(o.additional_histories) ? o.additional_histories : [];
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const messages = messageViews(exchanges?.items ?? itemsOf(t));
+  if (exchanges) messages.forEach((m, i) => (m.path = exchanges.paths[i]));
   return {
     group,
     index,
     summary: summarize(t, index),
-    messages: messageViews(itemsOf(t)),
-    tools: toolViews(o.tools),
+    messages,
+    ...(exchanges ? { exchanges: exchanges.exchanges } : {}),
+    tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? o.tools : [])] : o.tools),
     histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObj(h) ? h.tools : undefined) })),
     metrics: [...entries(o.metrics), ...entries(o.auto_metrics).map(([k, v]): [string, string] => [`${k} (auto)`, v])],
     metadata: entries(o.metadata),
@@ -390,7 +402,7 @@ export function searchTrajectory(t: unknown, trajectory: number, query: string):
       }
     }
   };
-  scan(itemsOf(t), -1);
+  scan(hasExchanges(t) ? exchangeConversation(t).items : itemsOf(t), -1);
   const histories = isObj(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
   histories.forEach((h, i) => scan(itemsOf(h), i));
   return hits;
@@ -415,7 +427,14 @@ export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView
   const group = asGroup(value);
   const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
   const raw = group && !group.bare && isObj(group.raw) ? group.raw : {};
+  let totals: ExchangeTotals | undefined;
+  for (const s of trajectories) {
+    if (!s.totals) continue;
+    const d = s.totals.durationMs ?? totals?.durationMs;
+    totals = { usage: addUsage(totals?.usage ?? {}, s.totals.usage), exchanges: (totals?.exchanges ?? 0) + s.totals.exchanges, ...(d !== undefined ? { durationMs: (totals?.durationMs ?? 0) + (s.totals.durationMs ?? 0) } : {}) };
+  }
   return {
+    ...(totals ? { totals } : {}),
     row,
     trajectories,
     metricNames: metricNames(trajectories),

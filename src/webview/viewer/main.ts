@@ -10,6 +10,7 @@ import { parseToWebview, type FromWebview, type GroupDetail, type GroupRow, type
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { bytes, fmt, h, plural, section, table } from './dom';
 import { VirtualList } from './vlist';
+import { totalsText } from '../../viewer/usageText';
 import './viewer.css';
 
 const scriptStart = performance.now();
@@ -305,6 +306,7 @@ function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
         ] as const
       ).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
     ),
+    d.totals ? h('p', { class: 'muted group-totals' }, totalsText(d.totals)) : undefined,
     d.problems.length ? section(`${plural(d.problems.length, 'problem')} in this group`, d.problems.length <= 5, problemList(d.problems, r.index)) : undefined,
     d.exceptions.length
       ? section(
@@ -405,7 +407,7 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
   view = v;
   conversation.replaceChildren(
     renderTrajectory(v, detail?.trajectories.length ?? 0, {
-      reveal: (message, history) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history }),
+      reveal: (message, history, path) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history, path }),
       compare: () => send({ type: 'compare', group: v.group, trajectory: v.index }),
     }),
   );
@@ -423,7 +425,7 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
 
 /** Tells the extension what is on screen (the tests and the bench read it). */
 function report(v: TrajectoryView | undefined): void {
-  const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble')].map((b) => ({
+  const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble, :scope .trajectory > .exchange > .bubbles > .bubble')].map((b) => ({
     index: Number(b.dataset.index),
     role: b.dataset.role ?? '',
     // Enough to check what is shown; a huge message is not sent back whole.

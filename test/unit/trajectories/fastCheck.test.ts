@@ -28,7 +28,7 @@ const inGroup: [string, Field[], (v: unknown) => unknown][] = [
   ['ExchangeTrajectory', EXCHANGE_TRAJECTORY, (t) => ({ trajectories: [t] })],
   ['TrajectoryExchanges', TRAJECTORY_EXCHANGES, (x) => ({ trajectories: [{ ...dump(EXCHANGE_TRAJECTORY), exchanges: x }] })],
   ['Exchange', EXCHANGE, (x) => ({ trajectories: [{ exchanges: { messages: [x] } }] })],
-  ['ExchangeTrajectory beside legacy fields', TRAJECTORY, (t) => ({ trajectories: [{ ...t, exchanges: dump(TRAJECTORY_EXCHANGES) }] })],
+  ['ExchangeTrajectory beside legacy fields', TRAJECTORY, (t) => ({ trajectories: [{ ...(t as object), exchanges: dump(TRAJECTORY_EXCHANGES) }] })],
 ];
 
 describe('trajectories: the fast group check agrees with the schema', () => {
