@@ -25,12 +25,15 @@ export interface GroupValue {
   raw: unknown;
 }
 
+const GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'logs', 'exceptions']);
+
 /** Reads a parsed group leniently; undefined when it is neither a group nor a trajectory. */
 export function asGroup(value: unknown): GroupValue | undefined {
   if (!isObj(value)) return undefined;
   if (Array.isArray(value.trajectories)) return { trajectories: value.trajectories, bare: false, raw: value };
   if ('messages_and_choices' in value || 'exchanges' in value) return { trajectories: [value], bare: true, raw: value };
-  if (value.trajectories === undefined || value.trajectories === null) return { trajectories: [], bare: false, raw: value };
+  // A compact empty group: `{}`, or only the group's own fields.
+  if (value.trajectories === null || Object.keys(value).every((k) => GROUP_FIELDS.has(k))) return { trajectories: [], bare: false, raw: value };
   return undefined;
 }
 
@@ -420,7 +423,7 @@ export function mayContain(rawLower: string, queryLower: string): boolean {
 
 // --- groups ----------------------------------------------------------------------------------------
 
-const SHOWN_GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'logs', 'exceptions']);
+const SHOWN_GROUP_FIELDS = GROUP_FIELDS;
 
 /** The group pane: its trajectories' rows, tables, exceptions and the problems found in its lines. */
 export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[]): GroupDetail {
