@@ -236,6 +236,9 @@ export const FromWebview = z.discriminatedUnion('type', [
     group: num,
     trajectory: z.optional(num),
     bubbles: z.array(z.object({ index: num, role: z.string(), text: z.string(), trainable: z.boolean() })),
+    /** The headings of an exchange trajectory's exchanges (model, duration, tokens), and its totals line. */
+    exchanges: z.optional(z.array(z.string())),
+    totals: z.optional(z.string()),
     groupRows: num,
     sinceLoadMs: num,
     /** When the webview's script started, on the same clock. */

@@ -432,12 +432,16 @@ function report(v: TrajectoryView | undefined): void {
     text: [...b.querySelectorAll<HTMLElement>(':scope > .content, :scope > .long > .content')].map((c) => c.textContent ?? '').join('\n').slice(0, 20_000),
     trainable: b.classList.contains('trainable'),
   }));
+  const heads = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .exchange > .exchange-head')].map((e) => e.textContent ?? '');
+  const totals = conversation.querySelector<HTMLElement>(':scope .traj-head .totals')?.textContent ?? undefined;
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
   send({
     type: 'rendered',
     group: state.group,
     trajectory: v?.index,
     bubbles,
+    ...(heads.length ? { exchanges: heads } : {}),
+    ...(totals ? { totals } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
     sinceLoadMs: performance.now(),
     scriptStartMs: scriptStart,
