@@ -376,7 +376,7 @@ function renderTrajRow(i: number, row: HTMLElement): void {
     h('span', { class: 't-index' }, `#${t.index + 1}`),
     h('span', { class: 't-reward' }, t.reward === null ? 'invalid' : fmt(t.reward)),
     h('span', { class: 'reward-bar', 'aria-hidden': 'true' }, bar),
-    h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${t.toolCalls} calls` : ''}`),
+    h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${plural(t.toolCalls, 'call')}` : ''}`),
   );
 }
 

@@ -44,7 +44,7 @@ describe('viewer: exchange trajectories as conversations', () => {
     assert.equal(v.messages[2]!.toolCalls[0]!.name, 'get_weather');
     assert.equal(v.messages[2]!.toolCalls[0]!.resultIndex, 3, 'function_call_output pairs by call_id');
     assert.equal(v.messages[3]!.parts[0]!.text, '12 °C, fog');
-    assert.equal(v.messages[4]!.parts[0]!.text, 'Zürich: 12 °C, fog. 🌫️');
+    assert.equal(v.messages[4]!.parts[0]!.text, 'Zürich: 12 °C, fog (Nebel).');
     assert.equal(v.exchanges![1]!.skipped, 3, 'instructions, the user message and the call are not repeated');
   });
 
