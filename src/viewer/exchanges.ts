@@ -102,7 +102,7 @@ const toolCall = (id: unknown, name: unknown, args: unknown) => ({ id: str(id), 
 /** Text of a tool result's content: a string, or the texts of its blocks. */
 function resultContent(v: unknown): unknown {
   if (!Array.isArray(v)) return v ?? '';
-  return v.map((b) => (isObj(b) && typeof b.text === 'string' ? { type: 'text', text: b.text } : b));
+  return (v as unknown[]).map((b) => (isObj(b) && typeof b.text === 'string' ? { type: 'text', text: b.text } : b));
 }
 
 /** Anthropic content blocks as chat messages: tool_result blocks become tool messages of their own. */
@@ -208,7 +208,7 @@ function responseTurns(kind: ExchangeKind, response: unknown, path: Path): Item[
           if (typeof v.reasoning_content === 'string') reasoning.push(v.reasoning_content);
           (turn.tool_calls as unknown[]).push(...list(v.tool_calls));
           const c = v.content;
-          if (Array.isArray(c)) (turn.content as unknown[]).push(...c);
+          if (Array.isArray(c)) (turn.content as unknown[]).push(...(c as unknown[]));
           else if (typeof c === 'string') (turn.content as unknown[]).push({ type: 'text', text: c });
         }
       }

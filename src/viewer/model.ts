@@ -318,7 +318,7 @@ export function trajectoryView(t: unknown, group: number, index: number): Trajec
     summary: summarize(t, index),
     messages,
     ...(exchanges ? { exchanges: exchanges.exchanges } : {}),
-    tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? o.tools : [])] : o.tools),
+    tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? (o.tools as unknown[]) : [])] : o.tools),
     histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObj(h) ? h.tools : undefined) })),
     metrics: [...entries(o.metrics), ...entries(o.auto_metrics).map(([k, v]): [string, string] => [`${k} (auto)`, v])],
     metadata: entries(o.metadata),
