@@ -219,6 +219,15 @@ describe('trajectory viewer', function () {
     assert.strictEqual(session.lastRendered!.trajectory, undefined);
     assert.strictEqual(session.index!.row(3).invalid, undefined);
     assert.strictEqual(session.index!.row(3).stats.exceptions, 1);
+
+    // An exchange's message is revealed where it is in the file: the tool result of trajectory 1
+    // sits in the second request's messages.
+    await session.reveal({ group: 0, trajectory: 0, path: ['exchanges', 'chat_completions', 1, 'request', 'messages', 3] });
+    await waitFor('a text editor of the file', () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
+    const editor = vscode.window.activeTextEditor!;
+    const pos = editor.selection.active;
+    assert.strictEqual(pos.line, 0);
+    assert.ok(editor.document.lineAt(0).text.slice(pos.character).startsWith('{"role":"tool","tool_call_id":"call_z1"'), editor.document.lineAt(0).text.slice(pos.character, pos.character + 60));
   });
 
   it('reveals a message at its exact line and column in the text editor', async () => {
