@@ -234,6 +234,9 @@ function sameKey(v: Obj): string {
   return JSON.stringify([m.role === 'assistant' || 'message' in v ? 'assistant' : m.role, text.trim(), calls, m.tool_call_id ?? null]);
 }
 
+/** The key of an assistant item with neither text nor calls (reasoning only). */
+const EMPTY_TURN = JSON.stringify(['assistant', '', [], null]);
+
 function toolsOf(kind: ExchangeKind, request: unknown): unknown[] {
   const tools = isObj(request) ? list(request.tools) : [];
   // Anthropic names the schema `input_schema`; the Responses API puts name and parameters at the top.
@@ -256,9 +259,15 @@ export function exchangeConversation(t: unknown): ExchangeConversation {
     // Skip what the previous exchange of this API already showed (its request and its answer).
     let skipped = 0;
     if (previous?.kind === kind) {
-      while (skipped < request.length && skipped < previous.keys.length && sameKey(request[skipped]!.value) === previous.keys[skipped]) skipped++;
+      // A client may drop reasoning-only items when it sends the conversation again.
+      for (let j = 0; skipped < request.length && j < previous.keys.length; j++) {
+        if (sameKey(request[skipped]!.value) === previous.keys[j]) skipped++;
+        else if (previous.keys[j] !== EMPTY_TURN) break;
+      }
     }
-    previous = { kind, keys: [...request, ...response].map((i) => sameKey(i.value)) };
+    // A Responses API request repeats the output items one by one, not as the one turn shown.
+    const answer = kind === 'responses' ? responseItems(list(isObj(x.response) ? x.response.output : undefined), []) : response;
+    previous = { kind, keys: [...request, ...answer].map((i) => sameKey(i.value)) };
     const first = out.items.length;
     for (const it of [...request.slice(skipped), ...response]) {
       out.items.push(it.value);

@@ -114,3 +114,27 @@ describe('viewer: exchange trajectories as conversations', () => {
     for (const g of compactGroups()) for (const t of asGroup(g)!.trajectories) assert.ok(ToWebview.safeParse({ type: 'trajectory', version: 1, group: 0, index: 0, view: trajectoryView(t, 0, 0) }).success);
   });
 });
+
+describe('viewer: a Responses API request that repeats the earlier output item by item', () => {
+  it('shows only what is new (the output items are repeated one by one, not as the merged turn)', () => {
+    const at = (s: number) => `2026-01-01T10:00:0${s}`;
+    const output = [
+      { id: 'rs', type: 'reasoning', summary: [{ type: 'summary_text', text: 'think' }] },
+      { id: 'm', type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Let me check.', annotations: [] }] },
+      { id: 'fc', type: 'function_call', call_id: 'c1', name: 'look', arguments: '{}' },
+    ];
+    const input = [{ role: 'user', content: 'q' }];
+    const t = {
+      exchanges: {
+        responses: [
+          { request: { input }, response: { id: 'r1', object: 'response', output }, model: 'm', start_time: at(0), end_time: at(1) },
+          { request: { input: [...input, ...output, { type: 'function_call_output', call_id: 'c1', output: 'found' }] }, response: { id: 'r2', object: 'response', output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Done.' }] }] }, model: 'm', start_time: at(2), end_time: at(3) },
+        ],
+      },
+    };
+    const v = trajectoryView(t, 0, 0);
+    assert.deepEqual(v.exchanges!.map((x) => x.skipped), [0, 4]);
+    assert.deepEqual(roles(t), ['user', 'assistant*', 'tool', 'assistant*']);
+    assert.equal(v.messages[1]!.toolCalls[0]!.resultIndex, 2);
+  });
+});
