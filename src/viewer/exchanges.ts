@@ -9,7 +9,7 @@
  * the conversation so far (as agent loops do) shows only what is new. No `vscode` import; lenient
  * like model.ts: anything unknown is shown, never refused.
  */
-import type { ExchangeView, TokenUsage } from './protocol';
+import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
 
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
@@ -301,4 +301,15 @@ export function exchangeTotals(exchanges: readonly ExchangeView[]): { usage: Tok
     if (e.durationMs !== undefined) durationMs = (durationMs ?? 0) + e.durationMs;
   }
   return durationMs === undefined ? { usage, exchanges: exchanges.length } : { usage, durationMs, exchanges: exchanges.length };
+}
+
+/** A group's totals: the sum over its exchange trajectories; undefined when it has none. */
+export function sumTotals(all: readonly (ExchangeTotals | undefined)[]): ExchangeTotals | undefined {
+  let out: ExchangeTotals | undefined;
+  for (const t of all) {
+    if (!t) continue;
+    const durationMs = t.durationMs === undefined ? out?.durationMs : (out?.durationMs ?? 0) + t.durationMs;
+    out = { usage: addUsage(out?.usage ?? {}, t.usage), exchanges: (out?.exchanges ?? 0) + t.exchanges, ...(durationMs !== undefined ? { durationMs } : {}) };
+  }
+  return out;
 }

@@ -5,8 +5,8 @@
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
  * shown, never refused (validation is src/trajectories/reader.ts's job). No `vscode` import.
  */
-import { addUsage, exchangeConversation, exchangeTotals, hasExchanges } from './exchanges';
-import type { ExchangeTotals, GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
+import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
+import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 
 type Obj = Record<string, unknown>;
 
@@ -430,12 +430,7 @@ export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView
   const group = asGroup(value);
   const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
   const raw = group && !group.bare && isObj(group.raw) ? group.raw : {};
-  let totals: ExchangeTotals | undefined;
-  for (const s of trajectories) {
-    if (!s.totals) continue;
-    const d = s.totals.durationMs ?? totals?.durationMs;
-    totals = { usage: addUsage(totals?.usage ?? {}, s.totals.usage), exchanges: (totals?.exchanges ?? 0) + s.totals.exchanges, ...(d !== undefined ? { durationMs: (totals?.durationMs ?? 0) + (s.totals.durationMs ?? 0) } : {}) };
-  }
+  const totals = sumTotals(trajectories.map((s) => s.totals));
   return {
     ...(totals ? { totals } : {}),
     row,
