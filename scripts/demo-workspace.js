@@ -73,12 +73,23 @@ function writeDemoWorkspace(dir, options) {
   write('rollouts.jsonl', good.map((g) => JSON.stringify(g)).join('\n') + '\n');
   files.push({ name: 'rollouts.jsonl', what: `a good trajectory file: its Upload Trajectories button (editor title) logs 3 groups to ${MODEL}` });
 
-  // Line 2: an unknown role and a reward that is not a number. Line 4: no messages_and_choices.
+  // Line 2: an unknown role and a reward that is not a number. Line 4: captured exchanges beside
+  // messages_and_choices (the training client refuses a trajectory holding both).
   const bad2 = group('Summarise this article', 'It says three things.', 0.5);
   bad2.trajectories[0].messages_and_choices[1].role = 'robot';
   bad2.trajectories[0].reward = 'high';
   const bad4 = group('Why did my build fail?', 'A missing dependency.', 0.25);
-  delete bad4.trajectories[0].messages_and_choices;
+  bad4.trajectories[0].exchanges = {
+    chat_completions: [
+      {
+        request: { model: MODEL, messages: [{ role: 'user', content: 'Why did my build fail?' }] },
+        response: { id: 'chatcmpl-1', object: 'chat.completion', created: 1767225600, model: MODEL, choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'A missing dependency.' } }], usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } },
+        model: MODEL,
+        start_time: '2026-01-01T10:00:00',
+        end_time: '2026-01-01T10:00:01.5',
+      },
+    ],
+  };
   write(
     'rollouts-with-mistakes.jsonl',
     [good[0], bad2, good[1], bad4].map((g) => JSON.stringify(g)).join('\n') + '\n',

@@ -223,10 +223,13 @@ function shapeOf(doc: JsonText, value: unknown, out: Problem[], summary: Validat
     return { kind: 'request', groups };
   }
   // A bare trajectory is read as a group here; groupProblems explains what to do with it.
-  if ('trajectories' in value || 'messages_and_choices' in value) return { kind: 'single', groups: [value] };
+  if (Object.keys(value).some(isSingleKey)) return { kind: 'single', groups: [value] };
   at([], SHAPES);
   return undefined;
 }
+
+/** A member that makes a document one group (a compact group may have only `exceptions`) or a bare trajectory. */
+const isSingleKey = (key: string) => key === 'trajectories' || key === 'exceptions' || key === 'messages_and_choices' || key === 'exchanges';
 
 /** The source text of a top-level member's value. */
 function memberText(doc: JsonText, key: string): string {
@@ -331,7 +334,7 @@ async function* streamGroupsIter(
             // Not an array (an array is streamed item by item).
             throw new NotAGroupList(doc.problem(0, 1, `trajectory_groups: expected array, received ${kindOf(value)}`, 'error', ['trajectory_groups']));
           }
-          if (ev.key === 'trajectories' || ev.key === 'messages_and_choices') single = true;
+          if (isSingleKey(ev.key)) single = true;
           const problem = memberProblem(ev.key, value);
           if (problem) {
             const p = doc.problem(0, ev.value.text.length, problem, 'error', [ev.key]);

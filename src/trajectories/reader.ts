@@ -192,7 +192,7 @@ export function groupProblems(doc: JsonText, value: unknown, base: JsonPath, whe
   if (!isObject(value)) {
     return [doc.problem(doc.locate(base).offset, 1, `${prefix}expected a group {"trajectories": [...]}, received ${kindName(value)}`, 'error', base)];
   }
-  if (!('trajectories' in value) && 'messages_and_choices' in value) {
+  if (isBareTrajectory(value)) {
     return [doc.problem(doc.locate(base).offset, 1, `${where} holds a single trajectory, not a group: wrap it as {"trajectories": [ ... ]}`, 'error', base)];
   }
   if (jsonl && !('trajectories' in value) && 'trajectory_groups' in value) {
@@ -218,12 +218,21 @@ export function groupProblems(doc: JsonText, value: unknown, base: JsonPath, whe
 
 /**
  * Throws the first problem of a group that should be valid. Trusted: only what framing the
- * request needs (an object with a `trajectories` array) is checked.
+ * request needs (an object whose `trajectories`, if any, is an array) is checked.
  */
 export function checkGroup(doc: JsonText, value: unknown, base: JsonPath, where: string, jsonl: boolean, trusted = false): void {
-  if (trusted && isObject(value) && Array.isArray(value.trajectories)) return;
+  // A compact group (ART's exclude_defaults) leaves out `trajectories` when it has none.
+  if (trusted && isObject(value) && (value.trajectories === undefined || Array.isArray(value.trajectories))) return;
   const first = groupProblems(doc, value, base, where, jsonl).sort(byPosition)[0];
   if (first) throw new ProblemError(first);
+}
+
+/**
+ * A trajectory where a group belongs: no `trajectories`, but a trajectory's own content (legacy
+ * messages or ART's exchanges). As a group it would be sent as an empty one.
+ */
+export function isBareTrajectory(value: Record<string, unknown>): boolean {
+  return !('trajectories' in value) && ('messages_and_choices' in value || 'exchanges' in value);
 }
 
 export function trajectoryCount(group: unknown): number {

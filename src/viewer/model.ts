@@ -6,6 +6,7 @@
  * shown, never refused (validation is src/trajectories/reader.ts's job). No `vscode` import.
  */
 import { TOO_DEEP } from '../common/problems';
+import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
 import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 
 type Obj = Record<string, unknown>;
@@ -14,7 +15,10 @@ export function isObj(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** A group as found in the file: `{trajectories: [...]}`, or a bare trajectory shown as a group of one. */
+/**
+ * A group as found in the file: `{trajectories: [...]}` (left out of a compact dump when empty), or
+ * a bare trajectory shown as a group of one.
+ */
 export interface GroupValue {
   trajectories: unknown[];
   /** The file held a single trajectory where a group was expected. */
@@ -22,11 +26,15 @@ export interface GroupValue {
   raw: unknown;
 }
 
+const GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'logs', 'exceptions']);
+
 /** Reads a parsed group leniently; undefined when it is neither a group nor a trajectory. */
 export function asGroup(value: unknown): GroupValue | undefined {
   if (!isObj(value)) return undefined;
   if (Array.isArray(value.trajectories)) return { trajectories: value.trajectories, bare: false, raw: value };
-  if ('messages_and_choices' in value) return { trajectories: [value], bare: true, raw: value };
+  if ('messages_and_choices' in value || 'exchanges' in value) return { trajectories: [value], bare: true, raw: value };
+  // A compact empty group: `{}`, or only the group's own fields.
+  if (value.trajectories === null || Object.keys(value).every((k) => GROUP_FIELDS.has(k))) return { trajectories: [], bare: false, raw: value };
   return undefined;
 }
 
@@ -124,7 +132,8 @@ function itemsOf(t: unknown): unknown[] {
 
 /** The short row of a trajectory in the group's list. */
 export function summarize(t: unknown, index: number): TrajectorySummary {
-  const items = itemsOf(t);
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const items = exchanges?.items ?? itemsOf(t);
   const { value, missing } = rewardOf(t);
   let choices = 0;
   let toolCalls = 0;
@@ -132,7 +141,9 @@ export function summarize(t: unknown, index: number): TrajectorySummary {
     if (isChoice(it)) choices++;
     toolCalls += rawToolCalls(messageOf(it)).length;
   }
-  return { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  const summary: TrajectorySummary = { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  if (exchanges) summary.totals = exchangeTotals(exchanges.exchanges);
+  return summary;
 }
 
 /** Metric names across the trajectories of a group, sorted. */
@@ -299,18 +310,22 @@ function toolViews(tools: unknown): ToolView[] {
   });
 }
 
-const SHOWN_TRAJECTORY_FIELDS = new Set(['messages_and_choices', 'reward', 'tools', 'additional_histories', 'metrics', 'auto_metrics', 'metadata', 'logs', 'start_time', 'initial_policy_version', 'final_policy_version']);
+const SHOWN_TRAJECTORY_FIELDS = new Set(['exchanges', 'messages_and_choices', 'reward', 'tools', 'additional_histories', 'metrics', 'auto_metrics', 'metadata', 'logs', 'start_time', 'initial_policy_version', 'final_policy_version']);
 
 /** Everything the conversation pane shows for one trajectory. */
 export function trajectoryView(t: unknown, group: number, index: number): TrajectoryView {
   const o = isObj(t) ? t : {};
   const histories = Array.isArray(o.additional_histories) ? o.additional_histories : [];
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const messages = messageViews(exchanges?.items ?? itemsOf(t));
+  if (exchanges) messages.forEach((m, i) => (m.path = exchanges.paths[i]));
   return {
     group,
     index,
     summary: summarize(t, index),
-    messages: messageViews(itemsOf(t)),
-    tools: toolViews(o.tools),
+    messages,
+    ...(exchanges ? { exchanges: exchanges.exchanges } : {}),
+    tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? (o.tools as unknown[]) : [])] : o.tools),
     histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObj(h) ? h.tools : undefined) })),
     metrics: [...entries(o.metrics), ...entries(o.auto_metrics).map(([k, v]): [string, string] => [`${k} (auto)`, v])],
     metadata: entries(o.metadata),
@@ -397,7 +412,7 @@ export function searchTrajectory(t: unknown, trajectory: number, query: string):
       }
     }
   };
-  scan(itemsOf(t), -1);
+  scan(hasExchanges(t) ? exchangeConversation(t).items : itemsOf(t), -1);
   const histories = isObj(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
   histories.forEach((h, i) => scan(itemsOf(h), i));
   return hits;
@@ -415,14 +430,16 @@ export function mayContain(rawLower: string, queryLower: string): boolean {
 
 // --- groups ----------------------------------------------------------------------------------------
 
-const SHOWN_GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'logs', 'exceptions']);
+const SHOWN_GROUP_FIELDS = GROUP_FIELDS;
 
 /** The group pane: its trajectories' rows, tables, exceptions and the problems found in its lines. */
 export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[]): GroupDetail {
   const group = asGroup(value);
   const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
   const raw = group && !group.bare && isObj(group.raw) ? group.raw : {};
+  const totals = sumTotals(trajectories.map((s) => s.totals));
   return {
+    ...(totals ? { totals } : {}),
     row,
     trajectories,
     metricNames: metricNames(trajectories),

@@ -45,6 +45,38 @@ export const GroupRow = z.object({
 });
 export type GroupRow = z.infer<typeof GroupRow>;
 
+/** Token counts of one response or a sum of them; a field only when the producer reported it. */
+export const TokenUsage = z.object({
+  input: z.optional(num),
+  output: z.optional(num),
+  total: z.optional(num),
+  cached: z.optional(num),
+  reasoning: z.optional(num),
+});
+export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/** One captured request of an exchange trajectory: its messages are `messages[start, end)`. */
+export const ExchangeView = z.object({
+  /** chat_completions, completions, responses or messages. */
+  kind: z.string(),
+  /** Index in its list under `exchanges`. */
+  index: num,
+  model: z.optional(z.string()),
+  startTime: z.optional(z.string()),
+  /** end_time − start_time. */
+  durationMs: z.optional(num),
+  usage: TokenUsage,
+  start: num,
+  end: num,
+  /** Leading request messages left out: the previous exchange already showed them. */
+  skipped: num,
+});
+export type ExchangeView = z.infer<typeof ExchangeView>;
+
+/** Tokens and time over exchanges: of a trajectory, or of a group's trajectories. */
+export const ExchangeTotals = z.object({ usage: TokenUsage, durationMs: z.optional(num), exchanges: num });
+export type ExchangeTotals = z.infer<typeof ExchangeTotals>;
+
 export const TrajectorySummary = z.object({
   index: num,
   reward: nullableNum,
@@ -56,6 +88,8 @@ export const TrajectorySummary = z.object({
   choices: num,
   toolCalls: num,
   metrics: z.record(z.string(), num),
+  /** An exchange trajectory's totals. */
+  totals: z.optional(ExchangeTotals),
 });
 export type TrajectorySummary = z.infer<typeof TrajectorySummary>;
 
@@ -94,6 +128,8 @@ export const MessageView = z.object({
   callName: z.optional(z.string()),
   /** Other non-null fields (logprobs, annotations, audio, stop_reason, ...). */
   extras: pairs,
+  /** Where the message is in its trajectory, when not at `messages_and_choices[index]` (exchanges). */
+  path: z.optional(z.array(z.union([z.string(), num]))),
 });
 export type MessageView = z.infer<typeof MessageView>;
 
@@ -112,6 +148,8 @@ export const TrajectoryView = z.object({
   logs: z.array(z.string()),
   /** start_time, policy versions and fields the viewer does not know. */
   info: pairs,
+  /** An exchange trajectory: its requests in time order, over `messages`. */
+  exchanges: z.optional(z.array(ExchangeView)),
 });
 export type TrajectoryView = z.infer<typeof TrajectoryView>;
 
@@ -126,6 +164,8 @@ export const GroupDetail = z.object({
   problems: z.array(ProblemView),
   /** Fields of the group the viewer does not know. */
   info: pairs,
+  /** Tokens and time of the group's exchange trajectories. */
+  totals: z.optional(ExchangeTotals),
 });
 export type GroupDetail = z.infer<typeof GroupDetail>;
 
@@ -182,6 +222,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     trajectory: z.optional(num),
     history: z.optional(num),
     message: z.optional(num),
+    /** A place inside the trajectory (an exchange's message), instead of `history`/`message`. */
+    path: z.optional(z.array(z.union([z.string(), num]))),
     /** A problem's own position. */
     line: z.optional(num),
     column: z.optional(num),
@@ -194,6 +236,9 @@ export const FromWebview = z.discriminatedUnion('type', [
     group: num,
     trajectory: z.optional(num),
     bubbles: z.array(z.object({ index: num, role: z.string(), text: z.string(), trainable: z.boolean() })),
+    /** The headings of an exchange trajectory's exchanges (model, duration, tokens), and its totals line. */
+    exchanges: z.optional(z.array(z.string())),
+    totals: z.optional(z.string()),
     groupRows: num,
     sinceLoadMs: num,
     /** When the webview's script started, on the same clock. */

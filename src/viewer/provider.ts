@@ -99,7 +99,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
 export function looksLikeTrajectories(doc: vscode.TextDocument | undefined): boolean {
   if (!doc || !/\.(jsonl?|ndjson)$/i.test(doc.uri.path)) return false;
   const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 2000), 0)).slice(0, 65536);
-  return /"(trajectories|trajectory_groups|messages_and_choices)"\s*:/.test(head);
+  return /"(trajectories|trajectory_groups|messages_and_choices|exchanges)"\s*:/.test(head);
 }
 
 function activeResource(): vscode.Uri | undefined {

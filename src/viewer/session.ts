@@ -406,8 +406,11 @@ export class ViewerSession extends Disposable {
       const p: (string | number)[] = [];
       if (m.trajectory !== undefined) {
         p.push('trajectories', m.trajectory);
-        if (m.history !== undefined && m.history >= 0) p.push('additional_histories', m.history);
-        if (m.message !== undefined) p.push('messages_and_choices', m.message);
+        if (m.path) p.push(...m.path);
+        else {
+          if (m.history !== undefined && m.history >= 0) p.push('additional_histories', m.history);
+          if (m.message !== undefined) p.push('messages_and_choices', m.message);
+        }
       }
       pos = await index.positionOf(m.group, p);
     }

@@ -4,6 +4,7 @@
  * and nothing that only differs in formatting. No `vscode` import.
  */
 import type { MessageView, TrajectoryView } from './protocol';
+import { exchangeTitle, totalsText } from './usageText';
 
 function messageBlock(m: MessageView): string[] {
   const head = [`## ${m.index + 1}. ${m.role}`];
@@ -23,6 +24,7 @@ function messageBlock(m: MessageView): string[] {
 export function transcript(v: TrajectoryView, title: string): string {
   const s = v.summary;
   const lines = [`# ${title}`, '', `reward: ${s.reward ?? s.rewardText ?? 'invalid'}${s.rewardMissing ? ' (not in the file; the service takes 0)' : ''}`];
+  if (s.totals) lines.push(totalsText(s.totals));
   for (const [k, val] of v.metrics) lines.push(`metric ${k}: ${val}`);
   for (const [k, val] of v.metadata) lines.push(`metadata ${k}: ${val}`);
   for (const [k, val] of v.info) lines.push(`${k}: ${val}`);
@@ -32,7 +34,13 @@ export function transcript(v: TrajectoryView, title: string): string {
     for (const t of v.tools) lines.push(`- ${t.name}${t.description ? `: ${t.description}` : ''}`);
     lines.push('');
   }
-  for (const m of v.messages) lines.push(...messageBlock(m));
+  if (v.exchanges) {
+    v.exchanges.forEach((x, i) => {
+      lines.push(`# ${exchangeTitle(x, i)}`, '');
+      if (x.skipped) lines.push(`(${x.skipped} earlier messages of the request not repeated)`, '');
+      for (const m of v.messages.slice(x.start, x.end)) lines.push(...messageBlock(m));
+    });
+  } else for (const m of v.messages) lines.push(...messageBlock(m));
   v.histories.forEach((h, i) => {
     lines.push(`# additional history ${i + 1}`, '');
     for (const m of h.messages) lines.push(...messageBlock(m));

@@ -48,7 +48,8 @@ function validateLogRequest(c: Checker, body: unknown): { groups: number; trajec
 function validateGroup(c: Checker, raw: unknown, path: Path): number {
   const g = c.object(raw, path);
   if (!g) return 0;
-  const trajectories = c.required(g, 'trajectories', path, (v, p) => c.list(v, p));
+  // ART leaves `trajectories` out of the dump of an empty group (exclude_defaults).
+  const trajectories = c.optional(g, 'trajectories', path, (v, p) => c.list(v, p), true);
   trajectories?.forEach((t, i) => validateTrajectory(c, t, [...path, 'trajectories', i]));
   validateCommon(c, g, path);
   opt(c, g, 'exceptions', path, (v, p) => {
@@ -65,7 +66,10 @@ function validateGroup(c: Checker, raw: unknown, path: Path): number {
 function validateTrajectory(c: Checker, raw: unknown, path: Path): void {
   const t = c.object(raw, path);
   if (!t) return;
-  c.required(t, 'messages_and_choices', path, (v, p) => validateMessages(c, v, p));
+  const before = c.issues.length;
+  // Compact dumps leave out what equals its default; an exchange trajectory has `exchanges` instead.
+  opt(c, t, 'exchanges', path, (v, p) => validateExchanges(c, v, p));
+  opt(c, t, 'messages_and_choices', path, (v, p) => validateMessages(c, v, p));
   opt(c, t, 'reward', path, (v, p) => c.number(v, p));
   opt(c, t, 'tools', path, (v, p) => validateTools(c, v, p));
   opt(c, t, 'additional_histories', path, (v, p) => {
@@ -77,6 +81,42 @@ function validateTrajectory(c: Checker, raw: unknown, path: Path): void {
   opt(c, t, 'initial_policy_version', path, (v, p) => c.integer(v, p));
   opt(c, t, 'final_policy_version', path, (v, p) => c.integer(v, p));
   validateCommon(c, t, path);
+  if (c.issues.length === before && mixesExchangesAndHistories(t)) {
+    c.fail(path, 'value_error', 'Value error, A trajectory cannot contain both exchanges and legacy histories');
+  }
+}
+
+const EXCHANGE_LISTS = ['chat_completions', 'completions', 'responses', 'messages'];
+
+/** ART's `TrajectoryExchanges`: a list of `{request, response, model, start_time, end_time}` per API. */
+function validateExchanges(c: Checker, v: unknown, path: Path): JsonObject | undefined {
+  const o = c.object(v, path);
+  if (!o) return undefined;
+  for (const key of EXCHANGE_LISTS) {
+    opt(c, o, key, path, (l, lp) => {
+      const list = c.list(l, lp);
+      list?.forEach((raw, i) => {
+        const p = [...lp, i];
+        const x = c.object(raw, p);
+        if (!x) return;
+        c.required(x, 'request', p, (r, rp) => c.object(r, rp));
+        c.required(x, 'response', p, (r, rp) => c.object(r, rp));
+        c.required(x, 'model', p, (m, mp) => (m === null ? null : c.string(m, mp)));
+        c.required(x, 'start_time', p, (d, dp) => c.dateTime(d, dp));
+        c.required(x, 'end_time', p, (d, dp) => c.dateTime(d, dp));
+      });
+      return list;
+    });
+  }
+  return o;
+}
+
+/** ART's model validator: non-empty exchanges with messages, tools (even empty) or histories. */
+function mixesExchangesAndHistories(t: JsonObject): boolean {
+  const full = (v: unknown) => Array.isArray(v) && v.length > 0;
+  const ex = t.exchanges;
+  if (!isObject(ex) || !EXCHANGE_LISTS.some((k) => full(ex[k]))) return false;
+  return full(t.messages_and_choices) || (t.tools !== undefined && t.tools !== null) || full(t.additional_histories);
 }
 
 /** metrics, metadata and logs: shared by trajectories and groups. */

@@ -8,15 +8,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
 
 const FILE = 'art-model-dump.trajectories.jsonl';
+/** Current ART: compact groups and exchange trajectories (an agent loop per API first). */
+const EXCHANGES = 'art-exchanges.trajectories.jsonl';
 
 describe('UI: the trajectory viewer', function () {
   this.timeout(180_000);
   let wb: Workbench;
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-viewer-'));
-  fs.copyFileSync(path.join(root, 'test/fixtures/viewer', FILE), path.join(workspace, FILE));
+  for (const f of [FILE, EXCHANGES]) fs.copyFileSync(path.join(root, 'test/fixtures/viewer', f), path.join(workspace, f));
   fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
 
   // The viewer's document, inside the webview's two iframes.
@@ -142,5 +144,28 @@ describe('UI: the trajectory viewer', function () {
     await wb.page.keyboard.press('[');
     await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
     await wb.screenshot(out('viewer-light.png'));
+  });
+
+  it('shows an exchange trajectory as a conversation, each request with its model, duration and tokens', async () => {
+    await setColorTheme(wb, 'Dark Modern');
+    await wb.runCommand('View: Close All Editors');
+    await quickOpen(wb, EXCHANGES, 60_000);
+    await title().filter({ hasText: /^Trajectory 1 of 4/ }).waitFor({ timeout: 60_000 });
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    // Trajectory 2: a Responses API loop (reasoning, a function call, its output, the answer).
+    await wb.page.keyboard.press('j');
+    await title().filter({ hasText: /^Trajectory 2 of 4/ }).waitFor();
+    const heads = view().locator('.exchange > .exchange-head');
+    await heads.first().waitFor();
+    assert.deepEqual(await heads.allInnerTexts(), [
+      'Exchange 1 · Responses · gpt-4.1-mini · 2.00 s · 230 in · 57 out (21 reasoning) · 287 tokens',
+      'Exchange 2 · Responses · gpt-4.1-mini · 2.00 s · 260 in · 12 out · 272 tokens',
+    ]);
+    assert.match(await view().locator('.traj-head .totals').innerText(), /^2 exchanges · 4\.00 s in requests · 490 in · 69 out \(21 reasoning\) · 559 tokens$/);
+    assert.match(await view().locator('#m-2-call-0 .tc-result .pair-link').innerText(), /result in message 4/);
+    assert.equal(await view().locator('.exchange .bubble.trainable').count(), 2);
+    assert.deepEqual(await errorToasts(wb), []);
+    await view().locator('#m-2 details.reasoning summary').click();
+    await wb.screenshot(out('viewer-exchanges.png'));
   });
 });

@@ -8,6 +8,7 @@
  */
 import { isProjectId } from '../refs';
 import { isLenientDateTime, parseDateTime } from './common';
+import { isMixedTrajectory } from './models';
 
 type O = Record<string, unknown>;
 
@@ -83,17 +84,28 @@ function common(o: O): boolean {
   return opt(o.metrics, (x) => values(x, metric)) && opt(o.metadata, (x) => values(x, metadatum)) && opt(o.logs, (x) => every(x, isString));
 }
 
+const dateTime = (x: unknown) => isString(x) && isLenientDateTime(x);
+
+function exchange(v: unknown): boolean {
+  return isObj(v) && isObj(v.request) && isObj(v.response) && (v.model === null || isString(v.model)) && dateTime(v.start_time) && dateTime(v.end_time);
+}
+
+const exchanges = (v: unknown) =>
+  isObj(v) && opt(v.chat_completions, (x) => every(x, exchange)) && opt(v.completions, (x) => every(x, exchange)) && opt(v.responses, (x) => every(x, exchange)) && opt(v.messages, (x) => every(x, exchange));
+
 function trajectory(v: unknown): boolean {
   return (
     isObj(v) &&
-    every(v.messages_and_choices, messageOrChoice) &&
+    opt(v.exchanges, exchanges) &&
+    opt(v.messages_and_choices, (x) => every(x, messageOrChoice)) &&
     opt(v.reward, isNumber) &&
     opt(v.tools, (x) => every(x, tool)) &&
     opt(v.additional_histories, (x) => every(x, history)) &&
     common(v) &&
-    opt(v.start_time, (x) => isString(x) && isLenientDateTime(x)) &&
+    opt(v.start_time, dateTime) &&
     opt(v.initial_policy_version, isInt) &&
-    opt(v.final_policy_version, isInt)
+    opt(v.final_policy_version, isInt) &&
+    !isMixedTrajectory(v)
   );
 }
 
@@ -101,7 +113,7 @@ const exception = (v: unknown) => isObj(v) && opt(v.type, isString) && opt(v.mes
 
 /** Whether `v` passes the `TrajectoryGroup` schema; false says only "ask the schema why". */
 export function isTrajectoryGroup(v: unknown): boolean {
-  return isObj(v) && every(v.trajectories, trajectory) && common(v) && opt(v.exceptions, (x) => every(x, exception));
+  return isObj(v) && opt(v.trajectories, (x) => every(x, trajectory)) && common(v) && opt(v.exceptions, (x) => every(x, exception));
 }
 
 // --- call batch items --------------------------------------------------------------------------

@@ -95,26 +95,71 @@ const Metrics = opt(z.record(z.string(), z.union([z.number(), z.boolean()])));
 const Metadata = opt(z.record(z.string(), z.union([z.number(), z.string(), z.boolean(), z.null()])));
 const Logs = opt(z.array(z.string()));
 
-/** One trajectory (spec 2.4, and the fields of ART's `Trajectory`). */
-export const Trajectory = z.looseObject({
-  messages_and_choices: z.array(MessageOrChoice),
-  reward: opt(z.number()),
-  tools: opt(z.array(Tool)),
-  additional_histories: opt(z.array(History)),
-  metrics: Metrics,
-  metadata: Metadata,
-  logs: Logs,
-  start_time: opt(LenientDateTime),
-  initial_policy_version: opt(z.number().int()),
-  final_policy_version: opt(z.number().int()),
+/**
+ * One request made through ART's request capture: the raw request body and the raw response
+ * (an OpenAI `ChatCompletion`, `Completion` or `Response`, or an Anthropic `Message`), both as the
+ * SDKs dumped them, so only their being objects is checked.
+ */
+export const Exchange = z.looseObject({
+  request: z.looseObject({}),
+  response: z.looseObject({}),
+  // `str | None` without a default in ART: always dumped, null when unknown.
+  model: z.string().nullable(),
+  start_time: LenientDateTime,
+  end_time: LenientDateTime,
 });
+export type Exchange = z.infer<typeof Exchange>;
+
+/** The four APIs ART captures, in its order. */
+export const EXCHANGE_KINDS = ['chat_completions', 'completions', 'responses', 'messages'] as const;
+export type ExchangeKind = (typeof EXCHANGE_KINDS)[number];
+
+/** ART's `TrajectoryExchanges`: a list per API; an empty one is left out of a dump. */
+export const TrajectoryExchanges = z.looseObject({
+  chat_completions: opt(z.array(Exchange)),
+  completions: opt(z.array(Exchange)),
+  responses: opt(z.array(Exchange)),
+  messages: opt(z.array(Exchange)),
+});
+
+export const MIXED_TRAJECTORY = 'A trajectory cannot contain both exchanges and legacy histories (messages_and_choices, tools, additional_histories)';
+
+/** ART's validator: exchanges (any list non-empty) and legacy fields never together. */
+export function isMixedTrajectory(t: Record<string, unknown>): boolean {
+  const ex = t.exchanges;
+  const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+  const hasExchanges = typeof ex === 'object' && ex !== null && EXCHANGE_KINDS.some((k) => nonEmpty((ex as Record<string, unknown>)[k]));
+  return hasExchanges && (nonEmpty(t.messages_and_choices) || (t.tools !== undefined && t.tools !== null) || nonEmpty(t.additional_histories));
+}
+
+/**
+ * One trajectory (spec 2.4, and the fields of ART's `Trajectory`). ART dumps compactly
+ * (`exclude_defaults`): `messages_and_choices` is absent when empty, and an exchange trajectory
+ * has `exchanges` instead.
+ */
+export const Trajectory = z
+  .looseObject({
+    exchanges: opt(TrajectoryExchanges),
+    messages_and_choices: opt(z.array(MessageOrChoice)),
+    reward: opt(z.number()),
+    tools: opt(z.array(Tool)),
+    additional_histories: opt(z.array(History)),
+    metrics: Metrics,
+    metadata: Metadata,
+    logs: Logs,
+    start_time: opt(LenientDateTime),
+    initial_policy_version: opt(z.number().int()),
+    final_policy_version: opt(z.number().int()),
+  })
+  .refine((t) => !isMixedTrajectory(t), { message: MIXED_TRAJECTORY });
 export type Trajectory = z.infer<typeof Trajectory>;
 
 /** A rollout that raised, as ART records it in a group. */
 export const GroupException = z.looseObject({ type: opt(z.string()), message: opt(z.string()), traceback: opt(z.string()) });
 
+/** A group; ART leaves `trajectories` out of the dump of an empty group. */
 export const TrajectoryGroup = z.looseObject({
-  trajectories: z.array(Trajectory),
+  trajectories: opt(z.array(Trajectory)),
   metadata: Metadata,
   metrics: Metrics,
   logs: Logs,

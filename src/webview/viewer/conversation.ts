@@ -4,6 +4,7 @@
  * cut), and the tools, metrics, metadata and logs as tables.
  */
 import type { MessageView, ToolView, TrajectoryView } from '../../viewer/protocol';
+import { exchangeTitle, totalsText } from '../../viewer/usageText';
 import { fmt, h, plural, section, table } from './dom';
 import { renderMarkdown } from './markdown';
 
@@ -14,7 +15,8 @@ const COLLAPSE_LINES = 40;
 const FIRST_BUBBLES = 150;
 
 export interface ConversationActions {
-  reveal(message: number | undefined, history: number): void;
+  /** `path`: an exchange's message, by its place in the trajectory. */
+  reveal(message: number | undefined, history: number, path?: (string | number)[]): void;
   compare(): void;
 }
 
@@ -68,7 +70,7 @@ function bubble(m: MessageView, all: MessageView[], history: number, actions: Co
         : h('span', { class: 'badge warn', title: 'No earlier tool call has this id' }, m.toolCallId ? `no call with id ${m.toolCallId}` : 'no tool_call_id')),
     h('span', { class: 'spacer' }),
     h('span', { class: 'meta' }, `#${m.index + 1}`),
-    h('button', { class: 'icon reveal', type: 'button', title: 'Reveal in text editor', 'aria-label': `Reveal message ${m.index + 1} in the text editor`, onclick: () => actions.reveal(m.index, history) }, '↗'),
+    h('button', { class: 'icon reveal', type: 'button', title: 'Reveal in text editor', 'aria-label': `Reveal message ${m.index + 1} in the text editor`, onclick: () => actions.reveal(m.index, history, m.path) }, '↗'),
   );
   const body: (HTMLElement | undefined | false)[] = [];
   if (m.reasoning) {
@@ -105,14 +107,14 @@ function bubble(m: MessageView, all: MessageView[], history: number, actions: Co
   return h('article', { class: `bubble role-${m.role.replace(/[^\w-]/g, '')}${m.trainable ? ' trainable' : ''}`, id: `${idPrefix}${m.index}`, 'aria-label': label, 'data-index': String(m.index), 'data-role': m.role }, head, ...body.filter((b): b is HTMLElement => !!b));
 }
 
-/** Bubbles of a conversation, the first FIRST_BUBBLES at once and the rest on demand. */
-function bubbles(messages: MessageView[], history: number, actions: ConversationActions, idPrefix: string): HTMLElement {
+/** Bubbles of a conversation, the first FIRST_BUBBLES at once and the rest on demand; `all` holds paired results. */
+function bubbles(messages: MessageView[], history: number, actions: ConversationActions, idPrefix: string, all = messages): HTMLElement {
   const list = h('div', { class: 'bubbles', role: 'list' });
   let shown = 0;
   const more = h('button', { class: 'show-all', type: 'button' });
   const step = () => {
     const next = Math.min(messages.length, shown + FIRST_BUBBLES);
-    for (; shown < next; shown++) list.append(bubble(messages[shown]!, messages, history, actions, idPrefix));
+    for (; shown < next; shown++) list.append(bubble(messages[shown]!, all, history, actions, idPrefix));
     if (shown < messages.length) {
       more.textContent = `Show ${Math.min(FIRST_BUBBLES, messages.length - shown)} more messages (${messages.length - shown} left)`;
       list.append(more);
@@ -150,6 +152,7 @@ export function renderTrajectory(v: TrajectoryView, total: number, actions: Conv
     { class: 'traj-head' },
     h('h2', { id: 'traj-title' }, `Trajectory ${v.index + 1} of ${total}`, h('span', { class: 'reward' }, ` · reward ${reward}`)),
     h('div', { class: 'traj-meta' }, `${plural(s.messages, 'message')} · ${plural(s.choices, 'trainable turn')} · ${plural(s.toolCalls, 'tool call')}`),
+    s.totals && h('div', { class: 'traj-meta totals' }, totalsText(s.totals)),
     h(
       'div',
       { class: 'actions' },
@@ -164,10 +167,24 @@ export function renderTrajectory(v: TrajectoryView, total: number, actions: Conv
     head,
     infoTables.length ? h('div', { class: 'tables' }, ...infoTables) : undefined,
     v.tools.length ? section(`Tools (${v.tools.length})`, false, toolsTable(v.tools)) : undefined,
-    bubbles(v.messages, -1, actions, 'm-'),
+    ...(v.exchanges ? exchangeSections(v, actions) : [bubbles(v.messages, -1, actions, 'm-')]),
     ...v.histories.map((hist, i) =>
       section(`Additional history ${i + 1} (${plural(hist.messages.length, 'message')})`, false, toolsTable(hist.tools), bubbles(hist.messages, i, actions, `h${i}-m-`)),
     ),
     v.logs.length ? section(`Logs (${v.logs.length})`, false, h('pre', { class: 'logs' }, v.logs.join('\n'))) : undefined,
+  );
+}
+
+/** An exchange trajectory: each captured request under its model, duration and token usage. */
+function exchangeSections(v: TrajectoryView, actions: ConversationActions): HTMLElement[] {
+  return (v.exchanges ?? []).map((x, i) =>
+    h(
+      'section',
+      { class: 'exchange', 'aria-label': exchangeTitle(x, i), 'data-kind': x.kind },
+      h('h3', { class: 'exchange-head' }, exchangeTitle(x, i)),
+      x.startTime && h('div', { class: 'muted exchange-time' }, `started ${x.startTime}`),
+      x.skipped > 0 && h('div', { class: 'muted skipped' }, `${plural(x.skipped, 'earlier message')} of the request not repeated (shown above)`),
+      bubbles(v.messages.slice(x.start, x.end), -1, actions, 'm-', v.messages),
+    ),
   );
 }

@@ -10,6 +10,7 @@ import { parseToWebview, type FromWebview, type GroupDetail, type GroupRow, type
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { bytes, fmt, h, plural, section, table } from './dom';
 import { VirtualList } from './vlist';
+import { totalsText } from '../../viewer/usageText';
 import './viewer.css';
 
 const scriptStart = performance.now();
@@ -305,6 +306,7 @@ function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
         ] as const
       ).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
     ),
+    d.totals ? h('p', { class: 'muted group-totals' }, totalsText(d.totals)) : undefined,
     d.problems.length ? section(`${plural(d.problems.length, 'problem')} in this group`, d.problems.length <= 5, problemList(d.problems, r.index)) : undefined,
     d.exceptions.length
       ? section(
@@ -374,7 +376,7 @@ function renderTrajRow(i: number, row: HTMLElement): void {
     h('span', { class: 't-index' }, `#${t.index + 1}`),
     h('span', { class: 't-reward' }, t.reward === null ? 'invalid' : fmt(t.reward)),
     h('span', { class: 'reward-bar', 'aria-hidden': 'true' }, bar),
-    h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${t.toolCalls} calls` : ''}`),
+    h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${plural(t.toolCalls, 'call')}` : ''}`),
   );
 }
 
@@ -405,7 +407,7 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
   view = v;
   conversation.replaceChildren(
     renderTrajectory(v, detail?.trajectories.length ?? 0, {
-      reveal: (message, history) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history }),
+      reveal: (message, history, path) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history, path }),
       compare: () => send({ type: 'compare', group: v.group, trajectory: v.index }),
     }),
   );
@@ -423,19 +425,23 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
 
 /** Tells the extension what is on screen (the tests and the bench read it). */
 function report(v: TrajectoryView | undefined): void {
-  const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble')].map((b) => ({
+  const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble, :scope .trajectory > .exchange > .bubbles > .bubble')].map((b) => ({
     index: Number(b.dataset.index),
     role: b.dataset.role ?? '',
     // Enough to check what is shown; a huge message is not sent back whole.
     text: [...b.querySelectorAll<HTMLElement>(':scope > .content, :scope > .long > .content')].map((c) => c.textContent ?? '').join('\n').slice(0, 20_000),
     trainable: b.classList.contains('trainable'),
   }));
+  const heads = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .exchange > .exchange-head')].map((e) => e.textContent ?? '');
+  const totals = conversation.querySelector<HTMLElement>(':scope .traj-head .totals')?.textContent ?? undefined;
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
   send({
     type: 'rendered',
     group: state.group,
     trajectory: v?.index,
     bubbles,
+    ...(heads.length ? { exchanges: heads } : {}),
+    ...(totals ? { totals } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
     sinceLoadMs: performance.now(),
     scriptStartMs: scriptStart,

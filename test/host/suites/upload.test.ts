@@ -5,7 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/commands';
 import type { ReferenceServer } from '../../server';
-import { artGroup } from '../../fixtures/art/producers';
+import { artGroup, exchangeOf } from '../../fixtures/art/producers';
 import { api, connect, endSuite, signOut, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
@@ -202,13 +202,13 @@ describe('upload trajectories', () => {
     }
   });
 
-  it('still refuses what the service refuses: a string reward, a missing messages_and_choices, a choice without message, invalid JSON', async () => {
+  it('still refuses what the service refuses: a string reward, exchanges beside messages_and_choices, a choice without message, invalid JSON', async () => {
     const file = path.join(dir, 'art-bad.jsonl');
     const good = artGroup(0) as { trajectories: Record<string, unknown>[] };
     const t = good.trajectories[0]!;
     const lines = [
       JSON.stringify({ ...good, trajectories: [{ ...t, reward: 'high' }] }),
-      JSON.stringify({ ...good, trajectories: [{ ...t, messages_and_choices: undefined }] }),
+      JSON.stringify({ ...good, trajectories: [{ ...t, exchanges: { responses: [exchangeOf('responses')] } }] }),
       JSON.stringify({ ...good, trajectories: [{ ...t, messages_and_choices: [{ finish_reason: 'stop', index: 0 }] }] }),
       '{"trajectories": [}',
     ];
@@ -221,7 +221,7 @@ describe('upload trajectories', () => {
       diags.map((d) => [d.range.start.line + 1, d.range.start.character + 1, d.message.replace(/:.*$/, '')]),
       [
         [1, lines[0]!.indexOf('"high"') + 1, 'trajectories[0].reward'],
-        [2, lines[1]!.indexOf('"trajectories":[') + '"trajectories":['.length + 1, 'trajectories[0].messages_and_choices'],
+        [2, lines[1]!.indexOf('"trajectories":[') + '"trajectories":['.length + 1, 'trajectories[0]'],
         [3, lines[2]!.indexOf('{"finish_reason"') + 1, 'trajectories[0].messages_and_choices[0].message'],
         [4, 19, 'Invalid JSON'],
       ],

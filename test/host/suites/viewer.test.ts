@@ -183,6 +183,53 @@ describe('trajectory viewer', function () {
     await vscode.commands.executeCommand('workbench.action.files.revert');
   });
 
+  it('shows exchange trajectories (current ART) as conversations: request, then response, each exchange with model, duration and tokens', async () => {
+    const uri = copy('art-exchanges.trajectories.jsonl');
+    const session = await open(uri);
+    await session.whenIndexed();
+    const groups = groupsOf(uri.fsPath);
+    assert.strictEqual(session.index!.groups, groups.length);
+    // Read independently: trajectory 1 of group 1 is a Chat Completions agent loop of two requests;
+    // the second repeats the first request and the call, so only the tool result and the answer are new.
+    const [first, second] = ((groups[0]!.trajectories as O[])[0]!.exchanges as O).chat_completions as O[];
+    const choice = (x: O) => ((x.response as O).choices as O[])[0]!;
+    const messages = (x: O) => (x.request as O).messages as O[];
+    const items = [...messages(first!), choice(first!), ...messages(second!).slice(messages(first!).length + 1), choice(second!)].map(expected);
+    let report = session.lastRendered!;
+    assert.deepStrictEqual(report.bubbles.map((b) => [b.role, b.trainable]), items.map((e) => [e.role, e.trainable]));
+    report.bubbles.forEach((b, i) => {
+      if (items[i]!.role === 'assistant') assert.strictEqual(words(b.text), words(items[i]!.text), `message ${i + 1}`);
+      else assert.strictEqual(b.text, items[i]!.text, `message ${i + 1}`);
+    });
+    const usage = (x: O) => (x.response as O).usage as O;
+    assert.deepStrictEqual(report.exchanges, [first, second].map((x, i) => `Exchange ${i + 1} · Chat Completions · ${String(x!.model)} · 2.00 s · ${String(usage(x!).prompt_tokens)} in · ${String(usage(x!).completion_tokens)} out · ${String(usage(x!).total_tokens)} tokens`));
+    assert.strictEqual(report.totals, '2 exchanges · 4.00 s in requests · 100 in · 40 out · 140 tokens');
+
+    // The Anthropic loop: content blocks, a tool_result answering a tool_use.
+    session.select(0, 2);
+    await waitFor('group 1, trajectory 3', () => session.lastRendered?.group === 0 && session.lastRendered.trajectory === 2);
+    report = session.lastRendered!;
+    assert.deepStrictEqual(report.bubbles.map((b) => b.role), ['system', 'user', 'assistant', 'tool', 'assistant']);
+    assert.strictEqual(report.bubbles[3]!.text, '18 °C, clear');
+    assert.match(report.exchanges![0]!, /^Exchange 1 · Anthropic Messages · claude-sonnet-4-5 · 2\.00 s · 438 in \(128 cached\) · 96 out · 534 tokens$/);
+
+    // A compact group with only an exception (no `trajectories`): an empty group, not an error.
+    session.select(3);
+    await waitFor('group 4', () => session.lastRendered?.group === 3);
+    assert.strictEqual(session.lastRendered!.trajectory, undefined);
+    assert.strictEqual(session.index!.row(3).invalid, undefined);
+    assert.strictEqual(session.index!.row(3).stats.exceptions, 1);
+
+    // An exchange's message is revealed where it is in the file: the tool result of trajectory 1
+    // sits in the second request's messages.
+    await session.reveal({ group: 0, trajectory: 0, path: ['exchanges', 'chat_completions', 1, 'request', 'messages', 3] });
+    await waitFor('a text editor of the file', () => vscode.window.activeTextEditor?.document.uri.toString() === uri.toString());
+    const editor = vscode.window.activeTextEditor!;
+    const pos = editor.selection.active;
+    assert.strictEqual(pos.line, 0);
+    assert.ok(editor.document.lineAt(0).text.slice(pos.character).startsWith('{"role":"tool","tool_call_id":"call_z1"'), editor.document.lineAt(0).text.slice(pos.character, pos.character + 60));
+  });
+
   it('reveals a message at its exact line and column in the text editor', async () => {
     const uri = copy('request.trajectories.json');
     const session = await open(uri);

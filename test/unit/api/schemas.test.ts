@@ -122,11 +122,26 @@ describe('api/schemas', () => {
     it('takes unknown fields and null optional fields, as the service does (behaviour note)', () => {
       const r = TrajectoryLogRequest.safeParse({ split: 't', model_id: 'm', trajectory_groups: [{ trajectories: [{ ...traj, rewards: 1, tools: null, initial_policy_version: null }], exceptions: [] }] });
       assert.ok(r.success, JSON.stringify(r.error?.issues));
-      assert.equal((r.data.trajectory_groups[0]!.trajectories[0] as Record<string, unknown>).rewards, 1, 'an unknown field is kept');
+      assert.equal((r.data.trajectory_groups[0]!.trajectories![0] as Record<string, unknown>).rewards, 1, 'an unknown field is kept');
     });
     it('still refuses a wrong type for a known field and a missing required one', () => {
       assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ ...traj, reward: 'high' }] }] }).success);
-      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] }).success);
+      const exchange = { request: {}, response: {}, model: 'm', start_time: '2026-01-01T00:00:00Z' };
+      assert.ok(!TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ exchanges: { responses: [exchange] } }] }] }).success, 'end_time is required');
+    });
+    it("takes ART's compact dumps: a trajectory without messages_and_choices and a group without trajectories", () => {
+      const r = TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ reward: 1 }, {}] }, {}, { exceptions: [{ type: 'E', message: 'm', traceback: 't' }] }] });
+      assert.ok(r.success, JSON.stringify(r.error?.issues));
+    });
+    it('refuses exchanges together with legacy fields, as ART\'s validator does, at the trajectory', () => {
+      const exchange = { request: {}, response: {}, model: 'm', start_time: '2026-01-01T00:00:00Z', end_time: '2026-01-01T00:00:01Z' };
+      const ok = { exchanges: { chat_completions: [exchange] } };
+      assert.ok(TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [ok, { ...ok, tools: null, messages_and_choices: [], exchanges: { ...ok.exchanges, responses: [] } }] }] }).success);
+      for (const legacy of [{ messages_and_choices: [{ role: 'user', content: 'x' }] }, { tools: [] }, { additional_histories: [{ messages_and_choices: [] }] }]) {
+        const r = TrajectoryLogRequest.safeParse({ split: 't', trajectory_groups: [{ trajectories: [{ ...ok, ...legacy }] }] });
+        assert.ok(!r.success, JSON.stringify(legacy));
+        assert.deepEqual(r.error.issues.map((i) => [i.path.join('.'), /both exchanges and legacy/.test(i.message)]), [['trajectory_groups.0.trajectories.0', true]]);
+      }
     });
   });
 

@@ -91,8 +91,18 @@ export function trajectoryArbitraries({ withProto = false }: ArbOptions = {}) {
   });
   const tools = fc.array(tool, { maxLength: 2 });
   const history = object({ messages_and_choices: messagesAndChoices, tools: opt(tools) });
-  const trajectory = object({
-    messages_and_choices: messagesAndChoices,
+  // Current ART: compact dumps leave messages_and_choices out; an exchange trajectory has none.
+  const exchange = fc.record({ request: jsonObject(false), response: jsonObject(false), model: fc.option(text, { nil: null }), start_time: dateTime, end_time: dateTime });
+  const exchangeList = opt(fc.array(exchange, { maxLength: 2 }));
+  const exchangeTrajectory = object({
+    exchanges: object({ chat_completions: exchangeList, completions: exchangeList, responses: exchangeList, messages: exchangeList }),
+    reward: opt(number),
+    metrics: opt(metrics),
+    metadata: opt(meta),
+    logs: opt(fc.array(text, { maxLength: 3 })),
+  });
+  const legacyTrajectory = object({
+    messages_and_choices: opt(messagesAndChoices),
     reward: opt(number),
     tools: opt(tools),
     additional_histories: opt(fc.array(history, { maxLength: 2 })),
@@ -103,6 +113,7 @@ export function trajectoryArbitraries({ withProto = false }: ArbOptions = {}) {
     initial_policy_version: opt(int),
     final_policy_version: opt(int),
   });
+  const trajectory = fc.oneof({ arbitrary: legacyTrajectory, weight: 3 }, { arbitrary: exchangeTrajectory, weight: 1 });
   const group = object({
     trajectories: fc.array(trajectory, { maxLength: 3 }),
     metadata: opt(meta),

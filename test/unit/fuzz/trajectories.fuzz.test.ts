@@ -2,15 +2,14 @@
  * Properties of src/trajectories/reader.ts (validateTrajectoryFile, readTrajectoryGroups) on real
  * files: generated valid files, arbitrary bytes and mutations of valid files, as .json and .jsonl.
  *
- * The oracle is the zod schema itself (TrajectoryFile for a .json document, TrajectoryGroup per
+ * The oracle is the zod schema itself (TrajectoryFile for a .json document, JsonlGroup per
  * non-blank line of a .jsonl file): the validator reports an error exactly when the oracle refuses
  * the file, and a file without errors reads back as the oracle parses it.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { TrajectoryGroup } from '../../../src/api/schemas/models';
 import { readTrajectoryGroups, validateTrajectoryFile, type GroupRecord, type ValidationSummary } from '../../../src/trajectories/reader';
-import { TrajectoryFile } from '../../../src/trajectories/schema';
+import { JsonlGroup, TrajectoryFile } from '../../../src/trajectories/schema';
 import { trajectoryArbitraries } from './arbitraries';
 import { checkPositions, jsonLayout, jsonlLayout, mutateText, spanOf, swapValue, textMutation, valueSwap, writeJson, writeJsonl } from './files';
 import { checkAsync, collect, errorsOf, fuzz, jsonlOracle, named, nastyBytes, readOutcome, Tally, useTempDir, withTimeout, writeFresh, type ReadOutcome as Outcome } from './helpers';
@@ -33,7 +32,7 @@ function oracle(bytes: Buffer, format: Format): Oracle {
   }
   if (format === 'jsonl') {
     const r = jsonlOracle(bytes, (v) => {
-      const group = TrajectoryGroup.safeParse(v);
+      const group = JsonlGroup.safeParse(v);
       return group.success ? (group.data as unknown) : undefined;
     });
     return r.valid ? { valid: true, groups: r.values } : { valid: false };
@@ -89,7 +88,7 @@ async function checkFile(path: string, bytes: Buffer, format: Format): Promise<{
     assert.deepEqual(await collect(readTrajectoryGroups(path, { startGroup: from })), read.records.slice(from));
     for (const [i, r] of read.records.entries()) {
       assert.equal(r.index, i);
-      assert.equal(r.trajectories, (JSON.parse(r.json) as { trajectories: unknown[] }).trajectories.length);
+      assert.equal(r.trajectories, (JSON.parse(r.json) as { trajectories?: unknown[] }).trajectories?.length ?? 0);
       assert.equal(r.bytes, Buffer.byteLength(r.json));
       assert.ok(r.line >= 1 && r.line <= r.endLine && r.endLine <= lines, `group ${i} spans lines ${r.line}-${r.endLine} of ${lines}`);
       if (i > 0) assert.ok(r.line >= read.records[i - 1]!.endLine, `group ${i} starts before group ${i - 1} ends`);
@@ -151,7 +150,7 @@ describe('fuzz: trajectories/reader', function () {
   it(named('generated valid JSONL files: no problems, and the groups read back equal, on their lines', c1), async () => {
     await checkAsync(
       fc.asyncProperty(groups, jsonlLayout, async (gs, layout) => {
-        for (const g of gs) assert.ok(TrajectoryGroup.safeParse(g).success, `the generator made an invalid group: ${JSON.stringify(g)}`);
+        for (const g of gs) assert.ok(JsonlGroup.safeParse(g).success, `the generator made an invalid group: ${JSON.stringify(g)}`);
         const { text, lines } = writeJsonl(gs, layout);
         const bytes = Buffer.from(text);
         const path = writeFresh(dir(), '.jsonl', bytes);

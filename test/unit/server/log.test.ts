@@ -25,6 +25,10 @@ const trajectory = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+
+/** One captured request as ART dumps it (art.trajectories.ChatCompletionsExchange and friends). */
+const EXCHANGE = { request: { model: 'm', messages: [] }, response: { id: 'r', usage: { total_tokens: 3 } }, model: 'm', start_time: '2026-01-01T10:00:00', end_time: '2026-01-01T10:00:02Z' };
+
 describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
   const server = useServer();
   const log = (body: unknown, modelId = 'my-model') =>
@@ -98,9 +102,15 @@ describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
   const invalid: [string, unknown, unknown[], string][] = [
     ['a missing split', { trajectory_groups: [] }, ['body', 'split'], 'missing'],
     ['a missing trajectory_groups', { split: 'train' }, ['body', 'trajectory_groups'], 'missing'],
-    ['a group without trajectories', { split: 'train', trajectory_groups: [{}] }, ['body', 'trajectory_groups', 0, 'trajectories'], 'missing'],
-    ['a trajectory without messages_and_choices', { split: 'train', trajectory_groups: [{ trajectories: [{ reward: 1 }] }] },
-      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'messages_and_choices'], 'missing'],
+    ['trajectories that is not a list', { split: 'train', trajectory_groups: [{ trajectories: {} }] }, ['body', 'trajectory_groups', 0, 'trajectories'], 'list_type'],
+    ['exchanges and messages_and_choices together', { split: 'train', trajectory_groups: [{ trajectories: [{ exchanges: { chat_completions: [EXCHANGE] }, messages_and_choices: [{ role: 'user', content: 'x' }] }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0], 'value_error'],
+    ['exchanges and tools (even empty) together', { split: 'train', trajectory_groups: [{ trajectories: [{ exchanges: { responses: [EXCHANGE] }, tools: [] }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0], 'value_error'],
+    ['an exchange without end_time', { split: 'train', trajectory_groups: [{ trajectories: [{ exchanges: { messages: [{ ...EXCHANGE, end_time: undefined }] } }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'exchanges', 'messages', 0, 'end_time'], 'missing'],
+    ['an exchange whose response is not an object', { split: 'train', trajectory_groups: [{ trajectories: [{ exchanges: { completions: [{ ...EXCHANGE, response: 'text' }] } }] }] },
+      ['body', 'trajectory_groups', 0, 'trajectories', 0, 'exchanges', 'completions', 0, 'response'], 'dict_type'],
     ['a boolean reward', { split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [], reward: true }] }] },
       ['body', 'trajectory_groups', 0, 'trajectories', 0, 'reward'], 'float_type'],
     ['a fractional policy version', { split: 'train', trajectory_groups: [{ trajectories: [trajectory({ final_policy_version: 1.5 })] }] },
@@ -157,6 +167,23 @@ describe('reference server: POST /v1/preview/models/{model_id}/log', () => {
     const res = await log(body);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.deepEqual(server().store.logs.at(-1)!.body, body);
+  });
+
+  it("takes ART's compact dumps: a group without trajectories, a trajectory without messages_and_choices, exchange trajectories", async () => {
+    const body = {
+      model_id: 'm',
+      split: 'train',
+      trajectory_groups: [
+        {},
+        { exceptions: [{ type: 'TimeoutError', message: 'late', traceback: '...' }] },
+        { trajectories: [{}, { reward: 0.5 }, { exchanges: { chat_completions: [EXCHANGE], completions: [EXCHANGE], responses: [EXCHANGE], messages: [{ ...EXCHANGE, model: null }] }, reward: 1 }] },
+        { trajectories: [{ exchanges: {}, tools: [], messages_and_choices: [] }, { exchanges: { responses: [] }, messages_and_choices: [{ role: 'user', content: 'x' }] }] },
+      ],
+    };
+    const res = await log(body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(server().store.logs.at(-1)!.body, body);
+    assert.equal(res.body.trajectories, 5);
   });
 
   it('still refuses a wrong type for a known field inside a whole choice', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { isTrajectoryGroup } from '../../../src/api/schemas/fastCheck';
 import { TrajectoryGroup } from '../../../src/api/schemas/models';
-import { artGroup, CHAT_COMPLETION_MESSAGE, CHOICE, dump, EXCEPTION, GROUP, HISTORY, TRAJECTORY, variants, wrongKind, type Field } from '../../fixtures/art/producers';
+import { artGroup, CHAT_COMPLETION_MESSAGE, CHOICE, compactGroups, dump, EXCEPTION, EXCHANGE, EXCHANGE_TRAJECTORY, GROUP, HISTORY, TRAJECTORY, TRAJECTORY_EXCHANGES, variants, wrongKind, type Field } from '../../fixtures/art/producers';
 import { trajectoryArbitraries } from '../fuzz/arbitraries';
 import { swapValue, valueSwap } from '../fuzz/files';
 import { check, fuzz, named } from '../fuzz/helpers';
@@ -25,6 +25,10 @@ const inGroup: [string, Field[], (v: unknown) => unknown][] = [
   ['ChatCompletionMessage', CHAT_COMPLETION_MESSAGE, (m) => ({ ...dump(GROUP), trajectories: [{ ...dump(TRAJECTORY), messages_and_choices: [{ ...dump(CHOICE), message: m }] }] })],
   ['ChatCompletionMessage as a message', CHAT_COMPLETION_MESSAGE, (m) => ({ ...dump(GROUP), trajectories: [{ ...dump(TRAJECTORY), messages_and_choices: [m] }] })],
   ['PydanticException', EXCEPTION, (e) => ({ ...dump(GROUP), exceptions: [e] })],
+  ['ExchangeTrajectory', EXCHANGE_TRAJECTORY, (t) => ({ trajectories: [t] })],
+  ['TrajectoryExchanges', TRAJECTORY_EXCHANGES, (x) => ({ trajectories: [{ ...dump(EXCHANGE_TRAJECTORY), exchanges: x }] })],
+  ['Exchange', EXCHANGE, (x) => ({ trajectories: [{ exchanges: { messages: [x] } }] })],
+  ['ExchangeTrajectory beside legacy fields', TRAJECTORY, (t) => ({ trajectories: [{ ...(t as object), exchanges: dump(TRAJECTORY_EXCHANGES) }] })],
 ];
 
 describe('trajectories: the fast group check agrees with the schema', () => {
@@ -52,6 +56,7 @@ describe('trajectories: the fast group check agrees with the schema', () => {
       agree({ trajectories: [{ messages_and_choices: [], start_time: t }] }, `start_time ${t}`);
     }
     for (const r of [1, 1.5, -0, 2 ** 53, 1e308]) agree({ trajectories: [{ messages_and_choices: [], reward: r, initial_policy_version: r }] }, `number ${r}`);
+    for (const g of compactGroups()) agree(g, 'a compact ART group');
     agree(artGroup(1), 'an ART group');
     agree(artGroup(2, { unset: true }), 'an ART group with unset fields');
     assert.ok(n > 40);

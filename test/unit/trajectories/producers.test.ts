@@ -11,8 +11,12 @@ import {
   artGroup,
   CHAT_COMPLETION_MESSAGE,
   CHOICE,
+  compactGroups,
   dump,
   EXCEPTION,
+  EXCHANGE,
+  EXCHANGE_TRAJECTORY,
+  TRAJECTORY_EXCHANGES,
   GROUP,
   HISTORY,
   TRAJECTORY,
@@ -36,6 +40,9 @@ const place: Record<string, (value: unknown) => unknown> = {
   Choice: (c) => place.Trajectory!({ ...dump(TRAJECTORY), messages_and_choices: [{ role: 'user', content: 'hi' }, c] }),
   ChatCompletionMessage: (m) => place.Choice!({ ...dump(CHOICE), message: m }),
   PydanticException: (e) => place.TrajectoryGroup!({ ...dump(GROUP), exceptions: [e] }),
+  ExchangeTrajectory: (t) => place.TrajectoryGroup!({ ...dump(GROUP), trajectories: [t] }),
+  TrajectoryExchanges: (x) => place.ExchangeTrajectory!({ ...dump(EXCHANGE_TRAJECTORY), exchanges: x }),
+  Exchange: (x) => place.TrajectoryExchanges!({ ...dump(TRAJECTORY_EXCHANGES), responses: [x] }),
 };
 const MODELS: [string, Field[]][] = [
   ['TrajectoryGroup', GROUP],
@@ -44,6 +51,9 @@ const MODELS: [string, Field[]][] = [
   ['Choice', CHOICE],
   ['ChatCompletionMessage', CHAT_COMPLETION_MESSAGE],
   ['PydanticException', EXCEPTION],
+  ['ExchangeTrajectory', EXCHANGE_TRAJECTORY],
+  ['TrajectoryExchanges', TRAJECTORY_EXCHANGES],
+  ['Exchange', EXCHANGE],
 ];
 
 function serverAccepts(body: unknown): boolean {
@@ -100,6 +110,35 @@ describe('trajectory files as the producers write them (ART, OpenAI SDK, vLLM)',
   }
 });
 
+describe("current ART dumps (exclude_defaults, exchanges): accepted by both, the mix refused by both", () => {
+  it('compact groups: no trajectories, no reward, no messages_and_choices, exchange trajectories of all four APIs', () => {
+    for (const g of compactGroups()) {
+      const body = place.TrajectoryGroup!(g);
+      assert.ok(clientAccepts(body), JSON.stringify(TrajectoryLogRequest.safeParse(body).error?.issues));
+      assert.ok(serverAccepts(body));
+    }
+  });
+  const legacy: [string, Record<string, unknown>][] = [
+    ['messages_and_choices', { messages_and_choices: [{ role: 'user', content: 'hi' }] }],
+    ['tools (even an empty list)', { tools: [] }],
+    ['additional_histories', { additional_histories: [dump(HISTORY)] }],
+  ];
+  for (const [what, fields] of legacy) {
+    it(`exchanges with ${what}: refused by both`, () => {
+      const body = place.ExchangeTrajectory!({ ...dump(EXCHANGE_TRAJECTORY), ...fields });
+      assert.equal(clientAccepts(body), false, 'client');
+      assert.equal(serverAccepts(body), false, 'server');
+    });
+  }
+  it('empty exchanges with legacy fields, or exchanges with empty legacy fields: accepted by both (ART tests non-emptiness)', () => {
+    for (const t of [{ ...dump(TRAJECTORY), exchanges: { chat_completions: [], responses: [] } }, { ...dump(EXCHANGE_TRAJECTORY), messages_and_choices: [], additional_histories: [], tools: null }]) {
+      const body = place.TrajectoryGroup!({ trajectories: [t] });
+      assert.ok(clientAccepts(body), JSON.stringify(TrajectoryLogRequest.safeParse(body).error?.issues));
+      assert.ok(serverAccepts(body));
+    }
+  });
+});
+
 describe('official-client files: validated with no problems, uploaded byte for byte', () => {
   const dir = useTempDir();
   let h: Harness | undefined;
@@ -122,6 +161,14 @@ describe('official-client files: validated with no problems, uploaded byte for b
       fs.writeFileSync(file, groups.map((g) => JSON.stringify(g)).join('\n') + '\n');
       out.push({ name: `the .art layout, step ${step}`, file, groups });
     }
+    const compactDump = compactGroups();
+    const compactFile = path.join(dir(), '.art', 'weather', 'models', 'agent-001', 'trajectories', 'val', '0003.jsonl');
+    fs.mkdirSync(path.dirname(compactFile), { recursive: true });
+    fs.writeFileSync(compactFile, compactDump.map((g) => JSON.stringify(g)).join('\n') + '\n');
+    out.push({ name: 'current ART: compact groups and exchange trajectories', file: compactFile, groups: compactDump });
+    const compactJson = path.join(dir(), 'compact.json');
+    fs.writeFileSync(compactJson, JSON.stringify(compactDump, null, 2));
+    out.push({ name: 'current ART: a .json array of compact groups', file: compactJson, groups: compactDump });
     const arrayGroups = [artGroup(5), artGroup(6, { unset: true })];
     const json = path.join(dir(), 'groups.json');
     fs.writeFileSync(json, JSON.stringify(arrayGroups, null, 2));
@@ -149,6 +196,21 @@ describe('official-client files: validated with no problems, uploaded byte for b
         assert.deepEqual(records.map((r) => JSON.parse(r.json)), groups, name);
         for (const r of records) assert.ok(text.includes(r.json), `${name}: group ${r.index} is a slice of the file`);
       }
+    }
+  });
+
+  it('the upload sends each group as the exact bytes of the file, compact groups and exchange trajectories included', async () => {
+    for (const { name, file } of files()) {
+      const text = fs.readFileSync(file, 'utf8');
+      const summary = await validateTrajectoryFile(file);
+      const sent: string[] = [];
+      const client = { models: { logGroupsJson: async (_model: string, req: { groups: string[] }) => void sent.push(...req.groups) } } as unknown as Parameters<typeof uploadGroups>[0];
+      const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'agent-001', split: 'train', maxRequestBytes: 20_000 });
+      assert.equal(res.outcome.status, 'done', name);
+      assert.equal(sent.length, summary.groups, name);
+      const records = await collect(readTrajectoryGroups(file));
+      assert.deepEqual(sent, records.map((r) => r.json), name);
+      for (const json of sent) assert.ok(text.includes(json), `${name}: a sent group is a slice of the file`);
     }
   });
 

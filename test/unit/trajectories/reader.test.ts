@@ -9,6 +9,7 @@ import {
   validateTrajectoryFile,
   type GroupRecord,
 } from '../../../src/trajectories/reader';
+import { exchangeOf } from '../../fixtures/art/producers';
 import { brief, collect, MiB, retainedHeap, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from './helpers';
 
 const fixture = (name: string) => join(TRAJECTORY_FIXTURES, name);
@@ -136,7 +137,7 @@ describe('trajectories/reader', () => {
         // 1: {"trajectories": [{"messages_and_choices": [], "reward": "high"}]}
         '1:58-1:64 error trajectories[0].reward: expected number, received string',
         // 3: the trajectory object at column 19 lacks messages_and_choices
-        '3:19-3:20 error trajectories[0].messages_and_choices: required field is missing',
+        '3:19-3:20 error trajectories[0]: A trajectory cannot contain both exchanges and legacy histories (messages_and_choices, tools, additional_histories)',
         '4:54-4:61 error trajectories[0].messages_and_choices[0].role: expected one of "system", "developer", "user", "assistant", "tool", "function", received "robot"',
         // 5: unknown fields ("rewards", "note") are not problems: the service ignores them
         // 6: ..."reward": 1},]}: the trailing comma at column 60
@@ -204,6 +205,27 @@ describe('trajectories/reader', () => {
     it('explains a bare trajectory in a .json file', async () => {
       const s = await validateTrajectoryFile(fixture('bare-trajectory.json'));
       assert.deepEqual(s.problems.map(brief), ['1:1-1:2 error The file holds a single trajectory, not a group: wrap it as {"trajectories": [ ... ]}']);
+    });
+
+    it('explains a bare exchange trajectory (current ART), in a .jsonl line, a .json file (read whole or streamed) and a group list', async () => {
+      const bare = JSON.stringify({ exchanges: { responses: [exchangeOf('responses')] }, reward: 1 });
+      const jsonl = writeTemp(dir(), 'bare.jsonl', `{}\n${bare}\n`);
+      assert.deepEqual((await validateTrajectoryFile(jsonl)).problems.map(brief), ['2:1-2:2 error line 2 holds a single trajectory, not a group: wrap it as {"trajectories": [ ... ]}']);
+      const json = writeTemp(dir(), 'bare.json', bare);
+      for (const streamJsonAbove of [undefined, 0]) {
+        assert.deepEqual((await validateTrajectoryFile(json, { streamJsonAbove })).problems.map(brief), ['1:1-1:2 error The file holds a single trajectory, not a group: wrap it as {"trajectories": [ ... ]}']);
+      }
+      const list = writeTemp(dir(), 'list.json', `[{"exceptions": []}, ${bare}]`);
+      assert.deepEqual((await validateTrajectoryFile(list)).problems.map(brief), ['1:22-1:23 error [1] holds a single trajectory, not a group: wrap it as {"trajectories": [ ... ]}']);
+    });
+
+    it('takes compact groups: {} and a group with only exceptions, in .jsonl and as a one-group .json file; reading counts 0 trajectories', async () => {
+      const jsonl = writeTemp(dir(), 'compact.jsonl', '{}\n{"exceptions": [{"type": "E", "message": "m", "traceback": "t"}]}\n');
+      const s = await validateTrajectoryFile(jsonl);
+      assert.deepEqual([s.problems, s.groups, s.trajectories], [[], 2, 0]);
+      for (const trusted of [false, true]) assert.deepEqual((await collect(readTrajectoryGroups(jsonl, { trusted }))).map((r) => [r.json, r.trajectories]), [['{}', 0], ['{"exceptions": [{"type": "E", "message": "m", "traceback": "t"}]}', 0]]);
+      const single = writeTemp(dir(), 'compact.json', '{"exceptions": [], "metrics": {"step": 1}}');
+      for (const streamJsonAbove of [undefined, 0]) assert.deepEqual((await validateTrajectoryFile(single, { streamJsonAbove })).problems, []);
     });
 
     it('refuses a JSON document of another shape', async () => {

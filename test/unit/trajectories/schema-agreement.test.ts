@@ -74,6 +74,48 @@ const trajectories: [string, Record<string, unknown>][] = [
   ['a null reward', { reward: null }],
 ];
 
+const exchange = { request: { messages: [] }, response: { id: 'r' }, model: 'm', start_time: '2026-01-01T10:00:00.123456', end_time: '2026-01-01T10:00:01Z' };
+
+/** Whole trajectories (ART's compact dumps and exchange trajectories). */
+const whole: [string, unknown][] = [
+  ['no fields at all (a compact dump of defaults)', {}],
+  ['only a reward', { reward: 1 }],
+  ['null messages_and_choices', { messages_and_choices: null }],
+  ['messages_and_choices that is an object', { messages_and_choices: {} }],
+  ['exchanges of each API', { exchanges: { chat_completions: [exchange], completions: [exchange], responses: [exchange], messages: [exchange] } }],
+  ['empty exchanges', { exchanges: {} }],
+  ['null exchanges', { exchanges: null }],
+  ['null exchange lists', { exchanges: { chat_completions: null, responses: null } }],
+  ['exchanges that is a list', { exchanges: [exchange] }],
+  ['an exchange list that is an object', { exchanges: { messages: exchange } }],
+  ['an unknown exchange list', { exchanges: { embeddings: [1] } }],
+  ['an exchange with a null model', { exchanges: { responses: [{ ...exchange, model: null }] } }],
+  ['an exchange without model', { exchanges: { responses: [{ ...exchange, model: undefined }] } }],
+  ['an exchange with a numeric model', { exchanges: { responses: [{ ...exchange, model: 7 }] } }],
+  ['an exchange without request', { exchanges: { responses: [{ ...exchange, request: undefined }] } }],
+  ['an exchange with a string response', { exchanges: { responses: [{ ...exchange, response: 'ok' }] } }],
+  ['an exchange with a null response', { exchanges: { responses: [{ ...exchange, response: null }] } }],
+  ['an exchange with a bad start_time', { exchanges: { responses: [{ ...exchange, start_time: 'now' }] } }],
+  ['an exchange without end_time', { exchanges: { responses: [{ ...exchange, end_time: undefined }] } }],
+  ['an exchange with an unknown field', { exchanges: { responses: [{ ...exchange, trace: {} }] } }],
+  ['an exchange that is a string', { exchanges: { responses: ['x'] } }],
+  ['exchanges and messages_and_choices', { exchanges: { responses: [exchange] }, messages_and_choices: [{ role: 'user', content: 'x' }] }],
+  ['exchanges and empty messages_and_choices', { exchanges: { responses: [exchange] }, messages_and_choices: [] }],
+  ['exchanges and empty tools', { exchanges: { responses: [exchange] }, tools: [] }],
+  ['exchanges and null tools', { exchanges: { responses: [exchange] }, tools: null }],
+  ['exchanges and a history', { exchanges: { responses: [exchange] }, additional_histories: [{ messages_and_choices: [] }] }],
+  ['exchanges and empty histories', { exchanges: { responses: [exchange] }, additional_histories: [] }],
+  ['empty exchange lists and messages', { exchanges: { responses: [] }, messages_and_choices: [{ role: 'user', content: 'x' }], tools: [tool] }],
+  ['exchanges, legacy fields and a wrong reward', { exchanges: { responses: [exchange] }, tools: [], reward: 'x' }],
+];
+
+const groups: [string, unknown][] = [
+  ['no trajectories', {}],
+  ['null trajectories', { trajectories: null }],
+  ['only exceptions', { exceptions: [{ type: 'E', message: 'm', traceback: 't' }] }],
+  ['trajectories that is an object', { trajectories: {} }],
+];
+
 function serverRefuses(body: unknown): boolean {
   try {
     logTrajectories('m', body, new Store());
@@ -95,6 +137,16 @@ describe('trajectory schemas agree with the reference server', () => {
     it(`${what} in messages_and_choices`, () => {
       check({ split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [item] }] }] });
       check({ split: 'train', trajectory_groups: [{ trajectories: [{ messages_and_choices: [], additional_histories: [{ messages_and_choices: [item] }] }] }] });
+    });
+  }
+  for (const [what, t] of whole) {
+    it(`a whole trajectory with ${what}`, () => {
+      check({ split: 'train', trajectory_groups: [{ trajectories: [t] }] });
+    });
+  }
+  for (const [what, g] of groups) {
+    it(`a group with ${what}`, () => {
+      check({ split: 'train', trajectory_groups: [g] });
     });
   }
   for (const [what, fields] of trajectories) {
