@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
 import { createServiceClient } from '../../src/api';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { BENCH_KEY } from './keys';
 

@@ -9,7 +9,7 @@ import * as zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { callItems, trajectoryFile, trajectoryJsonFile } from './data';
 import { benchRender } from './render';

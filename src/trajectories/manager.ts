@@ -13,7 +13,7 @@ import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick'
 import type { Connection } from '../service/connection';
 import { artLayout, uploadOrder } from './layout';
 import { announceUpload, askUncertain, pickModel, pickSplit, serverIssues } from './questions';
-import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
+import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from '../files';
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 

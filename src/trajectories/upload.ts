@@ -6,7 +6,7 @@
  * - the result lists exactly which groups (and file lines) were logged, and where a retry resumes.
  */
 import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
-import type { GroupRecord } from './reader';
+import type { GroupRecord } from '../files';
 
 /** A group as the reader yields it. */
 export type UploadGroup = GroupRecord;
