@@ -6,6 +6,7 @@
  * Validation, upload and the viewer sit on top of it. No `vscode` import.
  */
 import { readJsonGroups, validateJsonFile } from './jsonFile';
+import { readParquet, validateParquet } from './parquetGroups';
 import { readJsonl, validateJsonl, type GroupRecord, type ReadOptions, type TrajectoryFileFormat, type ValidateOptions, type ValidationSummary } from './reader';
 
 export { ProblemError, type Problem } from '../common/problems';
@@ -19,6 +20,22 @@ export {
   type ValidateOptions,
   type ValidationSummary,
 } from './reader';
+export {
+  ART_PARQUET_VERSION,
+  ART_VERSION_KEY,
+  artVersion,
+  groupText,
+  openArtParquet,
+  ParquetError,
+  ParquetFile,
+  readArtGroups,
+  type ArtGroup,
+  type ArtGroupFault,
+  type ArtParquetInfo,
+  type ParquetInfo,
+  type ReadParquetOptions,
+} from './parquet';
+export { artGroupProblems, V1_LOSSY } from './parquetGroups';
 
 /**
  * `.jsonl` (and `.ndjson`) files hold a group per line, `.parquet` files are ART's step files;
@@ -35,7 +52,7 @@ export async function validateTrajectoryFile(path: string, opts: ValidateOptions
     case 'jsonl':
       return validateJsonl(path, opts);
     case 'parquet':
-      throw new Error('not yet');
+      return validateParquet(path, opts);
     default:
       return validateJsonFile(path, opts);
   }
@@ -51,7 +68,8 @@ export async function* readTrajectoryGroups(path: string, opts: ReadOptions = {}
       yield* readJsonl(path, opts);
       return;
     case 'parquet':
-      throw new Error('not yet');
+      yield* readParquet(path, opts);
+      return;
     default:
       yield* readJsonGroups(path, opts);
   }

@@ -40,9 +40,11 @@ export type TrajectoryFileFormat = 'json' | 'jsonl' | 'parquet';
 export interface GroupRecord {
   /** 0-based group index in the file. */
   index: number;
-  /** 1-based lines the group spans. */
+  /** 1-based lines the group spans; with `unit: 'row'`, the 0-based rows of a Parquet file. */
   line: number;
   endLine: number;
+  /** What `line` and `endLine` count: lines of a text file (absent), or rows of a Parquet file. */
+  unit?: 'row';
   /** UTF-8 bytes of `json`. */
   bytes: number;
   trajectories: number;
