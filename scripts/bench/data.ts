@@ -106,9 +106,9 @@ export function callItems(n: number) {
  * them) whose groups' JSON adds up to at least `mb` MiB (cached). The contents are pseudo-random
  * words, so Zstd shrinks them about as much as it shrinks real conversations, not to nothing.
  */
-export async function parquetTrajectoryFile(mb: number): Promise<string> {
+export async function parquetTrajectoryFile(mb: number, rowGroupSize?: number): Promise<string> {
   fs.mkdirSync(CACHE, { recursive: true });
-  const file = path.join(CACHE, `trajectories-${mb}mb.parquet`);
+  const file = path.join(CACHE, `trajectories-${mb}mb${rowGroupSize ? `-rg${rowGroupSize}` : ''}.parquet`);
   if (fs.existsSync(file)) return file;
   const { artRows, copyArtRows } = await import('../../test/fixtures/art/parquet');
   const staged = `${file}.rows.jsonl`;
@@ -141,7 +141,7 @@ export async function parquetTrajectoryFile(mb: number): Promise<string> {
   }
   fs.closeSync(fd);
   try {
-    await copyArtRows(staged, `${file}.tmp`);
+    await copyArtRows(staged, `${file}.tmp`, { rowGroupSize });
     fs.renameSync(`${file}.tmp`, file);
   } finally {
     fs.rmSync(staged, { force: true });

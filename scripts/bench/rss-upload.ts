@@ -60,7 +60,8 @@ async function main() {
   } else if (decodeMode) {
     const agent = new Agent();
     await decodeAndPost(file, async (body) => {
-      const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', dispatcher: agent, headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body });
+      // A connection per body: a page of a DuckDB file decodes for seconds, and the sink closes idle sockets.
+      const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', dispatcher: agent, reset: true, headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body });
       await r.body.dump();
       if (r.statusCode !== 200) throw new Error(`raw POST ${r.statusCode}`);
     });

@@ -209,7 +209,8 @@ async function main() {
     });
     const rawPqRun = () => measure(url, async () => {
       await decodeAndPost(pq, async (body) => {
-        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body });
+        // A connection per body: a page of a DuckDB file decodes for seconds, and the sink closes idle sockets.
+        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', reset: true, headers: { authorization: bearer, 'content-type': 'application/json' }, body });
         await r.body.dump();
       });
     });
