@@ -122,6 +122,41 @@ describe('files/parquet: ART step files', function () {
     });
   });
 
+  describe('Retry Remaining', () => {
+    let h: Harness;
+    afterEach(() => h.close());
+
+    it('resumes a failed Parquet upload at the first group not logged: every group once, the ledger in rows', async () => {
+      h = await harness();
+      const all = Array.from({ length: 8 }, (_, i) => compactGroup(i));
+      const path = join(dir(), '0009.parquet');
+      await writeArtParquet(path, all);
+      const server = h.server;
+      const budget = 2 * Buffer.byteLength(JSON.stringify(all[1])) + 200;
+      let armed = false;
+      const first = await uploadGroups(
+        h.client,
+        (async function* () {
+          for await (const g of readTrajectoryGroups(path)) {
+            if (g.index === 4 && !armed) {
+              armed = true;
+              while (server.stats.count('/v1/preview/models/m/log') < 1) await new Promise((r) => setTimeout(r, 5));
+              server.faults.add({ path: '/v1/preview/models/m/log', kind: 'status', status: 429 });
+            }
+            yield g;
+          }
+        })(),
+        { modelId: 'm', split: 'train', maxRequestBytes: budget },
+      );
+      assert.equal(first.outcome.status, 'failed');
+      assert.match(describeLines(first.logged), /^rows 0–\d+$/);
+      assert.ok(first.nextGroup > 0 && first.nextGroup < 8, `nextGroup ${first.nextGroup}`);
+      const rest = await uploadGroups(h.client, readTrajectoryGroups(path, { startGroup: first.nextGroup }), { modelId: 'm', split: 'train', maxRequestBytes: budget });
+      assert.equal(rest.outcome.status, 'done');
+      assert.deepEqual(h.server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), all);
+    });
+  });
+
   describe('bad input: each has its message, naming the file, row and group, and nothing is sent', () => {
     let h: Harness;
     afterEach(() => h.close());
