@@ -21,7 +21,7 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import * as zlib from 'node:zlib';
-import { parquetMetadata, parquetSchema, type ColumnMetaData, type Compressors, type FileMetaData } from 'hyparquet';
+import { parquetMetadata, parquetReadObjects, parquetSchema, type ColumnMetaData, type Compressors, type FileMetaData } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
@@ -185,6 +185,27 @@ export class ParquetFile {
         for (const c of cursors) values.push(c.ready() ? c.take() : await c.next());
         yield [row, values];
       }
+    }
+  }
+
+  /**
+   * Rows `[rowStart, rowEnd)` as objects, any columns (nested ones too: `messages` of a version 1
+   * file). hyparquet decodes each column chunk whole, so memory follows the column chunks read, not
+   * a page: for showing a version 1 file (small, older runs), not for streaming a large one.
+   */
+  async objects(opts: { columns?: string[]; rowStart?: number; rowEnd?: number } = {}): Promise<Record<string, unknown>[]> {
+    const file = {
+      byteLength: this.size,
+      slice: async (start: number, end = this.size) => {
+        const b = await readAt(this.fh, start, end - start);
+        return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+      },
+    };
+    try {
+      return (await parquetReadObjects({ file, metadata: this.metadata, compressors, ...opts })) as Record<string, unknown>[];
+    } catch (e) {
+      if (e instanceof ParquetError) throw e;
+      throw new ParquetError(`is damaged: ${(e as Error).message}`, opts.rowStart);
     }
   }
 

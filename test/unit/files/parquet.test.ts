@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { groupText, openArtParquet, readArtGroups, readTrajectoryGroups, validateTrajectoryFile, type ArtGroup, type GroupRecord, type ValidationSummary } from '../../../src/files';
 import { describeLines, uploadGroups } from '../../../src/trajectories/upload';
-import { artRows, compactGroup, emptyGroup, writeArtParquet, writeArtRows, type ArtRow } from '../../fixtures/art/parquet';
+import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows, type ArtRow } from '../../fixtures/art/parquet';
 import { harness, type Harness } from '../contract/helpers';
 import { collect, useTempDir } from '../trajectories/helpers';
 
@@ -92,11 +92,24 @@ describe('files/parquet: ART step files', function () {
 
   it('says a version 1 file (analytics columns only) is lossy, and reads nothing from it', async () => {
     const path = join(dir(), 'v1.parquet');
-    await writeArtParquet(path, groups(), { v1: true });
+    await writeArtParquet(path, groups().map(stringContents), { v1: true });
     const summary = await validateTrajectoryFile(path);
     assert.equal(errors(summary).length, 1);
     assert.match(errors(summary)[0]!, /version 1 .*analytics columns.*lost/);
     await assert.rejects(collect(readTrajectoryGroups(path)), /version 1/);
+    // What a view can still show of it: the analytics rows as written, flattened messages included.
+    const { file, info } = await openArtParquet(path);
+    try {
+      assert.equal(info.version, 1);
+      const rows = await file.objects({ rowStart: 2, rowEnd: 3 });
+      assert.equal(rows.length, 1);
+      assert.equal(rows[0]!.group_index, 1n);
+      const messages = rows[0]!.messages as { role: string; content: string | null; trainable: boolean }[];
+      assert.deepEqual(messages.map((m) => [m.role, m.trainable]), [['system', false], ['user', false], ['assistant', false], ['tool', false], ['user', false], ['assistant', true]]);
+      assert.match(messages[4]!.content!, /^long 1 é+$/);
+    } finally {
+      await file.close();
+    }
   });
 
   describe('sends exactly what the client dumped', () => {
