@@ -25,6 +25,7 @@ export {
   ART_VERSION_KEY,
   artVersion,
   groupText,
+  InvalidUtf8,
   openArtParquet,
   ParquetError,
   ParquetFile,

@@ -25,6 +25,7 @@ import { parquetMetadata, parquetReadObjects, parquetSchema, type ColumnMetaData
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
+import { isValidUtf8 } from '../common/lines';
 import { decompress as decompressZstd } from 'fzstd';
 
 /** The key-value metadata key that marks ART's format version. */
@@ -70,6 +71,8 @@ export interface ArtGroup {
   groupJson: string;
   /** `trajectory_json` of each trajectory, in `trajectory_index` order (none for an empty group). */
   trajectories: string[];
+  /** Rows whose `group_json` or `trajectory_json` is not valid UTF-8 (sent with U+FFFD there). */
+  invalidUtf8?: number[];
 }
 
 /** A group whose rows break the format: it is not yielded as a group. */
@@ -112,6 +115,22 @@ export function groupText(g: Pick<ArtGroup, 'groupJson' | 'trajectories'>): stri
   const list = `{"trajectories":[${g.trajectories.join(',')}]`;
   return rest.startsWith('}') ? `${list}}` : `${list},${rest}`;
 }
+
+/** A string value whose bytes are not valid UTF-8: `text` holds U+FFFD (�) where they were. */
+export class InvalidUtf8 {
+  constructor(readonly text: string) {}
+}
+
+const utf8Decoder = new TextDecoder();
+/** hyparquet's string parser, marking values whose bytes are not valid UTF-8 (the JSONL reader warns about those too). */
+const parsers = {
+  ...DEFAULT_PARSERS,
+  stringFromBytes: (bytes: Uint8Array | undefined) => {
+    if (!bytes) return bytes;
+    const text = utf8Decoder.decode(bytes);
+    return text.includes('\uFFFD') && !isValidUtf8(bytes) ? new InvalidUtf8(text) : text;
+  },
+};
 
 /** A Parquet file open for reading: its footer, and its columns page by page. */
 export class ParquetFile {
@@ -166,7 +185,8 @@ export class ParquetFile {
 
   /**
    * The values of flat (non-nested) columns, row by row, in file order: `[row, values]` with the
-   * values in the order of `names` (null for a null). One data page per column is held at a time.
+   * values in the order of `names` (null for a null; an InvalidUtf8 for a string that is not valid
+   * UTF-8). One data page per column is held at a time.
    */
   async *rows(names: readonly string[], signal?: AbortSignal): AsyncGenerator<[number, unknown[]]> {
     const tree = parquetSchema(this.metadata);
@@ -176,7 +196,7 @@ export class ParquetFile {
         const chunk = rowGroup.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
         if (!chunk) throw new ParquetError(`has no column "${name}"`);
         const schemaPath = getTreePath(tree, chunk.path_in_schema);
-        const decoder = { pathInSchema: chunk.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: chunk.type, codec: chunk.codec, compressors, parsers: DEFAULT_PARSERS, utf8: true };
+        const decoder = { pathInSchema: chunk.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: chunk.type, codec: chunk.codec, compressors, parsers, utf8: true };
         return new Cursor(this.pages(chunk, decoder, name, row, signal), name, row);
       });
       const end = row + Number(rowGroup.num_rows);
@@ -342,10 +362,13 @@ export async function* readArtGroups(file: ParquetFile, opts: ReadParquetOptions
     const g = cur;
     cur = undefined;
     if (g.fault) return { fault: g.fault };
-    const { group, firstRow, lastRow, groupJson, trajectories } = g;
-    return { group, firstRow, lastRow, groupJson, trajectories };
+    const { group, firstRow, lastRow, groupJson, trajectories, invalidUtf8 } = g;
+    return { group, firstRow, lastRow, groupJson, trajectories, ...(invalidUtf8 ? { invalidUtf8 } : {}) };
   };
-  for await (const [row, [gi, ti, gj, tj, fv]] of file.rows(cols, opts.signal)) {
+  for await (const [row, [gi, ti, rawGj, rawTj, fv]] of file.rows(cols, opts.signal)) {
+    const invalid = rawGj instanceof InvalidUtf8 || rawTj instanceof InvalidUtf8;
+    const gj = rawGj instanceof InvalidUtf8 ? rawGj.text : rawGj;
+    const tj = rawTj instanceof InvalidUtf8 ? rawTj.text : rawTj;
     if (!isIndex(gi)) throw new ParquetError(`row ${row}: group_index is ${show(gi)}, not an integer`, row);
     const group = Number(gi);
     if (!cur || group !== cur.group) {
@@ -359,6 +382,7 @@ export async function* readArtGroups(file: ParquetFile, opts: ReadParquetOptions
     }
     const g = cur;
     g.lastRow = row;
+    if (invalid) (g.invalidUtf8 ??= []).push(row);
     const at = `row ${row}, group ${group}`;
     const fault = (message: string) => (g.fault ??= new ParquetError(`${at}: ${message}`, row, group));
     if (fv !== undefined && fv !== null && Number(fv) !== ART_PARQUET_VERSION) fault(`format_version is ${show(fv)}, not ${ART_PARQUET_VERSION}`);

@@ -48,14 +48,17 @@ export function artGroupProblems(file: string, g: ArtGroup): Problem[] {
     trajectories.push(t);
   }
   const value = g.trajectories.length ? { trajectories, ...group } : group;
+  const warnings = (g.invalidUtf8 ?? []).map((row) =>
+    parquetProblem(file, `${at(row)}: the row's JSON is not valid UTF-8: the invalid bytes would be uploaded as U+FFFD (�)`, { row, group: g.group }, 'warning'),
+  );
   // Positions in this text mean nothing to the user: each problem is placed at its row instead.
   const doc = new JsonText(file, '{}');
-  return groupProblems(doc, value, [], at(g.firstRow), false).map((p) => {
+  return [...warnings, ...groupProblems(doc, value, [], at(g.firstRow), false).map((p) => {
     const i = p.path?.[0] === 'trajectories' && typeof p.path[1] === 'number' ? p.path[1] : undefined;
     const row = i === undefined ? g.firstRow : g.firstRow + i;
     const message = p.message.startsWith(`${at(g.firstRow)}: `) ? p.message.slice(at(g.firstRow).length + 2) : p.message;
     return parquetProblem(file, `${at(row)}: ${message}`, { row, group: g.group }, p.severity);
-  });
+  })];
 }
 
 export async function validateParquet(path: string, opts: ValidateOptions): Promise<ValidationSummary> {

@@ -279,6 +279,25 @@ describe('files/parquet: ART step files', function () {
     });
   });
 
+  it('warns about a value that is not valid UTF-8, at its row, as for a JSONL line', async () => {
+    const path = join(dir(), 'utf8.parquet');
+    const all = groups().slice(0, 3);
+    ((all[2]!.trajectories as { metadata?: unknown }[])[0]!).metadata = { marker: 'QQQQ' };
+    await writeArtParquet(path, all, { compression: 'uncompressed' });
+    const bytes = readFileSync(path);
+    const at = bytes.indexOf('QQQQ');
+    assert.ok(at > 0);
+    bytes[at] = 0xff;
+    writeFileSync(path, bytes);
+    const summary = await validateTrajectoryFile(path);
+    assert.deepEqual(
+      summary.problems.map((p) => [p.severity, p.row, p.group, p.message]),
+      [['warning', 4, 2, "row 4, group 2: the row's JSON is not valid UTF-8: the invalid bytes would be uploaded as U+FFFD (�)"]],
+    );
+    const read = await collect(readTrajectoryGroups(path));
+    assert.match(read[2]!.json, /"marker":"\uFFFDQQQ"/);
+  });
+
   it('records positions as rows, so a chunk reads "rows 0–3"', async () => {
     const path = join(dir(), 'rows.parquet');
     await writeArtParquet(path, groups().slice(0, 2));
