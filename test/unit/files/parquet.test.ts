@@ -238,6 +238,14 @@ describe('files/parquet: ART step files', function () {
       await refused('missing.parquet', (p) => rowsWith(p, (rows) => rows.filter((_, i) => i !== 5)), /^row 5, group 3: trajectory_index 1 where 0 was expected|^row \d+, group 3: trajectory_index \d+ where \d+ was expected: trajectory \d+ is missing/);
     });
 
+    it('a repeated trajectory index', async () => {
+      await refused('repeated.parquet', (p) => rowsWith(p, (rows) => rows.map((r, i) => (i === 6 ? { ...r, trajectory_index: 0 } : r))), /^row 6, group 3: trajectory_index 0 is repeated/);
+    });
+
+    it('rows out of group order (a group repeated further on)', async () => {
+      await refused('order.parquet', (p) => rowsWith(p, (rows) => [...rows, { ...rows[0]!, trajectory_index: 2 }]), /^row 9, group 0: comes after group 3; ART writes the rows in group_index order/);
+    });
+
     it('a missing group', async () => {
       await refused('nogroup.parquet', (p) => rowsWith(p, (rows) => rows.filter((r) => r.group_index !== 1)), /^row 2, group 2: group 1 is missing/);
     });
