@@ -22,6 +22,9 @@ export interface Problem {
   /** Where in the document (for JSONL: in the line's value) the problem is. */
   path?: (string | number)[];
   severity: 'error' | 'warning';
+  /** In a Parquet file (line and column are then 1): the 0-based row and group it is in, when known. */
+  row?: number;
+  group?: number;
   /**
    * Also reported by VS Code itself where a document is open: `json` for JSON syntax (the JSON
    * language service checks every .json file), `schema` for what the generated JSON Schema of
@@ -483,7 +486,9 @@ function oneOf(values: readonly unknown[]): string {
 /** A file that does not hold what a reader expected; `problem` says where. */
 export class ProblemError extends InputError {
   constructor(readonly problem: Problem) {
-    super(`${problem.file}:${problem.line}:${problem.column}: ${problem.message}`, { file: problem.file, line: problem.line, column: problem.column });
+    // A Parquet file has no lines: its problems name their row and group in the message.
+    const at = /\.parquet$/i.test(problem.file) ? '' : `:${problem.line}:${problem.column}`;
+    super(`${problem.file}${at}: ${problem.message}`, { file: problem.file, line: problem.line, column: problem.column });
   }
 }
 

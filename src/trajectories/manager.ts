@@ -11,10 +11,10 @@ import { withAbortableProgress } from '../common/progress';
 import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
-import { artLayout, uploadOrder } from './layout';
+import { artLayout, artSplitFolder, stepFiles, uploadOrder } from './layout';
 import { fingerprint, unchangedGroups } from './guard';
-import { announceUpload, askUncertain, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
-import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from './reader';
+import { announceUpload, askUncertain, confirmFolder, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
+import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from '../files';
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 
@@ -99,14 +99,17 @@ export class UploadManager implements vscode.Disposable {
         canSelectMany: true,
         openLabel: 'Upload',
         title: 'svc: Upload trajectories',
-        filters: { Trajectories: ['json', 'jsonl'] },
+        filters: { Trajectories: ['json', 'jsonl', 'parquet'] },
       });
       if (!picked?.length) return { status: 'aborted', files: [] };
       files = picked;
     }
     const remote = notOnDisk(files);
     if (remote) return refuse(remote);
-    files = uploadOrder(files, (u) => u.fsPath);
+    const expanded = await this.expandFolders(files, how.interactive);
+    if (typeof expanded === 'string') return refuse(expanded);
+    if (!expanded) return { status: 'aborted', files: [] };
+    files = uploadOrder(expanded, (u) => u.fsPath);
     const client = this.connection.client;
     if (!client || this.connection.state === 'signedOut') {
       const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
@@ -301,6 +304,30 @@ export class UploadManager implements vscode.Disposable {
     return { report: { status: 'done', files: reports } };
   }
 
+
+  /**
+   * A split folder of ART's layout (`…/models/<model>/trajectories/<split>/`) stands for its step
+   * files, in step order; the user is told what it holds before anything is read. Another folder is
+   * refused (a string: why). Undefined: the user said no.
+   */
+  private async expandFolders(files: vscode.Uri[], interactive: boolean): Promise<vscode.Uri[] | string | undefined> {
+    const out: vscode.Uri[] = [];
+    for (const uri of files) {
+      const isFolder = await vscode.workspace.fs.stat(uri).then((st) => (st.type & vscode.FileType.Directory) !== 0, () => false);
+      if (!isFolder) {
+        out.push(uri);
+        continue;
+      }
+      const split = artSplitFolder(uri.fsPath);
+      if (!split) return `${uri.fsPath} is a folder: only a split folder of ART's layout (…/models/<model>/trajectories/<split>/) uploads as a whole.`;
+      const found = await stepFiles(uri.fsPath);
+      if (!found.files.length) return `${uri.fsPath} holds no step files (<step>.parquet or <step>.jsonl).`;
+      const bytes = (await Promise.all(found.files.map(async (f) => (await stampOf(vscode.Uri.file(f))).size ?? 0))).reduce((a, b) => a + b, 0);
+      if (interactive && !(await confirmFolder(split, found, bytes))) return undefined;
+      out.push(...found.files.map((f) => vscode.Uri.file(f)));
+    }
+    return out;
+  }
 
   private async remember(modelId: string, split: string, files: vscode.Uri[]): Promise<void> {
     await pushRecent(this.context.globalState, RECENT_MODELS, modelId);

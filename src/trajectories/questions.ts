@@ -13,7 +13,7 @@ import type { ErrorAction, ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';
 import type { Remaining, UploadReport } from './report';
-import { describeLines, type UploadResult } from './upload';
+import { describeLines, describeRows, type UploadResult } from './upload';
 
 /** Asks what to do with lines the service may already have logged; Skip is the default. */
 export async function askUncertain(plan: Remaining): Promise<'skip' | 'send' | undefined> {
@@ -28,6 +28,20 @@ export async function askUncertain(plan: Remaining): Promise<'skip' | 'send' | u
     send,
   );
   return pick === skip ? 'skip' : pick === send ? 'send' : undefined;
+}
+
+/** Says what a split folder holds before it is uploaded; true to go on. */
+export async function confirmFolder(split: { model: string; split: string }, found: { steps: number[]; skipped: string[] }, bytes: number): Promise<boolean> {
+  const { steps, skipped } = found;
+  const range = steps.length === 1 ? `step ${steps[0]}` : `steps ${steps[0]}–${steps.at(-1)}`;
+  const detail = skipped.length ? `Left out (the same step as a .parquet file): ${skipped.map((f) => path.basename(f)).join(', ')}.` : undefined;
+  const go = 'Upload';
+  const pick = await vscode.window.showInformationMessage(
+    `svc: upload ${plural(steps.length, 'step file')} of ${split.model} / ${split.split} (${range}, ${formatBytes(bytes)})?`,
+    { modal: true, detail },
+    go,
+  );
+  return pick === go;
 }
 
 /** `proposed`: the model named by the file's folder (official client layout), offered first. */
@@ -101,7 +115,8 @@ export function serverIssues(result: UploadResult): vscode.Diagnostic[] {
       column: 1,
       endLine: i.line ?? 1,
       endColumn: 1000,
-      message: `The service refused this group (422): ${i.loc.join('.')}: ${i.msg}`,
+      // A Parquet file has no lines: the message names the group's rows.
+      message: `The service refused ${i.rows ? `group ${i.group} (${describeRows(i.rows)})` : 'this group'} (422): ${i.loc.join('.')}: ${i.msg}`,
       severity: 'error',
     }),
   );
@@ -109,5 +124,5 @@ export function serverIssues(result: UploadResult): vscode.Diagnostic[] {
 
 /** Whether describeLines named one line (`line 3`), for was/were. */
 function isOneLine(described: string): boolean {
-  return /^line \d+$/.test(described);
+  return /^(line|row) \d+$/.test(described);
 }

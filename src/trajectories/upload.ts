@@ -6,7 +6,7 @@
  * - the result lists exactly which groups (and file lines) were logged, and where a retry resumes.
  */
 import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
-import type { GroupRecord } from './reader';
+import type { GroupRecord } from '../files';
 
 /** A group as the reader yields it. */
 export type UploadGroup = GroupRecord;
@@ -17,6 +17,8 @@ export interface Chunk {
   lastGroup: number;
   firstLine: number;
   lastLine: number;
+  /** What firstLine and lastLine count: file lines (absent), or the 0-based rows of a Parquet file. */
+  unit?: 'row';
   groups: number;
   trajectories: number;
   bytes: number;
@@ -44,7 +46,7 @@ export type UploadOutcome =
       uncertainWhy?: string;
       chunk: Chunk;
       /** For a 422: each issue with the group it points at, when it does. */
-      issues: { group?: number; line?: number; loc: (string | number)[]; msg: string }[];
+      issues: { group?: number; line?: number; rows?: [number, number]; loc: (string | number)[]; msg: string }[];
     };
 
 export interface UploadResult {
@@ -117,6 +119,7 @@ export async function uploadGroups(
       lastGroup: batch.at(-1)!.index,
       firstLine: batch[0]!.line,
       lastLine: batch.at(-1)!.endLine,
+      ...(batch[0]!.unit ? { unit: batch[0]!.unit } : {}),
       groups: batch.length,
       trajectories: batch.reduce((n, g) => n + g.trajectories, 0),
       bytes: batch.reduce((n, g) => n + g.bytes, envelope + batch.length - 1),
@@ -174,7 +177,7 @@ export async function uploadGroups(
     // in the ledger, and the groups not sent yet are reported as not logged.
     const first = pending[0];
     const chunk: Chunk = first
-      ? { firstGroup: first.index, lastGroup: pending.at(-1)!.index, firstLine: first.line, lastLine: pending.at(-1)!.endLine, groups: pending.length, trajectories: 0, bytes: 0 }
+      ? { firstGroup: first.index, lastGroup: pending.at(-1)!.index, firstLine: first.line, lastLine: pending.at(-1)!.endLine, ...(first.unit ? { unit: first.unit } : {}), groups: pending.length, trajectories: 0, bytes: 0 }
       : { firstGroup: nextGroup, lastGroup: nextGroup - 1, firstLine: 0, lastLine: 0, groups: 0, trajectories: 0, bytes: 0 };
     return result({ status: 'failed', error, uncertain: false, chunk, issues: [] });
   }
@@ -203,11 +206,12 @@ function issuesOf(error: unknown, batch: UploadGroup[]) {
     // loc: ["body", "trajectory_groups", <i>, ...]
     const i = issue.loc[0] === 'body' && issue.loc[1] === 'trajectory_groups' && typeof issue.loc[2] === 'number' ? issue.loc[2] : undefined;
     const g = i !== undefined ? batch[i] : undefined;
+    if (g?.unit === 'row') return { group: g.index, rows: [g.line, g.endLine] as [number, number], loc: issue.loc.slice(3), msg: issue.msg };
     return { group: g?.index, line: g?.line, loc: g ? issue.loc.slice(3) : issue.loc, msg: issue.msg };
   });
 }
 
-/** "lines 1–40" style ranges of what was logged, merged when consecutive. */
+/** "lines 1–40" style ranges of what was logged, merged when consecutive ("rows 0–39" for a Parquet file). */
 export function describeLines(chunks: Chunk[]): string {
   const ranges: [number, number][] = [];
   for (const c of chunks) {
@@ -215,5 +219,11 @@ export function describeLines(chunks: Chunk[]): string {
     if (last && c.firstLine <= last[1] + 1) last[1] = Math.max(last[1], c.lastLine);
     else ranges.push([c.firstLine, c.lastLine]);
   }
+  if (chunks[0]?.unit === 'row') return ranges.map(describeRows).join(', ');
   return ranges.map(([a, b]) => (a === b ? `line ${a}` : `lines ${a}–${b}`)).join(', ');
+}
+
+/** "rows 0–39": 0-based rows of a Parquet file. */
+export function describeRows([a, b]: readonly [number, number]): string {
+  return a === b ? `row ${a}` : `rows ${a}–${b}`;
 }

@@ -9,8 +9,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-
-const ART_TAIL = /[\\/](models[\\/][^\\/]+[\\/]trajectories[\\/][^\\/]+)[\\/][^\\/]+$/;
+import { artTail } from '../trajectories/layout';
 
 export class GroupFiles {
   private dir: Promise<string> | undefined;
@@ -20,7 +19,7 @@ export class GroupFiles {
   async write(source: string, index: number, text: string, format: 'json' | 'jsonl'): Promise<string> {
     this.dir ??= mkdtemp(path.join(tmpdir(), 'svc-viewer-'));
     const base = path.join(await this.dir, String(++this.next));
-    const tail = ART_TAIL.exec(source)?.[1];
+    const tail = artTail(source);
     const folder = tail ? path.join(base, tail) : base;
     await mkdir(folder, { recursive: true });
     const name = path.basename(source);

@@ -3,7 +3,7 @@
  * The trajectory viewer's view model: turns one parsed group (whatever a producer wrote: our own
  * files, ART's `model_dump(mode="json")`, whole OpenAI-SDK choices, vLLM extras) into what the
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
- * shown, never refused (validation is src/trajectories/reader.ts's job). No `vscode` import.
+ * shown, never refused (validation is src/files/'s job). No `vscode` import.
  */
 import { TOO_DEEP } from '../common/problems';
 import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';

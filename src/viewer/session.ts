@@ -15,7 +15,7 @@ import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
 import type { UploadReport } from '../trajectories/commands';
 import { artLayout } from '../trajectories/layout';
-import { formatOf, validateTrajectoryFile } from '../trajectories/reader';
+import { formatOf, validateTrajectoryFile } from '../files';
 import type { TranscriptStore } from './compare';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from './fileIndex';
 import type { GroupFiles } from './groupFile';
@@ -23,6 +23,9 @@ import { asGroup, groupDetail, mayContain, searchTrajectory, trajectoryView } fr
 import { parseFromWebview, type FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { transcript } from './transcript';
 import { background } from '../common/background';
+
+/** The viewer reads text files (Parquet in the viewer is a later change). */
+const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
 
 export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: number };
 
@@ -152,14 +155,14 @@ export class ViewerSession extends Disposable {
       try {
         opened = await this.openSource();
       } catch (e) {
-        this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), formatOf(this.uri.path));
+        this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), textFormat(this.uri.path));
         this.index.done = true;
         this.index.shapeError = `Cannot read ${this.name}: ${(e as Error).message}`;
         this.postProgress();
         return;
       }
       if (abort.signal.aborted) return void opened.source.close();
-      const index = new TrajectoryIndex(opened.source, formatOf(this.uri.path));
+      const index = new TrajectoryIndex(opened.source, textFormat(this.uri.path));
       this.index = index;
       this.groupProblems = new Map();
       this.fileProblems = [];
@@ -284,7 +287,7 @@ export class ViewerSession extends Disposable {
       case 'ready': {
         this.readyAt ??= performance.now();
         const layout = artLayout(this.uri.path);
-        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: formatOf(this.uri.path), fileBytes: index?.source.size ?? 0 });
+        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
         // What the view will ask for first, sent without waiting to be asked: the first paint
         // saves three round trips.

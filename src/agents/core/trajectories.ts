@@ -3,7 +3,7 @@
  * says (exceptions, tokens, time), and the validation problems with line and column. Reads the file
  * with the uploader's reader and validator. Pure: no vscode import.
  */
-import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../files';
 import { exceptionsOf, groupRewards, groupStats, isObj } from '../../viewer/model';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';

@@ -5,7 +5,7 @@
  */
 import { parseRef, type FeedbackCreateRequest } from '../../api';
 import { emojiProblem, feedbackTypeProblem, NOTE_TYPE, noteProblem, payloadProblemFor, REACTION_TYPE } from '../../feedback/payload';
-import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from '../../trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from '../../files';
 import { uploadOrder } from '../../trajectories/layout';
 import { describeLines, uploadGroups } from '../../trajectories/upload';
 import { bytes, count } from './format';

@@ -8,7 +8,7 @@ import { InputError, ProtocolError, SvcError, decodeJsonl, JsonlError } from '..
 import { JsonScanError, scanJson } from '../../../src/common/jsonScan';
 import { LineTooLongError, readLines } from '../../../src/common/lines';
 import { ProblemError } from '../../../src/common/problems';
-import { readTrajectoryGroups } from '../../../src/trajectories/reader';
+import { readTrajectoryGroups } from '../../../src/files';
 
 async function* chunks(...texts: string[]): AsyncGenerator<Uint8Array> {
   for (const t of texts) yield new TextEncoder().encode(t);

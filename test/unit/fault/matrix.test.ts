@@ -32,7 +32,7 @@ import {
   type ServiceClientOptions,
 } from '../../../src/api';
 import { fingerprint, unchangedGroups } from '../../../src/trajectories/guard';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
 import { uploadGroups, type UploadGroup } from '../../../src/trajectories/upload';
 import {
   assertClearError,

@@ -1,5 +1,5 @@
 /**
- * Properties of src/trajectories/reader.ts (validateTrajectoryFile, readTrajectoryGroups) on real
+ * Properties of src/files/ (validateTrajectoryFile, readTrajectoryGroups) on real
  * files: generated valid files, arbitrary bytes and mutations of valid files, as .json and .jsonl.
  *
  * The oracle is the zod schema itself (TrajectoryFile for a .json document, JsonlGroup per
@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readTrajectoryGroups, validateTrajectoryFile, type GroupRecord, type ValidationSummary } from '../../../src/trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile, type GroupRecord, type ValidationSummary } from '../../../src/files';
 import { JsonlGroup, TrajectoryFile } from '../../../src/trajectories/schema';
 import { trajectoryArbitraries } from './arbitraries';
 import { checkPositions, jsonLayout, jsonlLayout, mutateText, spanOf, swapValue, textMutation, valueSwap, writeJson, writeJsonl } from './files';

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
-import { validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { validateTrajectoryFile } from '../../../src/files';
 import { readHistory } from '../../../src/dashboard/core/history';
 
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEFAULT_PAGE_LIMITS, PageGuard } from '../../../src/dashboard/core/pages';
 import { TOO_DEEP } from '../../../src/common/problems';
-import { validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { validateTrajectoryFile } from '../../../src/files';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/viewer/fileIndex';
 import { groupDetail, trajectoryView } from '../../../src/viewer/model';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TrajectoryLogRequest } from '../../../src/api/schemas/models';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
 import { uploadGroups } from '../../../src/trajectories/upload';
 import { HttpError } from '../../server/errors';
 import { Store } from '../../server/store';

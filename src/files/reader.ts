@@ -1,5 +1,6 @@
 /**
- * Reading and validating trajectory files before anything is uploaded. No `vscode` import: the
+ * What every trajectory file reader shares (the records and summaries they give, the checks of one
+ * group), and the JSONL reader. The room's entry is src/files/index.ts. No `vscode` import: the
  * commands map problems to Diagnostics.
  *
  * Accepted shapes: a `.json` file holding `{ split?, trajectory_groups, ... }`, an array of groups,
@@ -31,18 +32,19 @@ import {
   type JsonPath,
   type Problem,
 } from '../common/problems';
-import { readJsonGroups, validateJsonFile } from './jsonFile';
 
 export { ProblemError, type Problem } from '../common/problems';
 
-export type TrajectoryFileFormat = 'json' | 'jsonl';
+export type TrajectoryFileFormat = 'json' | 'jsonl' | 'parquet';
 
 export interface GroupRecord {
   /** 0-based group index in the file. */
   index: number;
-  /** 1-based lines the group spans. */
+  /** 1-based lines the group spans; with `unit: 'row'`, the 0-based rows of a Parquet file. */
   line: number;
   endLine: number;
+  /** What `line` and `endLine` count: lines of a text file (absent), or rows of a Parquet file. */
+  unit?: 'row';
   /** UTF-8 bytes of `json`. */
   bytes: number;
   trajectories: number;
@@ -107,28 +109,9 @@ export interface ReadOptions {
   groupTrajectories?: readonly number[];
 }
 
-/** `.jsonl` (and `.ndjson`) files hold a group per line; anything else is read as one JSON document. */
-export function formatOf(path: string): TrajectoryFileFormat {
-  return /\.(jsonl|ndjson)$/i.test(path) ? 'jsonl' : 'json';
-}
-
-/** Validates a whole file and reports every problem (up to maxProblems). Throws only on I/O errors or abort. */
-export async function validateTrajectoryFile(path: string, opts: ValidateOptions = {}): Promise<ValidationSummary> {
-  return formatOf(path) === 'jsonl' ? validateJsonl(path, opts) : validateJsonFile(path, opts);
-}
-
-/**
- * The groups of a file, in order, each as its exact JSON text. Meant for a file that validated:
- * the first problem met is thrown as a ProblemError naming its line.
- */
-export async function* readTrajectoryGroups(path: string, opts: ReadOptions = {}): AsyncGenerator<GroupRecord> {
-  if (formatOf(path) === 'jsonl') yield* readJsonl(path, opts);
-  else yield* readJsonGroups(path, opts);
-}
-
 // --- JSONL ---------------------------------------------------------------------------------
 
-async function validateJsonl(path: string, opts: ValidateOptions): Promise<ValidationSummary> {
+export async function validateJsonl(path: string, opts: ValidateOptions): Promise<ValidationSummary> {
   const problems = new ProblemList(opts.maxProblems);
   const maxLineBytes = opts.maxLineBytes;
   let groups = 0;
@@ -159,7 +142,7 @@ async function validateJsonl(path: string, opts: ValidateOptions): Promise<Valid
   return { file: path, format: 'jsonl', groups, trajectories, problems: problems.items, truncated: problems.truncated, fileBytes: st.size, mtimeMs: st.mtimeMs, groupTrajectories };
 }
 
-async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerator<GroupRecord> {
+export async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerator<GroupRecord> {
   const counts = opts.trusted ? opts.groupTrajectories : undefined;
   if (counts) {
     // Validated just before, and counted: the lines go out as they are, unparsed.

@@ -8,9 +8,9 @@ import {
   readTrajectoryGroups,
   validateTrajectoryFile,
   type GroupRecord,
-} from '../../../src/trajectories/reader';
+} from '../../../src/files';
 import { exchangeOf } from '../../fixtures/art/producers';
-import { brief, collect, MiB, retainedHeap, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from './helpers';
+import { brief, collect, MiB, retainedHeap, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from '../trajectories/helpers';
 
 const fixture = (name: string) => join(TRAJECTORY_FIXTURES, name);
 const spans = (groups: GroupRecord[]) => groups.map((g) => [g.index, g.line, g.endLine, g.trajectories]);
@@ -32,7 +32,7 @@ function groupLine(i: number, size = 1060): string {
   });
 }
 
-describe('trajectories/reader', () => {
+describe('files/reader', () => {
   const dir = useTempDir();
 
   describe('formatOf', () => {

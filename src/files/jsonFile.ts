@@ -4,7 +4,7 @@
  * Files up to `streamJsonAbove` (16 MiB) are read whole and checked with exact positions from one
  * syntax tree. Larger ones are streamed (src/common/jsonScan.ts): memory is bounded by the largest
  * group, never by the file, and positions stay exact. Both paths give the same problems and the
- * same group texts (test/unit/trajectories/jsonFile.test.ts runs every fixture through both).
+ * same group texts (test/unit/files/jsonFile.test.ts runs every fixture through both).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ProblemError, readTrajectoryGroups, validateTrajectoryFile } from '../../../src/trajectories/reader';
+import { ProblemError, readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
 import { artGroup } from '../../fixtures/art/producers';
-import { brief, collect, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from './helpers';
+import { brief, collect, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from '../trajectories/helpers';
 
 // A .json file over 16 MiB is streamed group by group (src/common/jsonScan.ts) instead of read
 // whole. The two paths must say the same thing about every file: the same problems at the same
@@ -26,7 +26,7 @@ async function outcome(path: string, opts: { streamJsonAbove?: number; streamChu
   return { problems: summary.problems.map(brief), groups: summary.groups, trajectories: summary.trajectories, split: summary.split, members: summary.members, read };
 }
 
-describe('trajectories/jsonFile: streamed and whole reads agree', () => {
+describe('files/jsonFile: streamed and whole reads agree', () => {
   const dir = useTempDir();
   const extra = (): string[] => [
     writeTemp(dir(), 'art-array.json', JSON.stringify([artGroup(1), artGroup(2, { unset: true })], null, 2)),
