@@ -129,7 +129,7 @@ async function main() {
         platform: 'node',
         target: 'node20',
         outdir: 'out',
-        external: ['vscode', 'mocha'],
+        external: ['vscode', 'mocha', '@duckdb/node-api'],
         sourcemap: true,
         logLevel: 'silent',
         plugins: [problemMatcherPlugin],

@@ -100,3 +100,51 @@ export function callItems(n: number) {
   }
   return items;
 }
+
+/**
+ * An ART version 2 Parquet step file (written by DuckDB, as test/fixtures/art/parquet.ts writes
+ * them) whose groups' JSON adds up to at least `mb` MiB (cached). The contents are pseudo-random
+ * words, so Zstd shrinks them about as much as it shrinks real conversations, not to nothing.
+ */
+export async function parquetTrajectoryFile(mb: number): Promise<string> {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const file = path.join(CACHE, `trajectories-${mb}mb.parquet`);
+  if (fs.existsSync(file)) return file;
+  const { artRows, copyArtRows } = await import('../../test/fixtures/art/parquet');
+  const staged = `${file}.rows.jsonl`;
+  const fd = fs.openSync(staged, 'w');
+  const words = Array.from({ length: 4096 }, (_, i) => (i * 2654435761).toString(36).slice(0, 3 + (i % 7)));
+  let seed = 1;
+  const text = (n: number) => {
+    const out: string[] = [];
+    for (let k = 0; k < n; k++) {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      out.push(words[(seed >>> 12) % words.length]!);
+    }
+    return out.join(' ');
+  };
+  let json = 0;
+  for (let g = 0; json < mb * 1024 * 1024; g++) {
+    const trajectories = Array.from({ length: 4 }, (_, t) => ({
+      messages_and_choices: [
+        { role: 'user', content: `Question ${g}.${t}: ${text(120)}` },
+        { finish_reason: 'stop', index: 0, logprobs: null, message: { role: 'assistant', content: `Answer: ${text(500)}`, tool_calls: null } },
+      ],
+      reward: ((g + t) % 7) / 7,
+      metrics: { tokens: 300 + t },
+    }));
+    const group = { trajectories, metadata: { group: g } };
+    json += Buffer.byteLength(JSON.stringify(group));
+    // Each row alone, so the rows are renumbered below to carry this group's index.
+    const rows = artRows([group]).map((r) => ({ ...r, group_index: g }));
+    fs.writeSync(fd, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  }
+  fs.closeSync(fd);
+  try {
+    await copyArtRows(staged, `${file}.tmp`);
+    fs.renameSync(`${file}.tmp`, file);
+  } finally {
+    fs.rmSync(staged, { force: true });
+  }
+  return file;
+}

@@ -3,6 +3,8 @@
 //   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (reader + uploader + client)
 //   tsx scripts/bench/rss-upload.ts <url> <file> --raw   the baseline: the same file streamed and POSTed
 //                                                        raw with undici in bodies of up to 8 MiB
+//   tsx scripts/bench/rss-upload.ts <url> <file> --decode  the baseline for a Parquet file: the same
+//                                                        reader decoding it, the bodies POSTed raw
 // Peak RSS comes from the OS (getrusage maxrss), which also sees synchronous stretches a timer misses.
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
@@ -10,6 +12,7 @@ import { createServiceClient } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { BENCH_KEY } from './keys';
+import { decodeAndPost } from './parquet';
 
 const BODY_LIMIT = 8 * 1024 * 1024;
 
@@ -46,6 +49,7 @@ async function raw(url: string, file: string): Promise<{ status: string; bytes: 
 async function main() {
   const [url, file] = process.argv.slice(2) as [string, string];
   const rawMode = process.argv.includes('--raw');
+  const decodeMode = process.argv.includes('--decode');
   const startRss = process.memoryUsage().rss;
   let peak = startRss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
@@ -53,6 +57,15 @@ async function main() {
   let out: Record<string, unknown>;
   if (rawMode) {
     out = await raw(url, file);
+  } else if (decodeMode) {
+    const agent = new Agent();
+    await decodeAndPost(file, async (body) => {
+      const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', dispatcher: agent, headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body });
+      await r.body.dump();
+      if (r.statusCode !== 200) throw new Error(`raw POST ${r.statusCode}`);
+    });
+    await agent.close();
+    out = { status: 'done', bytes: fs.statSync(file).size };
   } else {
     const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
     const summary = await validateTrajectoryFile(file);
@@ -63,7 +76,7 @@ async function main() {
   const t1 = performance.now();
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
-  console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
+  console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : decodeMode ? 'decode' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
 }
 main().catch((e: unknown) => {
   console.error(e);

@@ -11,7 +11,8 @@ import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
-import { callItems, trajectoryFile, trajectoryJsonFile } from './data';
+import { callItems, parquetTrajectoryFile, trajectoryFile, trajectoryJsonFile } from './data';
+import { decodeAndPost } from './parquet';
 import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
@@ -24,6 +25,8 @@ const quick = process.argv.includes('--quick');
  */
 const hostRuns = !quick && !process.argv.includes('--no-host');
 const UPLOAD_MB = quick ? 20 : 200;
+/** Group JSON in the Parquet step file: 290 MiB makes a file of about 200 MiB on disk. */
+const PARQUET_JSON_MB = quick ? 20 : 290;
 const RSS_MB = quick ? 50 : 1024;
 const CALLS = quick ? 20_000 : 200_000;
 /** Peak RSS: fresh child processes per figure, alternating client and raw. */
@@ -192,10 +195,40 @@ async function main() {
     const rate = (ms: number) => `${fmt(mib(fileBytes) / (ms / 1000))} MiB/s`;
     row(`upload ${UPLOAD_MB} MiB JSONL (validate + send)`, rate(up.a.ms), 'raw undici POSTs of the same bytes', rate(up.b.ms), up.a.ms / up.b.ms, `(${up.spread}; sink CPU ${fmt(up.a.sinkMs, 0)} of ${fmt(up.a.ms, 0)} ms)`, '≤ 1.8×');
 
+    // 2b. An ART Parquet step file.
+    const pq = await parquetTrajectoryFile(PARQUET_JSON_MB);
+    const pqBytes = fs.statSync(pq).size;
+    console.log(`\ntrajectory upload (an ART Parquet step file: ${fmt(mib(pqBytes), 0)} MiB on disk, ${PARQUET_JSON_MB} MiB of group JSON)`);
+    let pqJson = 0;
+    const pqRun = () => measure(url, async () => {
+      const s = await validateTrajectoryFile(pq);
+      if (s.problems.length) throw new Error(`bench Parquet file invalid: ${s.problems[0]!.message}`);
+      const r = await uploadGroups(client, readTrajectoryGroups(pq, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
+      if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
+      pqJson = r.totals.bytesSent;
+    });
+    const rawPqRun = () => measure(url, async () => {
+      await decodeAndPost(pq, async (body) => {
+        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body });
+        await r.body.dump();
+      });
+    });
+    const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
+    const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
+    row(
+      `upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`,
+      pqRate(pu.a.ms),
+      'the same reader decoding the same file once + raw undici POSTs of the resulting bodies',
+      pqRate(pu.b.ms),
+      pu.a.ms / pu.b.ms,
+      `(${pu.spread}; sink CPU ${fmt(pu.a.sinkMs, 0)} of ${fmt(pu.a.ms, 0)} ms)`,
+    );
+
     console.log(`\npeak RSS while uploading ${RSS_MB} MiB`);
-    /** One upload in a fresh child process: the extension's code, or (--raw) the file streamed and POSTed as it is. */
-    const rssChild = (f: string, raw: boolean) => {
-      const out = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/rss-upload.ts', url, f, ...(raw ? ['--raw'] : [])], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+    /** One upload in a fresh child process: the extension's code, or (--raw) the file streamed and POSTed as it is, or (--decode) a Parquet file decoded and POSTed. */
+    const rssChild = (f: string, raw: boolean | 'decode') => {
+      const mode = raw === 'decode' ? ['--decode'] : raw ? ['--raw'] : [];
+      const out = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/rss-upload.ts', url, f, ...mode], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
       const line = out.stdout.trim().split('\n').at(-1);
       const v = line?.startsWith('{') ? (JSON.parse(line) as { bytes: number; startRss: number; peakRss: number; totalMs: number; status: string }) : undefined;
       if (v?.status !== 'done') throw new Error(`${raw ? 'raw ' : ''}upload of ${f}: ${v?.status ?? `exit ${out.status}`}: ${out.stdout.slice(-500)} ${out.stderr.slice(-1500)}`);
@@ -205,12 +238,12 @@ async function main() {
     // The same groups as one .json document: streamed group by group, never read whole.
     const bigJson = trajectoryJsonFile(RSS_MB);
     /** Client and raw uploads of `f`, alternating, RSS_RUNS of each: the medians of peak RSS over idle. */
-    const rssPairs = (f: string) => {
+    const rssPairs = (f: string, baseline: true | 'decode' = true) => {
       const c: ReturnType<typeof rssChild>[] = [];
       const r: ReturnType<typeof rssChild>[] = [];
       for (let i = 0; i < RSS_RUNS; i++) {
         c.push(rssChild(f, false));
-        r.push(rssChild(f, true));
+        r.push(rssChild(f, baseline));
       }
       const over = (v: ReturnType<typeof rssChild>) => v.peakRss - v.startRss;
       const median = (runs: ReturnType<typeof rssChild>[]) => [...runs].sort((x, y) => over(x) - over(y))[Math.floor(runs.length / 2)]!;
@@ -219,6 +252,7 @@ async function main() {
     };
     const rssJsonl = rssPairs(big);
     const rssJsonDoc = rssPairs(bigJson);
+    const rssParquet = rssPairs(pq, 'decode');
     const rssJson = rssJsonDoc.c;
     if (hostRuns) {
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
@@ -277,6 +311,15 @@ async function main() {
       );
     rssRow('JSONL', rssJsonl);
     rssRow('.json (streamed)', rssJsonDoc);
+    row(
+      `peak RSS uploading a ${fmt(mib(rssParquet.c.bytes), 0)} MiB Parquet step file`,
+      `${fmt(mib(rssParquet.c.peakRss - rssParquet.c.startRss), 0)} MiB over idle (peak ${fmt(mib(rssParquet.c.peakRss), 0)}, idle ${fmt(mib(rssParquet.c.startRss), 0)} MiB)`,
+      'a process started the same way decoding the same file with the same reader and POSTing the bodies raw',
+      `${fmt(mib(rssParquet.r.peakRss - rssParquet.r.startRss), 0)} MiB over idle (peak ${fmt(mib(rssParquet.r.peakRss), 0)} MiB)`,
+      rssParquet.c.peakRss / rssParquet.r.peakRss,
+      `(ratio of the peaks; ${rssParquet.spread}; upload ${fmt(rssParquet.c.totalMs / 1000)} s, decode + POST ${fmt(rssParquet.r.totalMs / 1000)} s)`,
+      '≤ 200 MiB over idle',
+    );
 
     await freshAgent();
     // 3. Call import.

@@ -46,6 +46,7 @@ function loadSuites(): void {
   require('./suites/errors.test');
   require('./suites/presenter.test');
   require('./suites/upload.test');
+  require('./suites/uploadParquet.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
   require('./suites/migration.test');
