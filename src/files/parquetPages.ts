@@ -6,18 +6,12 @@
  * are kept, so the walk is done once per file. No `vscode` import.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import type { ColumnMetaData, Compressors, FileMetaData, PageHeader } from 'hyparquet';
+import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetSchema } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
-import { decompressGzip, decompressZstd } from 'hyparquet-compressors';
-import { ParquetError } from './parquet';
-
-const compressors: Compressors = {
-  ZSTD: (input, length) => decompressZstd(input, new Uint8Array(length)),
-  GZIP: (input, length) => decompressGzip(input, length),
-};
+import { compressors, ParquetError } from './parquet';
 
 /** First read for a page header; a header with large statistics gets a larger one. */
 const HEADER_WINDOW = 1024;

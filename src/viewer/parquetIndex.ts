@@ -12,9 +12,9 @@
  * No `vscode` import.
  */
 import { parquetReadObjects } from 'hyparquet';
-import { decompressGzip, decompressZstd } from 'hyparquet-compressors';
 import type { Problem } from '../common/problems';
 import { groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from '../files';
+import { compressors } from '../files/parquet';
 import { ParquetPages } from '../files/parquetPages';
 import { exceptionsOf, groupStats } from './model';
 import { f64, u32, u8, type BuildOptions, type ReadGroup } from './fileIndex';
@@ -251,7 +251,7 @@ export class ParquetIndex {
       columns,
       rowStart: first,
       rowEnd: last + 1,
-      compressors: { ZSTD: (input, length) => decompressZstd(input, new Uint8Array(length)), GZIP: (input, length) => decompressGzip(input, length) },
+      compressors,
     });
     const head = (rows[0] ?? {}) as Obj;
     const trajectories = (rows as Obj[]).map((r) => {
