@@ -53,6 +53,7 @@ function loadSuites(): void {
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');
+  require('./suites/viewerParquet.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }
