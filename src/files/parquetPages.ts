@@ -12,6 +12,7 @@ import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { compressors, ParquetError } from './parquet';
+import { PagePrefix, prefixReadable } from './parquetPrefix';
 
 /** First read for a page header; a header with large statistics gets a larger one. */
 const HEADER_WINDOW = 1024;
@@ -45,6 +46,8 @@ export class ParquetPages {
   private readonly chunks = new Map<string, Chunk[]>();
   /** The last page decoded, per column: neighbouring groups share their pages. */
   private readonly decoded = new Map<string, { page: Page; values: unknown[] }>();
+  /** The page read from its beginning, per column (parquetPrefix.ts). */
+  private readonly prefixes = new Map<string, { page: Page; prefix: PagePrefix }>();
   private constructor(
     private readonly fh: FileHandle,
     private readonly size: number,
@@ -82,10 +85,13 @@ export class ParquetPages {
         while (p >= chunk.pages.length && chunk.next < chunk.end) await this.walk(chunk);
         const page = chunk.pages[p];
         if (!page || page.firstRow > last) break;
-        const values = await this.decode(chunk, page);
         const from = Math.max(first, page.firstRow) - page.firstRow;
         const to = Math.min(last, page.firstRow + page.rows - 1) - page.firstRow;
-        for (let i = from; i <= to; i++) out.push(values[i] ?? null);
+        if (prefixReadable(page.header, chunk.decoder)) out.push(...(await this.prefixRows(chunk, page, from, to)));
+        else {
+          const values = await this.decode(chunk, page);
+          for (let i = from; i <= to; i++) out.push(values[i] ?? null);
+        }
         p++;
       }
     }
@@ -163,6 +169,23 @@ export class ParquetPages {
   private async decodeDictionary(chunk: Chunk, page: Page): Promise<unknown[] | undefined> {
     const data = this.pageData(chunk, page, await this.readAt(page.pos, page.headerBytes + page.header.compressed_page_size));
     return data ? (convert(data as never, chunk.decoder) as unknown[]) : undefined;
+  }
+
+  /** Rows of a page decompressed only as far as they lie. */
+  private async prefixRows(chunk: Chunk, page: Page, from: number, to: number): Promise<(string | null)[]> {
+    const name = chunk.meta.path_in_schema.join('.');
+    let hit = this.prefixes.get(name);
+    if (hit?.page !== page) {
+      const bytes = await this.readAt(page.pos + page.headerBytes, page.header.compressed_page_size);
+      hit = { page, prefix: new PagePrefix(bytes, page.header, chunk.decoder) };
+      this.prefixes.set(name, hit);
+    }
+    try {
+      return hit.prefix.rows(from, to);
+    } catch (e) {
+      this.prefixes.delete(name);
+      throw new ParquetError(`is damaged in column "${name}" (a page cannot be decoded: ${(e as Error).message})`, page.firstRow + from);
+    }
   }
 
   private async decode(chunk: Chunk, page: Page): Promise<unknown[]> {
