@@ -114,7 +114,13 @@ if (require.main === module) {
     return i >= 0 ? Number(process.argv[i + 1]) : fallback;
   };
   spawnSync(process.execPath, ['esbuild.js', '--tests'], { cwd: root, stdio: 'ignore' });
-  void viewerParquetBench(arg('--gib', 1), arg('--runs', 5)).then((rows) => {
-    for (const r of rows) console.log(`  ${r.what}: ${r.value} | baseline (${r.baselineName}): ${r.baseline} | ratio ${r.ratio.toFixed(2)} ${r.note}`);
-  });
+  viewerParquetBench(arg('--gib', 1), arg('--runs', 5)).then(
+    (rows) => {
+      for (const r of rows) console.log(`  ${r.what}: ${r.value} | baseline (${r.baselineName}): ${r.baseline} | ratio ${r.ratio.toFixed(2)} ${r.note}`);
+    },
+    (e: Error) => {
+      console.error(e.message);
+      process.exit(1);
+    },
+  );
 }
