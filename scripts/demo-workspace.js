@@ -12,6 +12,7 @@ const { writeArtHistory } = require('./demo-art-history');
 
 const PROJECT = 'demo-entity/chatbot';
 const MODEL = 'demo-model-7b';
+const { writeArtSteps } = require('./demo-art-steps');
 
 /** One trajectory group as the official training client writes it (model_dump(mode="json"), trimmed). */
 function group(question, answer, reward) {
@@ -95,6 +96,9 @@ function writeDemoWorkspace(dir, options) {
     [good[0], bad2, good[1], bad4].map((g) => JSON.stringify(g)).join('\n') + '\n',
   );
   files.push({ name: 'rollouts-with-mistakes.jsonl', what: 'a trajectory file with 3 mistakes (lines 2 and 4): the upload lists them in Problems and sends nothing' });
+
+  const steps = writeArtSteps(dir);
+  files.push({ name: steps[0], what: `an ART step file (Parquet, as ART writes them now; ${steps.length} step files under trajectories/): it opens in the Trajectory Viewer, legacy and exchange trajectories, an empty group with an exception in step 3` });
 
   // Two turns of a new thread, as a tracing SDK writes them (start and end records).
   const now = Date.parse(fixture.now ?? '2026-11-20T12:00:00.000Z');

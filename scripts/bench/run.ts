@@ -16,6 +16,7 @@ import { decodeAndPost } from './parquet';
 import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
+import { viewerParquetBench } from './viewerParquet';
 
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
@@ -509,6 +510,8 @@ async function main() {
   if (hostRuns) {
     console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file`);
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+    console.log('\nthe trajectory viewer on a 1 GiB ART Parquet step file');
+    for (const v of await onAllCpus(() => viewerParquetBench(1, 5))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
   }
   const table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const stamp = `${quick ? '`npm run bench -- --quick`' : '`npm run bench`'} on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinned}.`;

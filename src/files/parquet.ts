@@ -99,7 +99,7 @@ const MAX_HEADER = 16 * 1024 * 1024;
  * natively: used where it exists.
  */
 const nativeZstd = (zlib as { zstdDecompressSync?: (b: Uint8Array) => Buffer }).zstdDecompressSync;
-const compressors: Compressors = {
+export const compressors: Compressors = {
   ZSTD: nativeZstd ? (input) => nativeZstd(input) : (input, length) => decompressZstd(input, new Uint8Array(length)),
   GZIP: (input) => zlib.gunzipSync(input),
 };

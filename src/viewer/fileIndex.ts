@@ -70,7 +70,7 @@ export class MemoryBytes implements ByteSource {
 }
 
 /** A typed array that grows by doubling. */
-class Column<T extends Float64Array | Uint32Array | Uint8Array> {
+export class Column<T extends Float64Array | Uint32Array | Uint8Array> {
   length = 0;
   constructor(
     private data: T,
@@ -88,9 +88,9 @@ class Column<T extends Float64Array | Uint32Array | Uint8Array> {
     return this.data[i]!;
   }
 }
-const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
-const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
-const u8 = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
+export const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
+export const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
+export const u8 = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
 
 const ZERO_VARIANCE = 1;
 const INVALID = 2;
@@ -436,6 +436,11 @@ export class TrajectoryIndex {
     // The count of trajectories includes those whose reward is invalid.
     row.stats.count = this.count.get(i);
     return row;
+  }
+
+  /** The group a validation problem is in, or -1. */
+  groupOf(p: { line: number }): number {
+    return this.groupAtLine(p.line);
   }
 
   /** The group whose lines hold `line`, or -1 (binary search: groups are in file order). */

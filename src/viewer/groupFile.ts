@@ -1,7 +1,8 @@
 /**
  * "Upload this group…" hands svc.uploadTrajectories a file that holds just that group, its text
  * exactly as in the source file (nothing re-serialized): a one-line `.jsonl` for a JSONL source, a
- * one-group `.json` for a JSON source. The file keeps the source's name and, for the official
+ * one-group `.json` for a JSON source, a one-line `.jsonl` of the client's dump (group_json +
+ * trajectory_json) for an ART Parquet step file. The file keeps the source's name and, for the official
  * client's layout (`…/models/<model>/trajectories/<split>/<step>.jsonl`), that tail of its path, so
  * whatever the upload proposes from a path still applies. Files live in one temporary folder,
  * removed when the extension stops. No `vscode` import.
@@ -24,7 +25,9 @@ export class GroupFiles {
     await mkdir(folder, { recursive: true });
     const name = path.basename(source);
     const ext = format === 'jsonl' ? '.jsonl' : '.json';
-    const file = path.join(folder, tail ? name : `${name.replace(/\.(jsonl|ndjson|json)$/i, '')}.group-${index + 1}${ext}`);
+    // A group of a Parquet step file is written as a one-line .jsonl (`0003.parquet` → `0003.jsonl`).
+    const stem = name.replace(/\.(jsonl|ndjson|json|parquet)$/i, '');
+    const file = path.join(folder, tail ? (/\.parquet$/i.test(name) ? `${stem}${ext}` : name) : `${stem}.group-${index + 1}${ext}`);
     await writeFile(file, format === 'jsonl' ? `${text}\n` : text);
     return file;
   }

@@ -180,7 +180,8 @@ export const SearchHit = z.object({
 export type SearchHit = z.infer<typeof SearchHit>;
 
 export const ToWebview = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl']), fileBytes: num }),
+  /** `parquet`: ART's step files, which have rows where text files have lines, and no text to reveal. */
+  z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl', 'parquet']), fileBytes: num }),
   z.object({
     type: z.literal('progress'),
     /** Bumped whenever the content changed: rows of an older version are stale. */
@@ -195,6 +196,8 @@ export const ToWebview = z.discriminatedUnion('type', [
     split: z.optional(z.string()),
     /** Validation problems outside any group. */
     fileProblems: z.array(ProblemView),
+    /** A banner above the groups: what the file is not (ART's lossy Parquet format version 1). */
+    notice: z.optional(z.string()),
     validating: z.boolean(),
     /** The file's reward range, for the strips. */
     rewardMin: nullableNum,

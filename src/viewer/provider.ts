@@ -4,7 +4,9 @@
  * extensions the text of documents above 50 MB (a custom text editor cannot even open them,
  * microsoft/vscode#147000), and the workbench would first load the whole text model. Reading the
  * file by offsets opens any size at once. Unsaved edits in a text editor of the file still show
- * live (the session reads the open document's text).
+ * live (the session reads the open document's text). ART's Parquet step files open too (the
+ * default editor of `.parquet` files under a `trajectories` folder, through package.json's
+ * editorAssociations; Open With… for any other): they are read by rows (parquetIndex.ts).
  */
 import * as vscode from 'vscode';
 import { InputError } from '../api';
@@ -81,7 +83,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     uri ??= activeResource();
     if (!uri) {
       if (file !== undefined || clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
-      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl'] } });
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } });
       uri = picked?.[0];
       if (!uri) return;
     }

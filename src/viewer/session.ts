@@ -18,14 +18,17 @@ import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../files';
 import type { TranscriptStore } from './compare';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from './fileIndex';
+import { ParquetIndex } from './parquetIndex';
 import type { GroupFiles } from './groupFile';
 import { asGroup, groupDetail, mayContain, searchTrajectory, trajectoryView } from './model';
 import { parseFromWebview, type FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { transcript } from './transcript';
 import { background } from '../common/background';
 
-/** The viewer reads text files (Parquet in the viewer is a later change). */
 const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
+
+/** A text file's index by byte offsets, or a Parquet step file's by row range. */
+export type GroupIndex = TrajectoryIndex | ParquetIndex;
 
 export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: number };
 
@@ -43,7 +46,9 @@ const MAX_HITS = 1000;
 export class ViewerSession extends Disposable {
   /** Bumped on every rebuild; the webview drops answers of older versions. */
   version = 0;
-  index: TrajectoryIndex | undefined;
+  index: GroupIndex | undefined;
+  /** ART's Parquet step files: no text, read by rows. */
+  readonly parquet: boolean;
   /** When the view opened (performance.now()), for the bench's time to first paint. */
   readonly openedAt = performance.now();
   lastRendered: RenderedReport | undefined;
@@ -51,7 +56,7 @@ export class ViewerSession extends Disposable {
   readyAt: number | undefined;
   private readonly _onDidRender = this._register(new vscode.EventEmitter<RenderedReport>());
   readonly onDidRender = this._onDidRender.event;
-  private readonly _onDidIndex = this._register(new vscode.EventEmitter<TrajectoryIndex>());
+  private readonly _onDidIndex = this._register(new vscode.EventEmitter<GroupIndex>());
   /** Fires when an index is complete (and again when problems are known). */
   readonly onDidIndex = this._onDidIndex.event;
   validating = false;
@@ -70,6 +75,7 @@ export class ViewerSession extends Disposable {
   ) {
     super();
     this.name = path.basename(uri.path);
+    this.parquet = formatOf(uri.path) === 'parquet';
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
@@ -128,7 +134,16 @@ export class ViewerSession extends Disposable {
     }
   }
 
-  /** The bytes to show: the unsaved text of an open document, else the file. */
+  /** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
+  private async openIndex(): Promise<{ index: GroupIndex; memory?: Buffer }> {
+    if (this.parquet) {
+      if (this.uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
+      return { index: await ParquetIndex.open(this.uri.fsPath) };
+    }
+    const { source, memory } = await this.openSource();
+    return { index: new TrajectoryIndex(source, textFormat(this.uri.path)), memory };
+  }
+
   private async openSource(): Promise<{ source: ByteSource; memory?: Buffer }> {
     const doc = this.openDocument();
     if (doc?.isDirty) {
@@ -151,9 +166,9 @@ export class ViewerSession extends Disposable {
     let done!: () => void;
     this.built = new Promise((r) => (done = r));
     try {
-      let opened: { source: ByteSource; memory?: Buffer };
+      let opened: { index: GroupIndex; memory?: Buffer };
       try {
-        opened = await this.openSource();
+        opened = await this.openIndex();
       } catch (e) {
         this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), textFormat(this.uri.path));
         this.index.done = true;
@@ -161,8 +176,8 @@ export class ViewerSession extends Disposable {
         this.postProgress();
         return;
       }
-      if (abort.signal.aborted) return void opened.source.close();
-      const index = new TrajectoryIndex(opened.source, textFormat(this.uri.path));
+      if (abort.signal.aborted) return void opened.index.source.close();
+      const index = opened.index;
       this.index = index;
       this.groupProblems = new Map();
       this.fileProblems = [];
@@ -194,7 +209,7 @@ export class ViewerSession extends Disposable {
   }
 
   /** The file's validation problems (the upload's own validator), shown on their groups. */
-  private async validate(version: number, index: TrajectoryIndex, memory: Buffer | undefined): Promise<void> {
+  private async validate(version: number, index: GroupIndex, memory: Buffer | undefined): Promise<void> {
     let tmp: string | undefined;
     this.validating = true;
     this.postProgress();
@@ -211,8 +226,8 @@ export class ViewerSession extends Disposable {
       const byGroup = new Map<number, ProblemView[]>();
       const outside: ProblemView[] = [];
       for (const p of summary.problems) {
-        const view: ProblemView = { line: p.line, column: p.column, message: p.message, severity: p.severity };
-        const g = index.groupAtLine(p.line);
+        const view: ProblemView = { line: p.row ?? p.line, column: p.column, message: p.message, severity: p.severity };
+        const g = index.groupOf(p);
         if (g < 0) outside.push(view);
         else byGroup.set(g, [...(byGroup.get(g) ?? []), view]);
       }
@@ -251,13 +266,14 @@ export class ViewerSession extends Disposable {
       shapeError: index.shapeError,
       split: index.split,
       fileProblems: this.fileProblems,
+      notice: index.format === 'parquet' ? index.notice : undefined,
       validating: this.validating,
       rewardMin: index.rewardMin,
       rewardMax: index.rewardMax,
     });
   }
 
-  private row(index: TrajectoryIndex, i: number): GroupRow {
+  private row(index: GroupIndex, i: number): GroupRow {
     const row = index.row(i);
     for (const p of this.groupProblems.get(i) ?? []) {
       if (p.severity === 'error') row.errors++;
@@ -287,7 +303,7 @@ export class ViewerSession extends Disposable {
       case 'ready': {
         this.readyAt ??= performance.now();
         const layout = artLayout(this.uri.path);
-        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
+        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
         // What the view will ask for first, sent without waiting to be asked: the first paint
         // saves three round trips.
@@ -311,6 +327,7 @@ export class ViewerSession extends Disposable {
         if (!index || m.index < 0 || m.index >= index.groups) return this.post({ type: 'group', version, index: m.index, error: `No group ${m.index + 1}` });
         const g = await index.readGroup(m.index);
         if (version !== this.version) return;
+        if (g.value === undefined && index.format === 'parquet') return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
         this.post({ type: 'group', version, index: m.index, detail: groupDetail(g.value, this.row(index, m.index), this.problemsOf(m.index)) });
         return;
       }
@@ -340,7 +357,7 @@ export class ViewerSession extends Disposable {
     }
   }
 
-  private async trajectory(index: TrajectoryIndex, group: number, t: number): Promise<unknown> {
+  private async trajectory(index: GroupIndex, group: number, t: number): Promise<unknown> {
     if (group < 0 || group >= index.groups) return undefined;
     const g = asGroup((await index.readGroup(group)).value);
     return g?.trajectories[t];
@@ -402,7 +419,8 @@ export class ViewerSession extends Disposable {
   /** Opens the file as text beside the viewer, at a problem's position or where an item starts. */
   async reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
     const index = this.index;
-    if (!index) return;
+    // A Parquet file has no text to reveal (the webview shows no such button for one).
+    if (!index || index.format === 'parquet') return;
     let pos: { line: number; column: number };
     if (m.line !== undefined) pos = { line: m.line, column: m.column ?? 1 };
     else {
@@ -443,12 +461,17 @@ export class ViewerSession extends Disposable {
     const index = this.index;
     if (!index || group >= index.groups) return undefined;
     const row = this.row(index, group);
-    if (row.invalid || row.errors) {
-      background(this.deps.errors.showMessage(`svc: group ${group + 1} (line ${row.line}) ${row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`}; nothing was sent.`), 'Showing an error');
+    const where = index.format === 'parquet' ? `rows ${row.line}–${row.endLine}` : `line ${row.line}`;
+    const lossy = index.format === 'parquet' && index.notice;
+    if (row.invalid || row.errors || lossy) {
+      const why = lossy ? "is in ART's lossy Parquet format (version 1): it is not the group the client dumped" : row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`;
+      background(this.deps.errors.showMessage(`svc: group ${group + 1} (${where}) ${why}; nothing was sent.`), 'Showing an error');
       return undefined;
     }
-    const { text } = await index.readGroup(group);
-    const file = await this.deps.groupFiles.write(this.uri.fsPath || this.uri.path, group, text, index.format);
+    const { text, error } = await index.readGroup(group);
+    if (error) throw new InputError(`svc: group ${group + 1} (${where}) cannot be read: ${error}`);
+    // A Parquet group goes as a one-line .jsonl of its exact JSON (group_json + trajectory_json).
+    const file = await this.deps.groupFiles.write(this.uri.fsPath || this.uri.path, group, text, index.format === 'parquet' ? 'jsonl' : index.format);
     return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', vscode.Uri.file(file));
   }
 
@@ -470,7 +493,7 @@ export class ViewerSession extends Disposable {
     await vscode.commands.executeCommand('vscode.diff', left, right, `${this.name}: ${from.group + 1}.${from.trajectory + 1} ↔ ${target.group + 1}.${target.trajectory + 1}`);
   }
 
-  private async pickOther(index: TrajectoryIndex, from: { group: number; trajectory: number }): Promise<{ group: number; trajectory: number } | undefined> {
+  private async pickOther(index: GroupIndex, from: { group: number; trajectory: number }): Promise<{ group: number; trajectory: number } | undefined> {
     let group = from.group;
     for (;;) {
       const g = asGroup((await index.readGroup(group)).value);

@@ -58,6 +58,7 @@ function loadSuites(): void {
   require('./suites/agents.test');
   require('./suites/links.test');
   require('./suites/publicApi.test');
+  require('./suites/viewerParquet.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
 }

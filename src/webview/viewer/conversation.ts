@@ -156,7 +156,7 @@ export function renderTrajectory(v: TrajectoryView, total: number, actions: Conv
     h(
       'div',
       { class: 'actions' },
-      h('button', { type: 'button', onclick: () => actions.reveal(undefined, -1) }, 'Reveal in text editor'),
+      h('button', { type: 'button', class: 'reveal-text', onclick: () => actions.reveal(undefined, -1) }, 'Reveal in text editor'),
       h('button', { type: 'button', onclick: () => actions.compare() }, 'Compare with…'),
     ),
   );

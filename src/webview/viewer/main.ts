@@ -47,6 +47,12 @@ let hits: SearchHit[] = [];
 let hitAt = -1;
 /** A message to scroll to once its trajectory is shown. */
 let pendingMessage: { message: number; history: number } | undefined;
+/** An ART Parquet step file: rows where text files have lines, and no text to reveal. */
+let parquet = false;
+const place = (r: GroupRow) => {
+  const unit = parquet ? 'row' : 'line';
+  return r.line === r.endLine ? `${unit} ${r.line}` : `${unit}s ${r.line}–${r.endLine}`;
+};
 
 // --- layout ---------------------------------------------------------------------------------------
 
@@ -98,6 +104,8 @@ window.addEventListener('message', (e: MessageEvent) => {
   switch (m.type) {
     case 'init':
       title.textContent = m.file;
+      parquet = m.format === 'parquet';
+      document.body.classList.toggle('parquet', parquet);
       return;
     case 'progress':
       return onProgress(m);
@@ -147,6 +155,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     .join(' · ');
   groupsHead.textContent = `Groups (${m.groups.toLocaleString('en-US')}${m.done ? '' : '…'})`;
   fileProblems.replaceChildren(
+    ...(m.notice ? [h('div', { class: 'banner warn notice', role: 'note' }, m.notice)] : []),
     ...(m.shapeError ? [h('div', { class: 'banner error', role: 'alert' }, m.shapeError)] : []),
     ...(m.fileProblems.length
       ? [section(`${plural(m.fileProblems.length, 'problem')} outside any group`, false, problemList(m.fileProblems, -1))]
@@ -218,7 +227,7 @@ function renderGroupRow(i: number, row: HTMLElement): void {
       'div',
       { class: 'g-title' },
       h('span', {}, `Group ${i + 1}`),
-      h('span', { class: 'muted' }, r.line === r.endLine ? ` line ${r.line}` : ` lines ${r.line}–${r.endLine}`),
+      h('span', { class: 'muted' }, ` ${place(r)}`),
       h('span', { class: 'spacer' }),
       r.stats.zeroVariance && h('span', { class: 'badge warn zero-variance', title: 'No learning signal: every trajectory has the same reward' }, '⚠ no signal'),
       r.errors > 0 && h('span', { class: 'badge error' }, plural(r.errors, 'error')),
@@ -265,8 +274,9 @@ function problemList(problems: { line: number; column: number; message: string; 
       h(
         'li',
         { class: p.severity },
-        h('button', { type: 'button', class: 'link', title: 'Reveal in text editor', onclick: () => send({ type: 'reveal', group: Math.max(group, 0), line: p.line, column: p.column }) }, `Ln ${p.line}, Col ${p.column}`),
-        ` ${p.message}`,
+        // A Parquet problem names its row and group in its message, and has no text to reveal.
+        parquet ? undefined : h('button', { type: 'button', class: 'link', title: 'Reveal in text editor', onclick: () => send({ type: 'reveal', group: Math.max(group, 0), line: p.line, column: p.column }) }, `Ln ${p.line}, Col ${p.column}`),
+        parquet ? p.message : ` ${p.message}`,
       ),
     ),
   );
@@ -288,7 +298,7 @@ function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
   trajPane.setAttribute('aria-label', `Group ${r.index + 1}`);
   groupInfo.replaceChildren(
     ...present(
-    h('h2', {}, `Group ${r.index + 1}`, h('span', { class: 'muted' }, r.line === r.endLine ? ` · line ${r.line}` : ` · lines ${r.line}–${r.endLine}`)),
+    h('h2', {}, `Group ${r.index + 1}`, h('span', { class: 'muted' }, ` · ${place(r)}`)),
     r.invalid ? h('div', { class: 'banner error', role: 'alert' }, r.invalid) : undefined,
     r.bare ? h('div', { class: 'banner warn' }, 'A single trajectory where a group belongs: shown as a group of one.') : undefined,
     s.zeroVariance ? h('div', { class: 'banner warn zero-variance', role: 'note' }, `⚠ No learning signal: every trajectory has the same reward (${fmt(s.min)}).`) : undefined,
@@ -321,7 +331,7 @@ function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
       'div',
       { class: 'actions' },
       h('button', { type: 'button', onclick: () => send({ type: 'upload', group: r.index }) }, 'Upload this group…'),
-      h('button', { type: 'button', onclick: () => send({ type: 'reveal', group: r.index }) }, 'Reveal in text editor'),
+      h('button', { type: 'button', class: 'reveal-text', onclick: () => send({ type: 'reveal', group: r.index }) }, 'Reveal in text editor'),
     ),
     ),
   );

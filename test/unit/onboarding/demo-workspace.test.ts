@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
-import { validateTrajectoryFile } from '../../../src/files';
+import { groupText, openArtParquet, readArtGroups, validateTrajectoryFile, type ArtGroup } from '../../../src/files';
 import { readHistory } from '../../../src/dashboard/core/history';
 
 const root = path.resolve(__dirname, '..', '..', '..');
@@ -22,8 +22,8 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('names a good and a bad trajectory file, a calls file, the history of a training run and notes, each with what to do', () => {
-    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
+  it('names a good and a bad trajectory file, a step file, a calls file, the history of a training run and notes, each with what to do', () => {
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
     for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);
@@ -36,6 +36,35 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     const errors = bad.problems.filter((p) => p.severity === 'error');
     assert.deepEqual(errors.map((p) => p.line), [2, 2, 4]);
     assert.match(files[1]!.what, /3 mistakes \(lines 2 and 4\)/);
+  });
+
+  it('holds ART step files as ART writes them now: version 2 Parquet, legacy and exchange trajectories, groups of 4 to 8, an empty group with its exception', async () => {
+    const split = path.join(dir, '.art', 'demo', 'models', 'agent-7b', 'trajectories');
+    assert.deepEqual(fs.readdirSync(path.join(split, 'train')).sort(), ['0001.parquet', '0002.parquet', '0003.parquet', '0004.parquet', '0005.parquet']);
+    assert.deepEqual(fs.readdirSync(path.join(split, 'val')), ['0005.parquet']);
+    const groups = async (file: string) => {
+      const { file: f, info } = await openArtParquet(file);
+      const out: Record<string, unknown>[] = [];
+      try {
+        assert.equal(info.version, 2);
+        for await (const g of readArtGroups(f)) out.push(JSON.parse(groupText(g as ArtGroup)) as Record<string, unknown>);
+      } finally {
+        await f.close();
+      }
+      return out;
+    };
+    const step3 = await groups(path.join(split, 'train', '0003.parquet'));
+    const full = step3.filter((g) => Array.isArray(g.trajectories));
+    assert.ok(full.every((g) => (g.trajectories as unknown[]).length >= 4 && (g.trajectories as unknown[]).length <= 8));
+    const trajectories = full.flatMap((g) => g.trajectories as Record<string, Record<string, unknown[]>>[]);
+    assert.ok(trajectories.some((t) => Array.isArray(t.messages_and_choices)), 'legacy trajectories');
+    assert.ok(trajectories.some((t) => t.exchanges?.chat_completions?.length), 'chat completions exchanges');
+    assert.ok(trajectories.some((t) => t.exchanges?.messages?.length), 'Anthropic Messages exchanges');
+    assert.ok(new Set(trajectories.map((t) => t.reward)).size > 3, 'varied rewards');
+    const empty = step3.filter((g) => !('trajectories' in g));
+    assert.equal(empty.length, 1);
+    assert.equal((empty[0]!.exceptions as unknown[]).length, 1);
+    assert.equal((await groups(path.join(split, 'val', '0005.parquet'))).length, 4);
   });
 
   it('the calls file imports cleanly', async () => {

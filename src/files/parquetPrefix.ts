@@ -1,0 +1,113 @@
+/**
+ * The first rows of a data page without decompressing the rest of it. A Zstd page is decompressed
+ * block by block only as far as the rows asked for, and the PLAIN byte arrays are walked by their
+ * lengths, so the first group of a step file is on screen after a few KiB of work however large
+ * the page (DuckDB writes a column chunk as one page of up to 100 MB; ART's pyarrow writes pages
+ * of about 1 MiB). What was decompressed is kept: later rows of the page continue from there.
+ * Used where it pays: PLAIN BYTE_ARRAY columns in v1 data pages, Zstd without Node's native
+ * decoder (which decompresses a whole page faster than this can walk it) or uncompressed. No
+ * `vscode` import.
+ */
+import { Decompress } from 'fzstd';
+import type { PageHeader } from 'hyparquet';
+import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+import { getMaxDefinitionLevel, getMaxRepetitionLevel } from 'hyparquet/src/schema.js';
+import type { readPage } from 'hyparquet/src/column.js';
+import * as zlib from 'node:zlib';
+
+type Decoder = Parameters<typeof readPage>[2];
+const SLICE = 64 * 1024;
+const hasNativeZstd = typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function';
+
+/** Whether a page's rows can be read from its beginning alone. */
+export function prefixReadable(header: PageHeader, decoder: Decoder): boolean {
+  const plain = header.type === 'DATA_PAGE' && header.data_page_header?.encoding === 'PLAIN';
+  const codec = decoder.codec === 'UNCOMPRESSED' || (decoder.codec === 'ZSTD' && !hasNativeZstd);
+  return plain && codec && decoder.type === 'BYTE_ARRAY' && getMaxRepetitionLevel(decoder.schemaPath) === 0 && getMaxDefinitionLevel(decoder.schemaPath) <= 1;
+}
+
+/** A page being read from its beginning. */
+export class PagePrefix {
+  private readonly out: Uint8Array;
+  private have = 0;
+  private inPos = 0;
+  private readonly zstd: Decompress | undefined;
+  private defs: number[] | undefined;
+  /** Byte offset of each row's value walked so far (-1 for a null). */
+  private readonly at: number[] = [];
+  private pos = 0;
+  private readonly text = new TextDecoder();
+
+  /** `page`: the page's compressed bytes (after its header). */
+  constructor(
+    private readonly page: Uint8Array,
+    private readonly header: PageHeader,
+    private readonly decoder: Decoder,
+  ) {
+    if (decoder.codec === 'UNCOMPRESSED') {
+      this.out = page;
+      this.have = page.length;
+      this.inPos = page.length;
+    } else {
+      this.out = new Uint8Array(header.uncompressed_page_size);
+      this.zstd = new Decompress((chunk) => {
+        if (this.have + chunk.length > this.out.length) throw new Error('a page decompresses to more than its header says');
+        this.out.set(chunk, this.have);
+        this.have += chunk.length;
+      });
+    }
+  }
+
+  /** Values of rows `a`..`b` of the page (0-based in the page, inclusive), null for a null. */
+  rows(a: number, b: number): (string | null)[] {
+    const rows = this.header.data_page_header!.num_values;
+    if (b >= rows) throw new Error(`row ${b} is past the page's ${rows} rows`);
+    if (this.defs === undefined) this.readLevels(rows);
+    while (this.at.length <= b) {
+      const r = this.at.length;
+      if (this.defs!.length && this.defs![r] !== 1) {
+        this.at.push(-1);
+        continue;
+      }
+      this.ensure(this.pos + 4);
+      this.at.push(this.pos);
+      this.pos += 4 + this.u32(this.pos);
+    }
+    this.ensure(this.pos);
+    const values: (string | null)[] = [];
+    for (let r = a; r <= b; r++) {
+      const p = this.at[r]!;
+      values.push(p < 0 ? null : this.text.decode(this.out.subarray(p + 4, p + 4 + this.u32(p))));
+    }
+    return values;
+  }
+
+  private readLevels(rows: number): void {
+    if (getMaxDefinitionLevel(this.decoder.schemaPath) === 0) {
+      this.defs = [];
+      return;
+    }
+    this.ensure(4);
+    const length = this.u32(0);
+    this.ensure(4 + length);
+    const defs = new Array<number>(rows);
+    const reader = { view: new DataView(this.out.buffer, this.out.byteOffset, this.have), offset: 0 };
+    readRleBitPackedHybrid(reader, 1, defs);
+    this.defs = defs;
+    this.pos = 4 + length;
+  }
+
+  private u32(p: number): number {
+    return (this.out[p]! | (this.out[p + 1]! << 8) | (this.out[p + 2]! << 16) | (this.out[p + 3]! << 24)) >>> 0;
+  }
+
+  /** Decompresses until `n` bytes are there. */
+  private ensure(n: number): void {
+    while (this.have < n) {
+      if (!this.zstd || this.inPos >= this.page.length) throw new Error(`the page ends at ${this.have} bytes, before byte ${n}`);
+      const end = Math.min(this.page.length, this.inPos + SLICE);
+      this.zstd.push(this.page.subarray(this.inPos, end), end === this.page.length);
+      this.inPos = end;
+    }
+  }
+}
