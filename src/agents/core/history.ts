@@ -1,11 +1,12 @@
 /**
- * A reader of the training client's history.jsonl (`.art/<project>/models/<model>/history.jsonl`):
- * one JSON object per `log` call, metrics keyed by qualified name plus `step`, `training_step` and
- * `recorded_at`; several lines may share a step (train, then val); NaN values are left out, and a
- * bare `NaN` / `Infinity` token (Python's json.dumps default) is read as a non-finite value.
- * Pure: no vscode import.
+ * svc_summarize_run's view of the training client's history.jsonl: the dashboard's line reader
+ * (src/dashboard/core/history.ts: one JSON object per `log` call, `step` or `training_step`, several
+ * lines per step merged), kept with the one thing a run summary needs beyond the dashboard: which
+ * metrics were written as non-finite (`Infinity`, `NaN`), as `null`. Pure: no vscode import.
  */
 import { readFile } from 'node:fs/promises';
+import { InputError } from '../../api/errors';
+import { isProblem, parseHistoryLine } from '../../dashboard/core/history';
 
 export interface RunPoint {
   step: number;
@@ -20,54 +21,30 @@ export interface History {
   lines: number;
 }
 
-const RESERVED = new Set(['step', 'training_step', 'recorded_at']);
-/** Python's json.dumps writes NaN and ±Infinity as bare tokens, which JSON.parse refuses. */
-const NON_FINITE = /([:,[]\s*)(-?Infinity|NaN)(?=\s*[,}\]])/g;
 export const MAX_HISTORY_BYTES = 256 * 1024 * 1024;
 
 export function parseHistory(text: string): History {
   const byStep = new Map<number, RunPoint>();
   const problems: History['problems'] = [];
-  const lines = text.split(/\r?\n/);
-  let count = 0;
-  lines.forEach((raw, i) => {
-    const line = raw.trim();
-    if (!line) return;
-    count++;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      try {
-        value = JSON.parse(line.replace(NON_FINITE, '$1"\u2063svc-non-finite"'));
-      } catch (e) {
-        problems.push({ line: i + 1, reason: `not JSON (${e instanceof Error ? e.message : String(e)})` });
-        return;
-      }
-    }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      problems.push({ line: i + 1, reason: 'not a JSON object' });
+  let lines = 0;
+  text.split('\n').forEach((raw, i) => {
+    const r = parseHistoryLine(raw, i + 1);
+    if (!r) return;
+    lines++;
+    if (isProblem(r)) {
+      problems.push({ line: r.line, reason: r.message });
       return;
     }
-    const obj = value as Record<string, unknown>;
-    const step = typeof obj.step === 'number' ? obj.step : typeof obj.training_step === 'number' ? obj.training_step : undefined;
-    if (step === undefined || !Number.isFinite(step)) {
-      problems.push({ line: i + 1, reason: 'has no numeric step or training_step' });
-      return;
-    }
-    let point = byStep.get(step);
-    if (!point) byStep.set(step, (point = { step, metrics: {} }));
-    for (const [k, v] of Object.entries(obj)) {
-      if (RESERVED.has(k)) continue;
-      if (typeof v === 'number') point.metrics[k] = Number.isFinite(v) ? v : null;
-      else if (v === '\u2063svc-non-finite') point.metrics[k] = null;
-    }
+    let point = byStep.get(r.step);
+    if (!point) byStep.set(r.step, (point = { step: r.step, metrics: {} }));
+    Object.assign(point.metrics, r.metrics);
+    for (const k of r.nonFinite ?? []) point.metrics[k] = null;
   });
-  return { points: [...byStep.values()].sort((a, b) => a.step - b.step), problems, lines: count };
+  return { points: [...byStep.values()].sort((a, b) => a.step - b.step), problems, lines };
 }
 
 export async function readHistory(path: string): Promise<History> {
   const buffer = await readFile(path);
-  if (buffer.length > MAX_HISTORY_BYTES) throw new Error(`${path} is larger than ${MAX_HISTORY_BYTES / 1024 / 1024} MiB.`);
+  if (buffer.length > MAX_HISTORY_BYTES) throw new InputError(`${path} is larger than ${MAX_HISTORY_BYTES / 1024 / 1024} MiB.`, { file: path });
   return parseHistory(buffer.toString('utf8'));
 }

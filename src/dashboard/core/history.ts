@@ -9,8 +9,10 @@
  */
 import type { CheckpointRow } from './series';
 
-/** What a line that Python's json.dumps wrote with an infinite value looks like (not JSON). */
-const PY_INFINITY = /(:\s*)-?Infinity(?=\s*[,}])/g;
+/** What a line that Python's json.dumps wrote with an infinite (or NaN) value looks like (not JSON). */
+const PY_NON_FINITE = /(:\s*)(?:-?Infinity|NaN)(?=\s*[,}])/g;
+/** Stands in for a non-finite value while the line is parsed again (no key of the client's can hold it). */
+const NON_FINITE = '\u2063svc-non-finite';
 
 /** One line that could not be read: its 1-based number and why. */
 export interface HistoryProblem {
@@ -23,6 +25,8 @@ export interface HistoryLine {
   line: number;
   step: number;
   metrics: Record<string, number>;
+  /** Metrics the line gives as `Infinity`, `-Infinity` or `NaN` (not JSON): missing from `metrics`. */
+  nonFinite?: string[];
   /** `recorded_at` as written (naive ISO), when there is one. */
   recordedAt?: string;
 }
@@ -54,7 +58,7 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
     value = JSON.parse(trimmed);
   } catch (e) {
     try {
-      value = JSON.parse(trimmed.replace(PY_INFINITY, '$1null'));
+      value = JSON.parse(trimmed.replace(PY_NON_FINITE, `$1"${NON_FINITE}"`));
     } catch {
       return { line: number, message: `not JSON (${e instanceof Error ? e.message.slice(0, 120) : 'invalid'})` };
     }
@@ -66,12 +70,15 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
   // Own keys only (JSON.parse makes no others); `v - v === 0` is Number.isFinite for a number.
   const metrics: Record<string, number> = {};
+  let nonFinite: string[] | undefined;
   for (const k in o) {
     const v = o[k];
     if (typeof v === 'number' && v - v === 0 && k !== 'step' && k !== 'training_step') metrics[k] = v;
+    else if (v === NON_FINITE) (nonFinite ??= []).push(k);
   }
   const recordedAt = o.recorded_at;
   const line: HistoryLine = { line: number, step, metrics };
+  if (nonFinite) line.nonFinite = nonFinite;
   if (typeof recordedAt === 'string') line.recordedAt = recordedAt;
   return line;
 }
