@@ -40,7 +40,23 @@ export interface SvcApi {
   listCheckpoints(options: ListCheckpointsOptions): Promise<CheckpointPage>;
 
   /**
-   * Validates trajectory files (JSON or JSONL; a path or a `file:` Uri each) and, when every one
+   * A run's health in plain words and numbers, the text the `svc_summarize_run` tool gives an agent:
+   * reward trend over the last steps, best and latest step, reward standard deviation and exception
+   * rate over time, metrics that vanished or went non-finite. From a model's checkpoints
+   * (`{ modelId }`) or a run's history.jsonl as OpenPipe ART writes it (`{ historyFile }`, a path).
+   */
+  summarizeRun(options: { modelId: string } | { historyFile: string }): Promise<string>;
+
+  /**
+   * Per group of a trajectory file (JSON, JSONL or ART's Parquet step file; a path): count, reward
+   * mean, std, min and max, a zero-variance flag, exceptions, tokens and time where the file has
+   * them, and validation problems with their line and column (or row and group). The text the
+   * `svc_summarize_trajectories` tool gives an agent.
+   */
+  summarizeTrajectories(options: { file: string }): Promise<string>;
+
+  /**
+   * Validates trajectory files (JSON, JSONL or ART's Parquet step files; a path or a `file:` Uri each) and, when every one
    * is valid, uploads their groups to a model's split: Upload Trajectories run with these
    * arguments, with its progress notification and its report. Nothing is sent unless every file
    * is valid. Resolves with the outcome; rejects for bad arguments or when not signed in.

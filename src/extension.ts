@@ -170,7 +170,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     openDashboardAtStep: (modelId, step) => dashboards.openAtStep(modelId, step),
   });
   host.uriHandler(links);
-  const publicEvents = host.publicApi(createPublicApi({ connection, errors, uploads }));
+  const publicEvents = host.publicApi(createPublicApi({ connection, tools: agentHost, errors, uploads }));
   register(uploads.onDidFinish((e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)))));
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 

@@ -60,6 +60,8 @@ export function activate(context: vscode.ExtensionContext): Exports {
     version: 1 as const,
     listThreads: async (o) => (await calls.get()).listThreads(o),
     listCheckpoints: async (o) => (await calls.get()).listCheckpoints(o),
+    summarizeRun: async (o) => (await calls.get()).summarizeRun(o),
+    summarizeTrajectories: async (o) => (await calls.get()).summarizeTrajectories(o),
     uploadTrajectories: async (o) => (await calls.get()).uploadTrajectories(o),
     onDidFinishUpload: uploadFinished.event,
     onDidFindCheckpoints: checkpointsFound.event,

@@ -8,6 +8,8 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { callRef, THREAD_SORT_FIELDS, type Checkpoint as ServiceCheckpoint, type ThreadRow, type ThreadsQueryRequest } from '../api';
+import type { ToolHost } from '../agents/core/host';
+import { findTool, runTool } from '../agents/core/tools';
 import type { ErrorPresenter } from '../common/errors';
 import type { Connection } from '../service/connection';
 import type { UploadFinished } from '../trajectories/report';
@@ -15,7 +17,7 @@ import type { UploadManager } from '../trajectories/manager';
 import type { Checkpoint, CheckpointPage, CheckpointsFound, SvcApi, Thread, ThreadPage, UploadStatus, UploadSummary } from '../../api/svc';
 
 /** The calls of the API; the boot bundle adds the version and the events (src/boot/main.ts). */
-export type SvcApiCalls = Pick<SvcApi, 'listThreads' | 'listCheckpoints' | 'uploadTrajectories'>;
+export type SvcApiCalls = Pick<SvcApi, 'listThreads' | 'listCheckpoints' | 'summarizeRun' | 'summarizeTrajectories' | 'uploadTrajectories'>;
 
 const ListThreadsOptions = z.strictObject({
   projectId: z.string().min(1).optional(),
@@ -51,11 +53,19 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, call: string): T {
 
 export interface PublicApiDeps {
   connection: Connection;
+  /** What the agents' tools run against: the API's summaries are their texts. */
+  tools: ToolHost;
   errors: Pick<ErrorPresenter, 'describe'>;
   uploads: Pick<UploadManager, 'upload'>;
 }
 
-export function createPublicApi({ connection, errors, uploads }: PublicApiDeps): SvcApiCalls {
+export function createPublicApi({ connection, tools, errors, uploads }: PublicApiDeps): SvcApiCalls {
+  /** A read tool's text; its error text (already redacted, naming the fix) becomes the rejection. */
+  const tool = async (call: string, name: string, options: unknown): Promise<string> => {
+    const r = await runTool(tools, findTool(name)!, options ?? {});
+    if (r.isError) throw new Error(`svc ${call}: ${r.text}`);
+    return r.text;
+  };
   /** Runs `fn`, turning any failure into a plain Error with the redacted message only. */
   const guard = async <T>(call: string, fn: () => Promise<T>): Promise<T> => {
     try {
@@ -100,6 +110,8 @@ export function createPublicApi({ connection, errors, uploads }: PublicApiDeps):
         const page = await client('training').models.listCheckpoints(o.modelId, { after: o.after, limit: o.limit ?? 100, order: o.order ?? 'asc' });
         return { modelId: o.modelId, checkpoints: page.data.map(toCheckpoint), hasMore: page.has_more, lastId: page.has_more ? page.last_id || page.data.at(-1)?.id || '' : '' } satisfies CheckpointPage;
       }),
+    summarizeRun: (options) => guard('summarizeRun', () => tool('summarizeRun', 'svc_summarize_run', options)),
+    summarizeTrajectories: (options) => guard('summarizeTrajectories', () => tool('summarizeTrajectories', 'svc_summarize_trajectories', options)),
     uploadTrajectories: (options) =>
       guard('uploadTrajectories', async () => {
         const o = parse(UploadTrajectoriesOptions, options, 'uploadTrajectories');

@@ -73,7 +73,7 @@ describe('public API (getApi(1))', () => {
     assert.strictEqual(exports.getApi(1), svc, 'one object per version');
     assert.throws(() => (exports.getApi as (v: number) => SvcApi)(2), /API version 2 is not offered; use getApi\(1\)/);
     assert.ok(Object.isFrozen(svc));
-    assert.deepStrictEqual(Object.keys(svc).sort(), ['listCheckpoints', 'listThreads', 'onDidFindCheckpoints', 'onDidFinishUpload', 'uploadTrajectories', 'version']);
+    assert.deepStrictEqual(Object.keys(svc).sort(), ['listCheckpoints', 'listThreads', 'onDidFindCheckpoints', 'onDidFinishUpload', 'summarizeRun', 'summarizeTrajectories', 'uploadTrajectories', 'version']);
   });
 
   it('lists checkpoints from the reference server, pages by lastId', async () => {
@@ -105,6 +105,26 @@ describe('public API (getApi(1))', () => {
     const one = await svc.listThreads({ threadIds: ['thread-4'] });
     assert.deepStrictEqual(one.threads.map((x) => x.threadId), ['thread-4']);
     await assertNothingSecret([page, rest, one], 'a thread page');
+  });
+
+  it('summarizes a run (from its checkpoints and from a history.jsonl) and a trajectory file as the agents\' tools do', async () => {
+    const fromService = await svc.summarizeRun({ modelId: MODEL });
+    assert.match(fromService, /Model "m-api".*12 steps with metrics, steps 10–120/s);
+    assert.match(fromService, /Best train\/reward: 1 at step 120/);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-api-summary-'));
+    const history = path.join(dir, 'history.jsonl');
+    fs.writeFileSync(history, [1, 2, 3].map((step) => JSON.stringify({ 'train/reward': step / 10, step, recorded_at: '2026-11-01T00:00:00' })).join('\n') + '\n');
+    const fromFile = await svc.summarizeRun({ historyFile: history });
+    assert.match(fromFile, /3 steps with metrics, steps 1–3/);
+    const file = path.join(dir, 'groups.jsonl');
+    const trajectory = (reward: number) => ({ reward, messages_and_choices: [{ role: 'user', content: 'hi' }] });
+    fs.writeFileSync(file, JSON.stringify({ trajectories: [trajectory(1), trajectory(0)] }) + '\n' + JSON.stringify({ trajectories: [trajectory(0.5), trajectory(0.5)] }) + '\n');
+    const groups = await svc.summarizeTrajectories({ file });
+    assert.match(groups, /2 groups/);
+    assert.match(groups, /zero[- ]variance/i);
+    await assert.rejects(svc.summarizeRun({ modelId: 'no-such-model' }), (e: Error) => e.constructor === Error && /svc summarizeRun: .*no-such-model/.test(e.message));
+    await assertNothingSecret([fromService, fromFile, groups], 'a summary');
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('rejects bad options with a plain Error naming the field, before any request', async () => {
