@@ -243,6 +243,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
     groupRows: num,
+    /** Clickable links (`a[href]`) in the conversation: always 0, a trajectory file's links are text. */
+    liveLinks: z.optional(num),
     sinceLoadMs: num,
     /** When the webview's script started, on the same clock. */
     scriptStartMs: z.optional(num),

@@ -453,6 +453,7 @@ function report(v: TrajectoryView | undefined): void {
     ...(heads.length ? { exchanges: heads } : {}),
     ...(totals ? { totals } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
+    liveLinks: conversation.querySelectorAll('a[href]').length,
     sinceLoadMs: performance.now(),
     scriptStartMs: scriptStart,
     heapBytes: memory?.usedJSHeapSize,

@@ -1,6 +1,6 @@
 // Issue 19: the promises that need a real VS Code. 5: a file edited during its upload stops the
 // upload, and the report says exactly what was sent. 6: each failed upload keeps its own Retry
-// Remaining plan, acted on by its own notification's button.
+// Remaining plan, acted on by its own notification's button. 12: links in a trajectory file are text.
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as os from 'os';
@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/commands';
 import type { ReferenceServer } from '../../server';
-import { connect, endSuite, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-promises-'));
@@ -123,5 +123,24 @@ describe('issue 19: promises under attack (in VS Code)', function () {
     } finally {
       p.dispose();
     }
+  });
+
+  it('12. links in a trajectory file are text with their target shown: no vscode: or https: link in the viewer is clickable', async () => {
+    const targets = ['vscode://svc.svc-vscode/model?id=attacker', 'https://example.test/phish', 'command:workbench.action.openSettings'];
+    const answer = `See [the model](${targets[0]}), [docs](${targets[1]}) and [settings](${targets[2]}).`;
+    const file = path.join(dir, 'links.trajectories.jsonl');
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ trajectories: [{ reward: 1, messages_and_choices: [{ role: 'user', content: 'links?' }, { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: answer } }] }] }) + '\n',
+    );
+    const uri = vscode.Uri.file(file);
+    const viewer = (await api()).viewer;
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'svc.trajectoryViewer');
+    await waitFor('the viewer to render the trajectory', () => viewer.sessionsFor(uri)[0]?.lastRendered?.trajectory === 0, 30_000);
+    const report = viewer.sessionsFor(uri)[0]!.lastRendered!;
+    assert.strictEqual(report.liveLinks, 0, 'no a[href] in the conversation');
+    const assistant = report.bubbles.find((b) => b.role === 'assistant')!;
+    for (const t of targets) assert.ok(assistant.text.includes(`(${t})`), `the target ${t} is shown as text`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
