@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { ViewerSession } from '../../../src/viewer/session';
 import type { ReferenceServer } from '../../server';
 import { demoStepGroups } from '../../fixtures/art/demoSteps';
-import { artRows, compactGroup, emptyGroup, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
+import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
 import { api, connect, endSuite, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
@@ -94,7 +94,8 @@ describe('trajectory viewer: ART Parquet step files', function () {
   it('shows a version 1 file from its analytics columns, under a banner saying it is the lossy format', async () => {
     const file = path.join(dir, 'v1', 'trajectories', 'train', '0001.parquet');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const groups = [compactGroup(0, { trajectories: 2 }), compactGroup(1, { trajectories: 3 })];
+    // Version 1's writer stores content as a string column (ART's v1 files never hold parts).
+    const groups = [compactGroup(0, { trajectories: 2 }), compactGroup(1, { trajectories: 3 })].map(stringContents);
     await writeArtParquet(file, groups, { v1: true });
     const session = await openWith(vscode.Uri.file(file));
     await session.whenIndexed();
