@@ -5,7 +5,6 @@ import * as path from 'node:path';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script of scripts/, tested through its exports
 const { pageCommands, docPages } = require('../../../scripts/readme-commands.js') as { pageCommands: (text: string) => string[]; docPages: () => string[] };
 
 describe('scripts/readme-commands.js: CI runs the README commands as the README shows them', () => {

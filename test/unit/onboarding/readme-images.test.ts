@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain CommonJS script of scripts/, tested through its exports
 const images = require('../../../scripts/readme-images.js') as {
   readmeImageTargets: (text: string) => string[];
   readmeImageProblems: (readme: string, files: string[], base: string | undefined) => string[];
