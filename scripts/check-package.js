@@ -19,7 +19,7 @@ const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) =
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
 const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
 
-const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^media\/readme\/[\w-]+\.(png|gif|jpg)$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
@@ -34,6 +34,19 @@ const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
 const missing = required.filter((f) => !files.includes(f));
 if (unexpected.length || missing.length) {
   console.error(`check-package: unexpected VSIX content:\n  ${[...unexpected, ...missing.map((f) => `(${f} missing)`)].join('\n  ')}`);
+  process.exit(1);
+}
+// Every image the packaged README names is in the package (vsce rewrote relative paths to a URL of
+// the repository; the Extensions view and the Marketplace show this README).
+const { readmeImageProblems, vsceImageBase } = require('./readme-images');
+const packagedReadme = spawnSync('unzip', ['-p', out, 'extension/readme.md'], { encoding: 'utf8' });
+if (packagedReadme.status !== 0 || !packagedReadme.stdout) {
+  console.error(`check-package: could not read extension/readme.md from ${out} with unzip: ${packagedReadme.error?.message ?? packagedReadme.stderr}`);
+  process.exit(1);
+}
+const imageProblems = readmeImageProblems(packagedReadme.stdout, files, vsceImageBase(manifest.repository?.url));
+if (imageProblems.length) {
+  console.error(`check-package: images the packaged README names that are not in the VSIX (ship them under media/readme/, listed in .vscodeignore):\n  ${imageProblems.join('\n  ')}`);
   process.exit(1);
 }
 const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // `npm run lint` (and `npm test`): ESLint with typescript-eslint's typed rules (eslint.config.mjs:
-// floating promises, src/api never imports vscode, only src/api/http.ts imports undici, no eval),
+// floating promises, src/api never imports vscode, only src/api/undici.ts loads undici, no eval),
 // then the project rules that are not about TypeScript. Exits 1 on any finding.
 //  - no focused tests (.only) anywhere in test/;
 //  - every eslint-disable comment says why (`-- reason`);
 //  - webview code (src/webview, src/dashboard/core) imports neither vscode nor Node; the dashboard's
 //    never sets HTML;
-//  - the plain-JS scripts require each other without a cycle (a cycle hands one of them a
-//    half-built module).
+//  - no import cycle: the plain-JS scripts' requires, and src/**/*.ts's static imports (a cycle
+//    hands one module a half-built other).
 // --root DIR runs only these text checks on another tree (the lint's own test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -62,34 +62,96 @@ check(webviewFiles, /(from\s+['"](vscode|node:[\w/]+|fs|path|crypto)['"]|require
 const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
 check(dashboardFiles, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML\(|document\.write\(/, 'the dashboard builds its DOM with textContent, never from HTML strings');
 
-// Cycles among the scripts' relative requires (scripts/**/*.js and test/host/ui/*.js).
+// Import cycles: among the scripts' relative requires (scripts/**/*.js and test/host/ui/*.js), and
+// among src/**/*.ts's static imports (`import type` and `export type` are erased, dynamic `import()`
+// loads later: neither counts). A cycle hands one module a half-built other.
 const jsFiles = [...scriptFiles, ...testFiles].filter((f) => f.endsWith('.js'));
-const requires = new Map(
+const withoutComments = (code) => code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+const jsDeps = new Map(
   jsFiles.map((file) => {
-    const code = fs.readFileSync(file, 'utf8').replace(/^\s*\/\/.*$/gm, '');
-    const deps = [...code.matchAll(/require\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)]
+    const deps = [...withoutComments(fs.readFileSync(file, 'utf8')).matchAll(/require\(\s*'(\.{1,2}\/[^']+)'\s*\)/g)]
       .map((m) => path.resolve(path.dirname(file), m[1]))
       .map((p) => (p.endsWith('.js') ? p : `${p}.js`))
       .filter((p) => jsFiles.includes(p));
     return [file, deps];
   }),
 );
-const reported = new Set();
-function visit(file, stack) {
-  const at = stack.indexOf(file);
-  if (at >= 0) {
-    const cycle = stack.slice(at).map((f) => path.relative(root, f));
-    const key = [...cycle].sort().join(' ');
-    if (!reported.has(key)) {
-      reported.add(key);
-      findings.push(`${cycle[0]}: require cycle: ${[...cycle, cycle[0]].join(' -> ')}`);
-    }
-    return;
+const tsFiles = new Set(srcFiles.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts')));
+/** The src files a TypeScript file imports at run time (relative specifiers only). */
+function tsImports(file) {
+  const code = withoutComments(fs.readFileSync(file, 'utf8'));
+  const deps = [];
+  // import x from '…'; import { a, type B } from '…'; import * as n from '…'; export { a } from '…'; export * from '…'; import '…'
+  for (const m of code.matchAll(/^\s*(import|export)\s+(type\s+)?([^'";()=]*?)\s*(?:from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+    const [, , typeOnly, clause, spec] = m;
+    if (typeOnly) continue;
+    const braces = /^\{([\s\S]*)\}$/.exec(clause.trim());
+    // `import { type A, type B } from` is erased too (every name type-only).
+    if (braces && braces[1].split(',').map((s) => s.trim()).filter(Boolean).every((s) => s.startsWith('type '))) continue;
+    const base = path.resolve(path.dirname(file), spec.replace(/\.js$/, ''));
+    const target = [`${base}.ts`, path.join(base, 'index.ts')].find((p) => tsFiles.has(p));
+    if (target) deps.push(target);
   }
-  if (stack.length > 50) return;
-  for (const dep of requires.get(file) ?? []) visit(dep, [...stack, file]);
+  return deps;
 }
-for (const file of jsFiles) visit(file, []);
+const tsDeps = new Map([...tsFiles].map((f) => [f, tsImports(f)]));
+
+/** One cycle per strongly connected component of the graph (Tarjan), each as a path back to its start. */
+function cycles(graph) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const found = [];
+  function strong(v) {
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!idx.has(w)) {
+        strong(w);
+        low.set(v, Math.min(low.get(v), low.get(w)));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) !== idx.get(v)) return;
+    const component = [];
+    let w;
+    do {
+      w = stack.pop();
+      on.delete(w);
+      component.push(w);
+    } while (w !== v);
+    const members = new Set(component);
+    if (component.length === 1 && !(graph.get(v) ?? []).includes(v)) return;
+    // The shortest way from the component's first file (by name) back to itself.
+    const start = [...members].sort()[0];
+    const prev = new Map();
+    const queue = [start];
+    while (queue.length) {
+      const x = queue.shift();
+      for (const y of graph.get(x) ?? []) {
+        if (!members.has(y) || prev.has(y)) continue;
+        prev.set(y, x);
+        queue.push(y);
+      }
+      if (prev.has(start)) break;
+    }
+    const loop = [start];
+    for (let x = prev.get(start); x !== start; x = prev.get(x)) loop.unshift(x);
+    loop.unshift(start);
+    found.push({ loop, size: members.size });
+  }
+  for (const v of graph.keys()) if (!idx.has(v)) strong(v);
+  return found;
+}
+for (const [graph, kind] of [[jsDeps, 'require cycle'], [tsDeps, 'import cycle']]) {
+  for (const { loop, size } of cycles(graph)) {
+    const names = loop.map((f) => path.relative(root, f));
+    findings.push(`${names[0]}: ${kind}: ${names.join(' -> ')}${size > loop.length - 1 ? ` (${size} files import each other in a circle)` : ''}`);
+  }
+}
 
 if (findings.length) {
   console.error(findings.join('\n'));

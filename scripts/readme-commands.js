@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-// `.ci/run`: runs every command the README shows, exactly as it shows them, on a fresh clone.
+// `.ci/run`: runs every command the docs show, exactly as they show them, on a fresh clone.
 //
-// The commands are read from README.md: the lines of the "Quick start" block and the commands in
-// the table under "Other commands". Each needs an entry in PLAN saying how CI runs it, so the two
-// cannot drift: a README command PLAN does not know fails the run, and so does a PLAN entry the
-// README no longer shows. PLAN's order is the order of a new user's first hour, with one rule:
+// The commands are read from README.md, CONTRIBUTING.md, ARCHITECTURE.md and docs/*.md: the lines
+// of every ```bash block and the commands in the first column of every table headed "| command | what it does |".
+// Each needs an entry in PLAN saying how CI runs it, so the two cannot drift: a command a page shows
+// that PLAN does not know fails the run, and so does a PLAN entry no page shows any more. PLAN's order is the order of a new user's first hour, with one rule:
 // `npm run package` comes before anything that could create dist-vsix/ (its output folder), so it
 // runs on a clone that has none.
 //
@@ -16,6 +16,7 @@
 //   skip     not run in CI, with the reason (printed)
 //
 //   node scripts/readme-commands.js [--list] [--only <text>]   (--only: entries whose command contains text)
+//   (--list also names the pages that show each command)
 'use strict';
 const { spawn } = require('node:child_process');
 const fs = require('node:fs');
@@ -26,22 +27,45 @@ const root = path.resolve(__dirname, '..');
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
 
-/** The commands of README.md: the Quick start block's lines, then the "Other commands" table's first column. */
-function readmeCommands(readme) {
+/** The pages whose commands CI runs: the front page, the contributor pages and the reference in docs/. */
+function docPages() {
+  const docs = fs.existsSync(path.join(root, 'docs')) ? fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort().map((f) => `docs/${f}`) : [];
+  return ['README.md', 'CONTRIBUTING.md', 'ARCHITECTURE.md', ...docs].filter((f) => fs.existsSync(path.join(root, f)));
+}
+
+/**
+ * The commands a page shows: every line of a ```bash block (a trailing `# comment` dropped), and
+ * every `code` in the first column of a table headed `| command | what it does |` (docs/commands.md's
+ * `| command | arguments |` table lists VS Code commands, not shell ones).
+ */
+function pageCommands(text) {
   const commands = [];
-  const quick = /## Quick start[^\n]*\n+```bash\n([\s\S]*?)```/.exec(readme);
-  if (!quick) throw new Error('README.md: no "## Quick start" section with a ```bash block');
-  for (const line of quick[1].split('\n')) {
-    const cmd = line.replace(/\s+#.*$/, '').trim();
-    if (cmd) commands.push(cmd);
+  for (const block of text.matchAll(/^```bash\n([\s\S]*?)^```/gm)) {
+    for (const line of block[1].split('\n')) {
+      const cmd = line.replace(/\s+#.*$/, '').trim();
+      if (cmd) commands.push(cmd);
+    }
   }
-  const table = /Other commands:\n+((?:\|.*\n)+)/.exec(readme);
-  if (!table) throw new Error('README.md: no "Other commands:" table');
-  for (const row of table[1].split('\n').slice(2)) {
-    const first = row.split('|')[1] ?? '';
-    for (const m of first.matchAll(/`([^`]+)`/g)) commands.push(m[1].trim());
+  for (const table of text.matchAll(/^\| *command *\| *what it does *\|\n\|[-| :]+\|\n((?:\|.*\n?)+)/gm)) {
+    for (const row of table[1].split('\n')) {
+      const first = row.split('|')[1] ?? '';
+      for (const m of first.matchAll(/`([^`]+)`/g)) commands.push(m[1].trim());
+    }
   }
   return commands;
+}
+
+/** Every command the pages show, each once, with the pages that show it. README.md must show the fresh-clone pair. */
+function docCommands() {
+  const shown = new Map();
+  for (const page of docPages()) {
+    for (const cmd of pageCommands(fs.readFileSync(path.join(root, page), 'utf8'))) shown.set(cmd, [...(shown.get(cmd) ?? []), page]);
+  }
+  const readme = pageCommands(fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
+  for (const cmd of ['npm ci && npm run demo', 'npm ci && npm test']) {
+    if (!readme.includes(cmd)) throw new Error(`README.md: no \`${cmd}\` in a \`\`\`bash block (the two commands for a fresh clone)`);
+  }
+  return shown;
 }
 
 const get = (url) => httpStatus(url, 5000);
@@ -92,7 +116,7 @@ const PLAN = [
   {
     cmd: 'npm run test:desktop',
     kind: process.env.VSCODE_EXECUTABLE_PATH ? 'run' : 'skip',
-    why: 'needs a desktop VS Code (internet or VSCODE_EXECUTABLE_PATH), as the README says; the same suites run in code-server under `npm test`',
+    why: 'needs a desktop VS Code (internet or VSCODE_EXECUTABLE_PATH), as CONTRIBUTING.md says; the same suites run in code-server under `npm test`',
     timeoutMs: 900_000,
   },
   { cmd: 'npm run test:unit', kind: 'covered', by: 'npm ci && npm test' },
@@ -159,13 +183,14 @@ async function serve(entry) {
 }
 
 async function main() {
-  const shown = readmeCommands(fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
+  const byCommand = docCommands();
+  const shown = [...byCommand.keys()];
   const planned = PLAN.map((e) => e.cmd);
   const unknown = shown.filter((c) => !planned.includes(c));
   const stale = planned.filter((c) => !shown.includes(c));
   if (unknown.length || stale.length) {
-    if (unknown.length) console.error(`README shows commands CI does not run: ${unknown.map((c) => `"${c}"`).join(', ')}; add them to PLAN in scripts/readme-commands.js`);
-    if (stale.length) console.error(`scripts/readme-commands.js runs commands the README no longer shows: ${stale.map((c) => `"${c}"`).join(', ')}`);
+    if (unknown.length) console.error(`the docs show commands CI does not run: ${unknown.map((c) => `"${c}" (${byCommand.get(c).join(', ')})`).join(', ')}; add them to PLAN in scripts/readme-commands.js`);
+    if (stale.length) console.error(`scripts/readme-commands.js runs commands no page shows (${docPages().join(', ')}): ${stale.map((c) => `"${c}"`).join(', ')}`);
     process.exit(1);
   }
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -174,7 +199,7 @@ async function main() {
     process.exit(1);
   }
   if (argv.includes('--list')) {
-    for (const e of PLAN) console.log(`${e.kind.padEnd(8)} ${e.cmd}${e.by ? `  (by ${e.by})` : ''}${e.why && e.kind === 'skip' ? `  (${e.why})` : ''}`);
+    for (const e of PLAN) console.log(`${e.kind.padEnd(8)} ${e.cmd}${e.by ? `  (by ${e.by})` : ''}${e.why && e.kind === 'skip' ? `  (${e.why})` : ''}  [${byCommand.get(e.cmd).join(', ')}]`);
     return;
   }
   const t0 = Date.now();
@@ -209,7 +234,9 @@ async function main() {
   console.log(`all README commands worked in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
-main().catch((e) => {
+module.exports = { pageCommands, docPages };
+
+if (require.main === module) main().catch((e) => {
   console.error(e);
   process.exit(1);
 });

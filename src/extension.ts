@@ -22,7 +22,6 @@ import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
-import { migrateFeedbackCreator } from './feedback/creatorMigration';
 import { CallImports } from './calls/commands';
 import { registerUploadCommands } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
@@ -191,11 +190,6 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   );
 
   // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.
-  // A creator name an earlier version kept in globalState becomes the user setting, once.
-  await migrateFeedbackCreator(context.globalState).then(
-    (moved) => moved && log.info('Moved the remembered feedback creator to the svc.feedback.creator user setting.'),
-    (e: unknown) => log.warn(`Could not move the remembered feedback creator to the svc.feedback.creator setting: ${e instanceof Error ? e.message : String(e)}`),
-  );
   // Reads SecretStorage/env/netrc only: no network.
   await connection.refreshAuth();
   const composeMs = performance.now() - started;

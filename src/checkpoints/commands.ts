@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
-import { InputError, NotFoundError } from '../api';
+import { InputError, NotFoundError, type ErrorFix } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import type { ErrorAction } from '../common/errors';
 import { registerCommand, type Invocation } from '../common/interaction';
 import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
 import { scriptArgs, treeNode } from '../common/treeNodes';
@@ -16,7 +15,7 @@ type ModelArg = CheckpointNode | { modelId: string; scope?: SettingsScope; unkno
  * upload): removes it from the view, if there, and from the recent models. Its argument is
  * registered like a tree node: a click is the user's, so it may ask where to save.
  */
-export function removeModelAction(modelId: string): ErrorAction {
+export function removeModelAction(modelId: string): ErrorFix {
   return { title: 'Remove Model', command: 'svc.checkpoints.removeModel', args: treeNode({ modelId, unknownModel: true }) };
 }
 

@@ -14,14 +14,11 @@ import * as vscode from 'vscode';
 import { AuthenticationError, CancelledError, ConfigurationError, NetworkError, SvcError, ValidationError, type ErrorFix } from '../api';
 import type { Logger } from './logger';
 
-/** A button that fixes an error: the command it runs, with its one argument if any. */
-export type ErrorAction = ErrorFix;
-
 export interface ShowErrorOptions {
   /** Offers "Retry", which runs this (for operations that are safe to run again). */
   retry?: () => unknown;
   /** More buttons, before "Show Log". */
-  actions?: ErrorAction[];
+  actions?: ErrorFix[];
 }
 
 export class ErrorPresenter {
@@ -41,7 +38,7 @@ export class ErrorPresenter {
    * The next step for an error, when the user can take one: sign in after a 401/403, the fix the
    * error names itself, check the service URL when it cannot be reached or is not usable.
    */
-  nextStep(error: unknown): ErrorAction | undefined {
+  nextStep(error: unknown): ErrorFix | undefined {
     if (error instanceof AuthenticationError) return { title: 'Sign In', command: 'svc.signIn' };
     const fix = fixOf(error);
     if (fix) return fix;
@@ -66,7 +63,7 @@ export class ErrorPresenter {
    * A failure or refusal whose text the caller composed (an outcome with its counts, a summary of
    * a file's problems): logged and shown in the same voice, with the caller's actions and Show Log.
    */
-  async showMessage(text: string, options: { actions?: ErrorAction[]; warning?: boolean } = {}): Promise<void> {
+  async showMessage(text: string, options: { actions?: ErrorFix[]; warning?: boolean } = {}): Promise<void> {
     const redacted = this.log.redact(text);
     if (options.warning) this.log.warn(redacted);
     else this.log.error(redacted);
@@ -98,7 +95,7 @@ export class ErrorPresenter {
   private async ask(
     show: (text: string, ...items: string[]) => Thenable<string | undefined>,
     text: string,
-    actions: ErrorAction[],
+    actions: ErrorFix[],
     retry: (() => unknown) | undefined,
     showLog = true,
   ): Promise<void> {

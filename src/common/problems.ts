@@ -155,9 +155,6 @@ export function parseLineForValidation(
   }
 }
 
-/** `trajectory_groups[0].trajectories[2].reward`; '' for the root (the client's formatter). */
-export { formatPath };
-
 /** A problem that points at the start of a line. */
 export function lineProblem(file: string, line: number, message: string, severity: Problem['severity'] = 'error'): Problem {
   return { file, line, column: 1, endLine: line, endColumn: 2, message, severity };

@@ -8,7 +8,8 @@ import type { Connection } from '../service/connection';
 import { toCsv } from './core/csv';
 import { bestRow, resolveBest, type Direction } from './core/metrics';
 import { BestChoice, DEFAULT_UI, parseMessage, UiState } from './core/protocol';
-import { DASHBOARD_VIEW_TYPE, DashboardPanel, type DashboardHost } from './panel';
+import { DASHBOARD_PANEL } from '../boot/ids';
+import { DashboardPanel, type DashboardHost } from './panel';
 import { CheckpointSync, type SyncAppend } from './sync';
 import { background } from '../common/background';
 import { FILE_KEY, HistorySync } from './historySync';
@@ -115,7 +116,7 @@ export class Dashboards extends Disposable implements DashboardHost {
       existing.reveal(focus);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Training: ${modelId}`, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${modelId}`, vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     });
@@ -145,7 +146,7 @@ export class Dashboards extends Disposable implements DashboardHost {
       again.reveal();
       return again;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_VIEW_TYPE, `Training: ${history.title}`, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${history.title}`, vscode.ViewColumn.Active, {
       enableScripts: true,
       localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
     });

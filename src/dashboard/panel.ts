@@ -7,9 +7,6 @@ import { webviewHtml, webviewOptions } from '../common/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';
 
-import { DASHBOARD_PANEL } from '../boot/ids';
-
-export const DASHBOARD_VIEW_TYPE = DASHBOARD_PANEL;
 /** Rows per data message when a (re)loaded page gets everything at once. */
 const REPLAY_CHUNK = 5000;
 const FLUSH_MS = 100;

@@ -17,6 +17,7 @@
  */
 import { parseRef } from '../api/refs';
 import { UUID_SHAPE } from '../api/schemas/common';
+import { isTreeNode } from '../common/treeNodes';
 import {
   emojiProblem,
   feedbackTypeProblem,
@@ -134,10 +135,15 @@ export function parseAttachArgs(raw: unknown): Result {
   return { ok: true, args };
 }
 
-/** Whether a value looks like the threads view's node of a thread. */
-export function isThreadNodeLike(value: unknown): value is { kind: 'thread'; project: string; row: { thread_id: string; first_turn_id?: string | null; last_turn_id?: string | null } } {
-  if (!isJsonObject(value) || value.kind !== 'thread' || typeof value.project !== 'string') return false;
-  return isJsonObject(value.row) && typeof value.row.thread_id === 'string';
+/** The threads view's node of a thread, as attach feedback reads it. */
+export type ThreadArg = { kind: 'thread'; project: string; row: { thread_id: string; first_turn_id?: string | null; last_turn_id?: string | null } };
+
+/**
+ * Whether a value is the threads view's node of a thread: a node the tree handed to VS Code
+ * (recognised by identity, src/common/treeNodes.ts), never an object of the same shape from a script.
+ */
+export function isThreadNode(value: unknown): value is ThreadArg {
+  return isTreeNode(value) && (value as { kind?: unknown }).kind === 'thread';
 }
 
 /** The turn ids a thread offers, without duplicates: what to ask, or the only answer. */

@@ -10,7 +10,7 @@
  */
 import { Uri, type Disposable } from 'vscode';
 import { registerCommand } from '../common/interaction';
-import { isThreadNodeLike, parseAttachArgs } from './args';
+import { isThreadNode, parseAttachArgs } from './args';
 import type { FeedbackManager } from './manager';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
@@ -25,7 +25,7 @@ export function registerFeedbackCommands(manager: FeedbackManager): Disposable[]
  * `kind`, or is not valid at all (no menu or link passes a wrong one).
  */
 function isScriptedAttach(args: unknown[]): boolean {
-  const raw = isThreadNodeLike(args[0]) ? args[1] : args[0];
+  const raw = isThreadNode(args[0]) ? args[1] : args[0];
   if (raw === undefined || raw === null || raw instanceof Uri || Array.isArray(raw)) return false;
   const parsed = parseAttachArgs(raw);
   return !parsed.ok || parsed.args.kind !== undefined;

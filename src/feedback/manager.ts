@@ -13,15 +13,13 @@ import type { ErrorPresenter } from '../common/errors';
 import { withAbortableProgress } from '../common/progress';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
-import { isThreadNodeLike, parseAttachArgs, turnChoices, type AttachArgs } from './args';
+import { isThreadNode, parseAttachArgs, turnChoices, type AttachArgs, type ThreadArg } from './args';
 import { NOTE_TYPE, parsePayloadText, payloadProblemFor, REACTION_TYPE, type JsonObject } from './payload';
 import { announceCreated, askFeedbackType, askNote, askRef, closeWithoutSaving, pickEmoji, pickKind, pickRef, pickTurn, refsInEditor } from './questions';
 import { projectMismatch, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
 
 export const PAYLOAD_TEMPLATE = '{\n  \n}';
-
-type ThreadArg = { kind: 'thread'; project: string; row: { thread_id: string; first_turn_id?: string | null; last_turn_id?: string | null } };
 
 export interface FeedbackDeps {
   connection: Connection;
@@ -46,7 +44,7 @@ export class FeedbackManager {
     let node: ThreadArg | undefined;
     let uri: vscode.Uri | undefined;
     let raw: unknown;
-    if (isThreadNodeLike(first)) {
+    if (isThreadNode(first)) {
       node = first;
       // A multi-selection in a view passes the selected nodes as the second argument.
       raw = Array.isArray(second) ? undefined : second;

@@ -8,12 +8,12 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
+import { formatPath } from '../api/errors';
 import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from '../common/lines';
 import { formatBytes } from '../common/format';
 import { JsonScanError, scanJson } from '../common/jsonScan';
 import {
   byPosition,
-  formatPath,
   INVALID_UTF8,
   isBlank,
   isObject,

@@ -13,13 +13,13 @@
  * holds it, so the upload sends the file's bytes, not a re-serialization.
  */
 import { stat } from 'node:fs/promises';
+import { formatPath } from '../api/errors';
 import { isTrajectoryGroup } from '../api/schemas/fastCheck';
 import { TrajectoryGroup } from '../api/schemas/models';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from '../common/lines';
 import { formatBytes } from '../common/format';
 import {
   byPosition,
-  formatPath,
   invalidUtf8Problem,
   isBlank,
   isObject,

@@ -214,7 +214,7 @@ export class Connection extends Disposable {
   /**
    * Called with every failure of a request made for the user: a 401/403 marks the state
    * `authFailed` and fires a change that says so (`authFailed`). The Connection shows nothing:
-   * the UI (auth/signInPrompt.ts) offers to sign in again, once per failure of a working sign-in.
+   * the UI (`ErrorPresenter.offerSignInAgain`, wired in extension.ts) offers to sign in again, once per failure of a working sign-in.
    */
   reportFailure(error: unknown, options: { prompt?: boolean } = {}): void {
     if (!(error instanceof AuthenticationError) || this._state !== 'signedIn') return;

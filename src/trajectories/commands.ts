@@ -9,8 +9,6 @@ import type { UploadManager } from './manager';
 import { RetryPlan } from './questions';
 import type { RetryArgs } from './report';
 
-export type { UploadArgs, UploadReport, FileUploadReport, RetryArgs } from './report';
-
 export function registerUploadCommands(manager: UploadManager): vscode.Disposable[] {
   return [
     manager,

@@ -5,11 +5,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { NotFoundError } from '../api';
+import { NotFoundError, type ErrorFix } from '../api';
 import { removeModelAction } from '../checkpoints/commands';
 import { background } from '../common/background';
 import { toDiagnostic } from '../common/diagnostics';
-import type { ErrorAction, ErrorPresenter } from '../common/errors';
+import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';
 import type { Remaining, UploadReport } from './report';
@@ -88,7 +88,7 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
   const logged = last.result ? describeLines(last.result.logged) : '';
   const sent = logged ? `${name}: ${logged} ${isOneLine(logged) ? 'was' : 'were'} logged.` : `${name}: nothing was logged.`;
   let text: string;
-  let remove: ErrorAction | undefined;
+  let remove: ErrorFix | undefined;
   if (report.status === 'cancelled') {
     text = `svc: upload cancelled after ${totals}. ${sent}`;
   } else {

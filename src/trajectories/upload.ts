@@ -8,9 +8,6 @@
 import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
 import type { GroupRecord } from '../files';
 
-/** A group as the reader yields it. */
-export type UploadGroup = GroupRecord;
-
 /** A run of consecutive groups sent in one request. */
 export interface Chunk {
   firstGroup: number;
@@ -81,7 +78,7 @@ export const DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
 /** Sends `groups` (already validated, in file order) and reports exactly what was logged. */
 export async function uploadGroups(
   client: ServiceClient,
-  groups: AsyncIterable<UploadGroup>,
+  groups: AsyncIterable<GroupRecord>,
   options: UploadOptions,
 ): Promise<UploadResult> {
   const started = performance.now();
@@ -95,7 +92,7 @@ export async function uploadGroups(
   const totals: UploadProgress = { groupsSent: 0, trajectoriesSent: 0, bytesSent: 0, requests: 0 };
   const logged: Chunk[] = [];
   let nextGroup = 0;
-  let pending: UploadGroup[] = [];
+  let pending: GroupRecord[] = [];
   let pendingBytes = envelope;
   let firstSeen: number | undefined;
 
@@ -200,7 +197,7 @@ function uncertainWhy(error: unknown): string | undefined {
   return undefined;
 }
 
-function issuesOf(error: unknown, batch: UploadGroup[]) {
+function issuesOf(error: unknown, batch: GroupRecord[]) {
   if (!(error instanceof ValidationError)) return [];
   return error.issues.map((issue) => {
     // loc: ["body", "trajectory_groups", <i>, ...]

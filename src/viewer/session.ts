@@ -13,7 +13,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../common/webview';
-import type { UploadReport } from '../trajectories/commands';
+import type { UploadReport } from '../trajectories/report';
 import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../files';
 import type { TranscriptStore } from './compare';

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as http from 'node:http';
 import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
-import type { UploadReport } from '../../src/trajectories/commands';
+import type { UploadReport } from '../../src/trajectories/report';
 import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
 import type { RenderedMessage } from '../../src/dashboard/panel';
 import type { CheckpointSync } from '../../src/dashboard/sync';

@@ -50,7 +50,6 @@ function loadSuites(): void {
   require('./suites/uploadParquet.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
-  require('./suites/migration.test');
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');

@@ -50,6 +50,26 @@ describe('scripts/lint.js (the text checks)', () => {
     assert.match(r.stderr, /require cycle: scripts\/host\/a\.js -> scripts\/host\/b\.js -> scripts\/host\/a\.js/);
     assert.equal(r.stderr.match(/require cycle/g)?.length, 1, r.stderr);
   });
+  it('fails on an import cycle in src/**/*.ts, naming it once; type-only and dynamic imports do not count', () => {
+    const dir = tree({
+      'src/files/reader.ts': "import { scan } from './jsonFile';\nexport const read = () => scan;\n",
+      'src/files/jsonFile.ts': "import {\n  read,\n} from './reader';\nexport const scan = () => read;\n",
+      'src/files/index.ts': "export * from './reader';\n",
+      'src/a.ts': "import type { B } from './b';\nimport { type C } from './c';\nexport type A = B | C;\n",
+      'src/b.ts': "import { x } from './a';\nexport type B = typeof x;\n",
+      'src/c.ts': "export type C = number;\nexport const load = () => import('./d');\n",
+      'src/d.ts': "import { load } from './c';\nexport const d = load;\n",
+    });
+    const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /src\/files\/jsonFile\.ts: import cycle: src\/files\/jsonFile\.ts -> src\/files\/reader\.ts -> src\/files\/jsonFile\.ts/);
+    assert.equal(r.stderr.match(/import cycle/g)?.length, 1, r.stderr);
+  });
+
+  it('finds no import cycle in this repository\'s src/', () => {
+    const r = spawnSync(process.execPath, [lint, '--root', root], { encoding: 'utf8' });
+    assert.doesNotMatch(r.stderr, /cycle/, r.stderr);
+  });
 });
 
 describe('eslint.config.mjs (the typed rules)', function () {

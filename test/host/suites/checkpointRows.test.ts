@@ -7,7 +7,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { CheckpointNode } from '../../../src/checkpoints/provider';
-import type { UploadReport } from '../../../src/trajectories/commands';
+import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { api, configure, connect, EXTENSION_ID, modelRow, resetSettings, signOut, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';

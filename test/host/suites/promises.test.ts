@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { UploadReport } from '../../../src/trajectories/commands';
+import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { api, connect, endSuite, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';

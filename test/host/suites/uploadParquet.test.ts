@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { UploadReport } from '../../../src/trajectories/commands';
+import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { artRows, compactGroup, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
 import { connect, endSuite, startServer } from './helpers';

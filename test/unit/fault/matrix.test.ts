@@ -33,7 +33,8 @@ import {
 } from '../../../src/api';
 import { fingerprint, unchangedGroups } from '../../../src/trajectories/guard';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
-import { uploadGroups, type UploadGroup } from '../../../src/trajectories/upload';
+import { uploadGroups } from '../../../src/trajectories/upload';
+import type { GroupRecord } from '../../../src/files';
 import {
   assertClearError,
   assertNoSecrets,
@@ -653,7 +654,7 @@ describe('fault matrix', function () {
     ];
 
     /** Three small groups, one big one (over 2000 bytes, alone in its request), two small ones. */
-    function groups(): UploadGroup[] {
+    function groups(): GroupRecord[] {
       return [0, 1, 2, 3, 4, 5].map((i) => {
         const group: TrajectoryGroup = { trajectories: [trajectory(i, i === 3 ? { logs: ['x'.repeat(2500)] } : {})] };
         const json = JSON.stringify(group);

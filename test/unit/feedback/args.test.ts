@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { isThreadNodeLike, parseAttachArgs, turnChoices } from '../../../src/feedback/args';
+import { isThreadNode, parseAttachArgs, turnChoices } from '../../../src/feedback/args';
+import { treeNode } from '../../../src/common/treeNodes';
 
 const REF = 'svc:///acme/chatbot/call/c1';
 const ok = (raw: unknown) => {
@@ -58,11 +59,12 @@ describe('feedback/args', () => {
     bad({ kind: 'note', emoji: '👍' }, /emoji cannot be used with kind "note"/);
     bad({ note: 'x', emoji: '👍' }, /one kind of feedback/);
   });
-  it('recognises thread nodes and their turns', () => {
-    const node = { kind: 'thread', project: 'acme/chatbot', row: { thread_id: 't', first_turn_id: 'a', last_turn_id: 'b' } };
-    assert.equal(isThreadNodeLike(node), true);
-    assert.equal(isThreadNodeLike({ kind: 'more', project: 'p', loaded: 1 }), false);
-    assert.equal(isThreadNodeLike({ ref: REF }), false);
+  it('recognises thread nodes by identity, not by shape, and their turns', () => {
+    const node = treeNode({ kind: 'thread', project: 'acme/chatbot', row: { thread_id: 't', first_turn_id: 'a', last_turn_id: 'b' } });
+    assert.equal(isThreadNode(node), true);
+    assert.equal(isThreadNode({ ...node }), false, 'a script\'s object of the same shape is not a node');
+    assert.equal(isThreadNode(treeNode({ kind: 'more', project: 'p', loaded: 1 })), false);
+    assert.equal(isThreadNode({ ref: REF }), false);
     assert.deepEqual(turnChoices(node.row), [
       { turn: 'first', id: 'a' },
       { turn: 'last', id: 'b' },

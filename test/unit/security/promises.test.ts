@@ -1,4 +1,4 @@
-// Issue 19: the README's promises (keys only where sent, nothing lost or duplicated, clear errors
+// Issue 19: the promises of docs/security.md (keys only where sent, nothing lost or duplicated, clear errors
 // for bad input) under attack. One test per item, named by the item's number; the items that need
 // a real VS Code (5, 6, 12) are in test/host/suites/promises.test.ts.
 import assert from 'node:assert/strict';

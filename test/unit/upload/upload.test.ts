@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import type { TrajectoryGroup } from '../../../src/api';
-import { describeLines, uploadGroups, type UploadGroup } from '../../../src/trajectories/upload';
+import { describeLines, uploadGroups } from '../../../src/trajectories/upload';
+import type { GroupRecord } from '../../../src/files';
 import { harness, trajectory, type Harness } from '../contract/helpers';
 
-function groups(n: number, from = 0): UploadGroup[] {
+function groups(n: number, from = 0): GroupRecord[] {
   return Array.from({ length: n - from }, (_, k) => {
     const i = from + k;
     const group: TrajectoryGroup = { trajectories: [{ ...trajectory(i), metadata: { group: i } }] };
@@ -15,7 +16,7 @@ async function* iter<T>(items: T[]): AsyncGenerator<T> {
   for (const x of items) yield x;
 }
 /** "Retry remaining": uploads from `nextGroup` on, then every group is logged exactly once. */
-async function resumeAndCheck(h: Harness, all: UploadGroup[], nextGroup: number, why: string, maxRequestBytes?: number): Promise<void> {
+async function resumeAndCheck(h: Harness, all: GroupRecord[], nextGroup: number, why: string, maxRequestBytes?: number): Promise<void> {
   const resumed = await uploadGroups(h.client, iter(all.slice(nextGroup)), { modelId: 'm', split: 'train', maxRequestBytes });
   assert.equal(resumed.outcome.status, 'done');
   assert.deepEqual(loggedGroups(h), all.map((g) => g.index), why);
