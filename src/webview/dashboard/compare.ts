@@ -71,14 +71,22 @@ function showLegend(): void {
   );
 }
 
+/** The grid fits cards of at least 320 px, each an equal share of the row (as the dashboard's charts). */
 function chartWidth(): number {
-  return Math.max(280, (chartsRoot.clientWidth || 640) < 660 ? (chartsRoot.clientWidth || 640) - 14 : Math.floor((chartsRoot.clientWidth - 12) / 2) - 14);
+  const w = chartsRoot.clientWidth || 600;
+  const columns = Math.max(1, Math.floor((w + 12) / (320 + 12)));
+  return Math.max(240, Math.floor((w - 12 * (columns - 1)) / columns) - 14);
+}
+
+function fit(): void {
+  const width = chartWidth();
+  for (const p of plots) if (Math.abs(p.plot.width - width) > 1) p.plot.setSize({ width, height: HEIGHT });
 }
 
 function drawCharts(): void {
   const names = orderedMetrics(new Set(series.flatMap((s) => s.metricNames())));
   const shown = defaultCharts(names);
-  const key = `${shown.join('\n')}|${runs.length}|${chartsRoot.clientWidth}`;
+  const key = `${shown.join('\n')}|${runs.length}`;
   const data = (metric: string): uPlot.AlignedData => {
     const a = alignByStep(series, metric);
     return [a.steps, ...a.values] as uPlot.AlignedData;
@@ -182,7 +190,7 @@ function paint(): void {
   );
 }
 
-new ResizeObserver(() => chartKey && schedule()).observe(chartsRoot);
+new ResizeObserver(fit).observe(chartsRoot);
 new MutationObserver(() => ((chartKey = ''), schedule())).observe(document.body, { attributes: true, attributeFilter: ['class'] });
 
 window.addEventListener('message', (event: MessageEvent) => {
