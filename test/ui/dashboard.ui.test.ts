@@ -140,12 +140,17 @@ describe('UI: the training dashboard (VSIX installed)', function () {
     });
     assert.ok(inView, 'the selected row is in view after the sort');
     // Nothing selected: a new sort starts at the top.
-    for (const box of await page.locator('.grid-body .row.selected input[type=checkbox]').all()) await box.uncheck();
-    await page.locator('.grid-body .row.selected').first().waitFor({ state: 'detached', timeout: 10_000 });
+    // (Rows are drawn again after each click: find each by its step.)
+    const steps = await page.locator('.grid-body .row.selected').evaluateAll((rows: { getAttribute(n: string): string | null }[]) => rows.map((r) => r.getAttribute('data-step')!));
+    assert.equal(steps.length, 2, 'the two rows of the diff');
+    for (const step of steps) {
+      await page.locator(`.grid-body .row.selected[data-step="${step}"] input[type=checkbox]`).click();
+      await page.locator(`.grid-body .row.selected[data-step="${step}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    }
     await toBottom();
     assert.ok((await scrollTop()) > 1000, 'scrolled down again');
     await page.locator('.grid-head button.sort', { hasText: /^loss\/train/ }).click();
-    await page.waitForTimeout(300);
+    await wb.page.waitForTimeout(300);
     assert.equal(await scrollTop(), 0, 'back at the top after the sort');
     // One format per column: all fixed with the same decimals, or all exponent.
     const columns: string[][] = await page.locator('.grid-body .row').evaluateAll((rows: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }[]) => {

@@ -5,9 +5,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ComparePanel, CompareRendered } from '../../../src/dashboard/compare';
 import type { ReferenceServer } from '../../server';
-import { api, connect, endSuite, EXTENSION_ID, startServer, waitFor } from './helpers';
+import { api, connect, endSuite, EXTENSION_ID, modelRow, startServer, waitFor } from './helpers';
 
 const MODEL = 'm-compare';
+const OTHER = 'm-compare-b';
 /** 20 checkpoints, steps 5..100; val/reward peaks at step 60; loss/train falls to its lowest at step 100. */
 const metrics = (step: number) => ({ 'val/reward': step === 60 ? 0.8 : step / 200, 'loss/train': 1 - step / 200 });
 
@@ -29,7 +30,8 @@ describe('Compare Runs', () => {
   before(async () => {
     server = await startServer();
     server.addCheckpoints(MODEL, 20, { stepSize: 5, metrics });
-    await connect(server, { models: [MODEL] });
+    server.addCheckpoints(OTHER, 4, { stepSize: 50, metrics });
+    await connect(server, { models: [MODEL, OTHER] });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-compare-'));
     const modelDir = path.join(dir, '.art', 'demo', 'models', 'run-b');
     fs.mkdirSync(modelDir, { recursive: true });
@@ -86,6 +88,19 @@ describe('Compare Runs', () => {
     assert.strictEqual(r.counts[0], 20);
     const reward = r.table.find((t) => t.metric === 'val/reward')!;
     assert.deepStrictEqual(reward.runs[1], { best: { step: 110, value: 0.95 }, latest: { step: 110, value: 0.95 } });
+  });
+
+  it('opens from several models selected in the Checkpoints view, and from several history files selected in the explorer', async () => {
+    const a = await api();
+    await a.checkpointsProvider.getChildren();
+    const rows = [modelRow(a, MODEL), modelRow(a, OTHER)];
+    assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', rows[0], rows), [MODEL, OTHER]);
+    const second = path.join(dir, '.art', 'demo', 'models', 'run-c');
+    fs.mkdirSync(second, { recursive: true });
+    fs.writeFileSync(path.join(second, 'history.jsonl'), artLine(1, { 'val/reward': 0.1 }) + '\n');
+    // A file and a model folder, as the explorer passes a multi-selection.
+    const uris = [vscode.Uri.file(file), vscode.Uri.file(second)];
+    assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', uris[0], uris), [`file:${file}`, `file:${path.join(second, 'history.jsonl')}`]);
   });
 
   it('rejects a scripted call with one run, opening nothing', async () => {
