@@ -9,6 +9,7 @@ const esbuild = require('esbuild');
 const webviewEntries = {
   viewer: 'src/webview/viewer/main.ts',
   dashboard: 'src/webview/dashboard/main.ts',
+  compare: 'src/webview/dashboard/compare.ts',
   threadDetails: 'src/webview/threadDetails/main.ts',
 };
 

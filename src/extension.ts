@@ -21,6 +21,8 @@ import { presentCommandErrors, registerCommand } from './common/interaction';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
+import { CompareRuns } from './dashboard/compare';
+import { registerCompareCommand } from './dashboard/compareCommand';
 import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
 import { registerUploadCommands } from './trajectories/commands';
@@ -57,6 +59,7 @@ export interface SvcExtensionApi {
   checkpointsView: vscode.TreeView<unknown>;
   restrictedMode: RestrictedModeNotice;
   dashboards: Dashboards;
+  compareRuns: CompareRuns;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
   /** What the language model tools run against (the tests call their confirmations directly). */
@@ -130,6 +133,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
+  const compareRuns = register(new CompareRuns(connection, errors, log, context.extensionUri));
   const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors, dashboards));
   const checkpointsView = host.checkpointsView(checkpointsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<CheckpointNode>;
   checkpointsProvider.attach(checkpointsView);
@@ -179,6 +183,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
+    registerCompareCommand(compareRuns, connection, context.globalState),
     registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
@@ -211,6 +216,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     checkpointsView: checkpointsView as vscode.TreeView<unknown>,
     restrictedMode,
     dashboards,
+    compareRuns,
     statusBar,
     viewer,
     agentHost,

@@ -67,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
     onDidFindCheckpoints: checkpointsFound.event,
   });
   const threadsView = vscode.window.createTreeView(THREADS_VIEW, { treeDataProvider: threads, showCollapseAll: false });
-  const checkpointsView = vscode.window.createTreeView(CHECKPOINTS_VIEW, { treeDataProvider: checkpoints, showCollapseAll: true });
+  const checkpointsView = vscode.window.createTreeView(CHECKPOINTS_VIEW, { treeDataProvider: checkpoints, showCollapseAll: true, canSelectMany: true });
   subs.push(threads, checkpoints, threadsView, checkpointsView, uploadFinished, checkpointsFound, vscode.window.registerUriHandler({ handleUri: async (uri) => void (await handleUri(uri)) }));
   subs.push(
     vscode.window.registerCustomEditorProvider(

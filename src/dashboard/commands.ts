@@ -13,7 +13,7 @@ type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }
  * The history.jsonl to open: the file itself, or the run folder (`.art/<project>/models/<model>/`)
  * that holds it. Rejects, naming the path, when it is neither.
  */
-async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
+export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
   let stat: vscode.FileStat;
   try {
     stat = await vscode.workspace.fs.stat(uri);

@@ -43,6 +43,7 @@ function loadSuites(): void {
   require('./suites/checkpointRows.test');
   require('./suites/dashboard.test');
   require('./suites/historyDashboard.test');
+  require('./suites/compareRuns.test');
   require('./suites/connection.test');
   require('./suites/errors.test');
   require('./suites/presenter.test');

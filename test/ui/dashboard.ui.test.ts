@@ -122,6 +122,49 @@ describe('UI: the training dashboard (VSIX installed)', function () {
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
   });
 
+  it('table: a sort keeps the selected row in view, or goes back to the top; each column has one number format', async () => {
+    const page = frame();
+    const grid = page.locator('.grid');
+    const scrollTop = () => grid.evaluate((el: { scrollTop: number }) => el.scrollTop);
+    const toBottom = () => grid.evaluate((el: { scrollTop: number; scrollHeight: number }) => void (el.scrollTop = el.scrollHeight));
+    // Two rows are selected (the diff above): sort by step, scrolled to the bottom; the later selected row is in view.
+    await toBottom();
+    assert.ok((await scrollTop()) > 1000, 'scrolled down');
+    await page.locator('.grid-head button.sort', { hasText: /^step/ }).click();
+    const selected = page.locator('.grid-body .row.selected').last();
+    await selected.waitFor({ state: 'visible', timeout: 10_000 });
+    const inView = await selected.evaluate((row: { getBoundingClientRect(): { top: number; bottom: number }; closest(s: string): { getBoundingClientRect(): { top: number; bottom: number } } | null }) => {
+      const r = row.getBoundingClientRect();
+      const g = row.closest('.grid')!.getBoundingClientRect();
+      return r.top >= g.top && r.bottom <= g.bottom;
+    });
+    assert.ok(inView, 'the selected row is in view after the sort');
+    // Nothing selected: a new sort starts at the top.
+    // (Rows are drawn again after each click: find each by its step.)
+    const steps = await page.locator('.grid-body .row.selected').evaluateAll((rows: { getAttribute(n: string): string | null }[]) => rows.map((r) => r.getAttribute('data-step')!));
+    assert.equal(steps.length, 2, 'the two rows of the diff');
+    for (const step of steps) {
+      await page.locator(`.grid-body .row.selected[data-step="${step}"] input[type=checkbox]`).click();
+      await page.locator(`.grid-body .row.selected[data-step="${step}"]`).waitFor({ state: 'detached', timeout: 10_000 });
+    }
+    await toBottom();
+    assert.ok((await scrollTop()) > 1000, 'scrolled down again');
+    await page.locator('.grid-head button.sort', { hasText: /^loss\/train/ }).click();
+    await wb.page.waitForTimeout(300);
+    assert.equal(await scrollTop(), 0, 'back at the top after the sort');
+    // One format per column: all fixed with the same decimals, or all exponent.
+    const columns: string[][] = await page.locator('.grid-body .row').evaluateAll((rows: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }[]) => {
+      const cols: string[][] = [];
+      for (const r of rows) Array.from(r.querySelectorAll('.cell.num:not(.step)')).forEach((c, i) => (cols[i] ??= []).push(c.textContent ?? ''));
+      return cols;
+    });
+    assert.ok(columns.length >= 3, `metric columns: ${columns.length}`);
+    for (const col of columns) {
+      const styles = new Set(col.filter((t) => t !== '').map((t) => (/e[+-]\d+$/.test(t) ? 'exp' : `fixed${t.split('.')[1]?.length ?? 0}`)));
+      assert.ok(styles.size <= 1, `one format per column: ${[...styles].join(', ')} in ${col.slice(0, 6).join(' | ')}`);
+    }
+  });
+
   it('follows a theme change: high contrast redraws the charts in its own colours', async () => {
     const page = frame();
     const border: string = await page.locator('body').evaluate((body: any) => body.ownerDocument.defaultView.getComputedStyle(body).getPropertyValue('--vscode-contrastBorder').trim());

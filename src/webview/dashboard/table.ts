@@ -3,7 +3,7 @@
  * cost what 30 do. Sortable by step or any metric (missing values last), up to two rows selected
  * (a third replaces the older), and per-row Copy id / Copy step.
  */
-import { formatMetric } from '../../common/format';
+import { columnFormatter, scrollAfterSort } from '../../dashboard/core/columnFormat';
 import type { CheckpointSeries } from '../../dashboard/core/series';
 import { h } from './dom';
 
@@ -35,6 +35,8 @@ export class CheckpointTable {
   private readonly body: HTMLElement;
   private readonly rows = new Map<number, HTMLElement>();
   private sortedFor = -1;
+  /** One number format per metric column, from its values (kept until the data or columns change). */
+  private formats = new Map<string, (v: number | null) => string>();
   private raf = 0;
 
   constructor(
@@ -65,7 +67,14 @@ export class CheckpointTable {
     this.bestId = bestId;
     this.latestId = latestId;
     if (columnsChanged || sortChanged || this.head.childElementCount === 0) this.header();
+    this.formats.clear();
     if (columnsChanged || sortChanged || this.sortedFor !== series.length || this.order.length !== series.length) this.resort();
+    // A new sort starts at the top, or keeps the selected row in view.
+    if (sortChanged) {
+      const sel = this.selected.at(-1);
+      const pos = sel === undefined ? undefined : this.order.indexOf(series.indexOf(sel));
+      this.scroller.scrollTop = scrollAfterSort(pos, ROW, this.scroller.clientHeight - ROW, this.scroller.scrollTop);
+    }
     this.body.style.height = `${series.length * ROW}px`;
     this.body.style.width = `${this.width()}px`;
     for (const el of this.rows.values()) el.remove();
@@ -189,13 +198,18 @@ export class CheckpointTable {
       cell(W.step, 'num step', String(s.steps[i])),
       cell(W.id, 'id', h('span', { title: id, text: id.length > 13 ? `${id.slice(0, 8)}…` : id })),
       ...this.metrics.map((m) => {
-        const v = s.value(m, i);
-        return cell(W.metric, 'num', v === null ? '' : formatMetric(v));
+        return cell(W.metric, 'num', this.format(m)(s.value(m, i)));
       }),
       cell(W.actions, 'actions', h('span', {}, copy('id', 'Copy id'), copy('step', 'Copy step'))),
     );
     el.addEventListener('click', () => this.toggle(id));
     return el;
+  }
+
+  private format(metric: string): (v: number | null) => string {
+    let f = this.formats.get(metric);
+    if (!f) this.formats.set(metric, (f = columnFormatter(this.series?.columns.get(metric) ?? [])));
+    return f;
   }
 
   private toggle(id: string): void {

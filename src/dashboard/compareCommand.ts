@@ -1,0 +1,85 @@
+import * as path from 'path';
+import * as vscode from 'vscode';
+import { InputError } from '../api';
+import { registerCommand } from '../common/interaction';
+import { recent, RECENT_MODELS } from '../common/pick';
+import type { Connection } from '../service/connection';
+import { historyFile } from './commands';
+import type { CompareRuns, RunSpec } from './compare';
+
+/** A Checkpoints tree node (model or checkpoint), as VS Code passes the selection. */
+type TreeNode = { kind?: unknown; modelId?: unknown };
+
+function isTreeNode(x: unknown): x is TreeNode {
+  return typeof x === 'object' && x !== null && !(x instanceof vscode.Uri) && typeof (x as TreeNode).modelId === 'string';
+}
+
+/** A history.jsonl or a model folder, on this machine's disk. */
+async function fileRun(uri: vscode.Uri): Promise<RunSpec> {
+  if (uri.scheme !== 'file') throw new InputError(`${uri.toString(true)}: Compare Runs reads a history.jsonl on this machine's disk only.`, { file: uri.toString(true) });
+  return { file: await historyFile(uri) };
+}
+
+/** `{ runs: [{ modelId } | { file }, ...] }` as run specs; rejects, naming the run, on anything else. */
+async function scriptedRuns(runs: unknown): Promise<RunSpec[]> {
+  if (!Array.isArray(runs)) throw new InputError('svc.dashboard.compare takes { runs: [{ modelId } | { file }, ...] } with at least two runs.', { field: 'runs' });
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const out: RunSpec[] = [];
+  for (const [i, r] of runs.entries()) {
+    const run = r as { modelId?: unknown; file?: unknown } | null;
+    if (run && typeof run === 'object' && typeof run.modelId === 'string' && run.modelId.trim()) out.push({ modelId: run.modelId.trim() });
+    else if (run && typeof run === 'object' && typeof run.file === 'string' && run.file.trim()) {
+      const uri = path.isAbsolute(run.file) || !folder ? vscode.Uri.file(path.resolve(run.file)) : vscode.Uri.joinPath(folder, run.file);
+      out.push(await fileRun(uri));
+    } else throw new InputError(`svc.dashboard.compare: runs[${i}] must be { modelId: string } or { file: string }.`, { field: `runs[${i}]` });
+  }
+  return out;
+}
+
+const ADD_FILE = 'Add history.jsonl file…';
+
+/** The palette: a multi-select pick of the known models, and history files picked from disk. */
+async function pickRuns(connection: Connection, globalState: vscode.Memento): Promise<RunSpec[] | undefined> {
+  const known = [...new Set([...connection.config.models, ...recent(globalState, RECENT_MODELS)])];
+  const items: vscode.QuickPickItem[] = [
+    ...known.map((m) => ({ label: m, description: 'model checkpoints' })),
+    { label: ADD_FILE, description: 'ART run history', alwaysShow: true },
+  ];
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'svc: Compare Runs', placeHolder: 'Pick two or more runs (models, and history.jsonl files)' });
+  if (!picked) return undefined;
+  const runs: RunSpec[] = picked.filter((p) => p.label !== ADD_FILE).map((p) => ({ modelId: p.label }));
+  if (picked.some((p) => p.label === ADD_FILE)) {
+    const files = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, title: 'svc: history.jsonl files (or model folders) to compare', filters: { 'ART history': ['jsonl'] } });
+    if (!files) return undefined;
+    for (const f of files) runs.push(await fileRun(f));
+  }
+  return runs;
+}
+
+export function registerCompareCommand(compare: CompareRuns, connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+  /**
+   * From the Checkpoints view (the selected models), the explorer (the selected history.jsonl
+   * files and model folders), the palette (a pick), or `{ runs: [...] }` (never prompts).
+   */
+  return registerCommand('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
+    let runs: RunSpec[] | undefined;
+    const many = Array.isArray(selection) && selection.length ? (selection as unknown[]) : arg !== undefined ? [arg] : [];
+    if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && !isTreeNode(arg)) {
+      runs = await scriptedRuns((arg as { runs?: unknown }).runs);
+    } else if (many.length && many.every((x) => x instanceof vscode.Uri)) {
+      runs = [];
+      for (const u of many as vscode.Uri[]) runs.push(await fileRun(u));
+    } else if (many.length && many.every(isTreeNode)) {
+      runs = [...new Set((many as TreeNode[]).map((n) => n.modelId as string))].map((modelId) => ({ modelId }));
+    } else if (arg !== undefined) {
+      throw new InputError('svc.dashboard.compare takes { runs: [{ modelId } | { file }, ...] }.');
+    } else if (how.interactive) {
+      runs = await pickRuns(connection, globalState);
+      if (!runs) return undefined;
+    }
+    if (!runs || runs.length < 2) throw new InputError(`Compare Runs needs at least two runs: ${how.interactive ? 'select two or more models or history.jsonl files' : 'pass { runs: [...] } with two or more'} (got ${runs?.length ?? 0}).`, { field: 'runs' });
+    if (how.interactive && runs.some((r) => 'modelId' in r)) await connection.prepare('training');
+    const panel = await compare.open(runs);
+    return panel.sources.map((s) => s.modelId);
+  });
+}

@@ -1,0 +1,38 @@
+/**
+ * The messages between the extension and the Compare Runs webview, checked on arrival at both
+ * ends (zod/mini, as the dashboard's protocol). Pure: shared by both sides.
+ */
+import * as z from 'zod/mini';
+import { ColumnsMessage, SyncStatus } from './protocol';
+
+export const MAX_RUNS = 8;
+const Run = z.int().check(z.minimum(0), z.maximum(MAX_RUNS - 1));
+
+export const ToCompare = z.discriminatedUnion('type', [
+  /** The runs, in legend order: a label for each (a model id, or a history file's run name). */
+  z.object({ type: z.literal('init'), runs: z.array(z.object({ label: z.string(), kind: z.enum(['model', 'file']) })).check(z.minLength(2), z.maxLength(MAX_RUNS)) }),
+  /** Rows of one run to merge; `done`: nothing more is on its way right now. */
+  z.object({ type: z.literal('data'), run: Run, columns: ColumnsMessage, done: z.boolean() }),
+  z.object({ type: z.literal('status'), run: Run, status: SyncStatus }),
+  /** One run's data is gone (reloaded): wait for its data messages. */
+  z.object({ type: z.literal('reset'), run: Run }),
+]);
+export type ToCompare = z.infer<typeof ToCompare>;
+
+const Point = z.optional(z.object({ step: z.number(), value: z.number() }));
+
+export const FromCompare = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('refresh') }),
+  /** After drawing: rows per run, the charts shown, and the best/latest table as drawn. */
+  z.object({
+    type: z.literal('rendered'),
+    counts: z.array(z.int()),
+    charts: z.int(),
+    /** Per chart: the number of runs with a line on it. */
+    lines: z.record(z.string(), z.int()),
+    table: z.array(z.object({ metric: z.string(), direction: z.enum(['max', 'min']), runs: z.array(z.object({ best: Point, latest: Point })) })),
+  }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+]);
+export type FromCompare = z.infer<typeof FromCompare>;

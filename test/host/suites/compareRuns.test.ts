@@ -1,0 +1,113 @@
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ComparePanel, CompareRendered } from '../../../src/dashboard/compare';
+import type { ReferenceServer } from '../../server';
+import { api, connect, endSuite, EXTENSION_ID, modelRow, startServer, waitFor } from './helpers';
+
+const MODEL = 'm-compare';
+const OTHER = 'm-compare-b';
+/** 20 checkpoints, steps 5..100; val/reward peaks at step 60; loss/train falls to its lowest at step 100. */
+const metrics = (step: number) => ({ 'val/reward': step === 60 ? 0.8 : step / 200, 'loss/train': 1 - step / 200 });
+
+/** ART's history.jsonl lines, written here from the producer's fields (step, metrics, recorded_at). */
+function artLine(step: number, m: Record<string, number>): string {
+  return JSON.stringify({ ...m, step, recorded_at: `2026-11-19T10:${String(step % 60).padStart(2, '0')}:00.000000` });
+}
+
+async function rendered(panel: ComparePanel, what: string, predicate: (r: CompareRendered) => boolean, timeoutMs = 30_000): Promise<CompareRendered> {
+  await waitFor(`Compare Runs to draw ${what}`, () => !!panel.lastRendered && predicate(panel.lastRendered), timeoutMs);
+  return panel.lastRendered!;
+}
+
+describe('Compare Runs', () => {
+  let server: ReferenceServer;
+  let dir: string;
+  let file: string;
+  let panel: ComparePanel;
+  before(async () => {
+    server = await startServer();
+    server.addCheckpoints(MODEL, 20, { stepSize: 5, metrics });
+    server.addCheckpoints(OTHER, 4, { stepSize: 50, metrics });
+    await connect(server, { models: [MODEL, OTHER] });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-compare-'));
+    const modelDir = path.join(dir, '.art', 'demo', 'models', 'run-b');
+    fs.mkdirSync(modelDir, { recursive: true });
+    file = path.join(modelDir, 'history.jsonl');
+    // 10 steps, 10..100 by 10: val/reward best 0.7 at step 30, latest 0.5 at 100; loss/train lowest 0.1 at step 100.
+    const lines = [];
+    for (let step = 10; step <= 100; step += 10) lines.push(artLine(step, { 'val/reward': step === 30 ? 0.7 : 0.5, 'loss/train': 1 - step / 111 }));
+    fs.writeFileSync(file, lines.join('\n') + '\n');
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    fs.rmSync(dir, { recursive: true, force: true });
+    await endSuite(server);
+  });
+
+  it('is offered on several selected models in the Checkpoints view and several history files in the explorer', () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } };
+    const tree = pkg.contributes.menus['view/item/context']!.filter((m) => m.command === 'svc.dashboard.compare');
+    assert.ok(tree.some((m) => /view == svc\.checkpoints/.test(m.when) && /listMultiSelection/.test(m.when)), JSON.stringify(tree));
+    const explorer = pkg.contributes.menus['explorer/context']!.filter((m) => m.command === 'svc.dashboard.compare');
+    assert.ok(explorer.some((m) => /history\.jsonl/.test(m.when) && /listMultiSelection/.test(m.when)), JSON.stringify(explorer));
+  });
+
+  it('draws a service model and a history.jsonl on the same charts, aligned by step, with each run\'s best and latest value', async () => {
+    const a = await api();
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    const keys = await vscode.commands.executeCommand<string[]>('svc.dashboard.compare', { runs: [{ modelId: MODEL }, { file }] });
+    assert.deepStrictEqual(keys, [MODEL, `file:${file}`]);
+    panel = await opened;
+    assert.strictEqual(panel.panel.title, `Compare: ${MODEL} vs run-b`);
+    const r = await rendered(panel, '20 checkpoints and 10 steps', (x) => x.counts[0] === 20 && x.counts[1] === 10);
+    assert.strictEqual(r.charts, 2, 'val/reward and loss/train');
+    assert.deepStrictEqual(r.lines, { 'val/reward': 2, 'loss/train': 2 }, 'a line per run on every chart');
+    const row = (metric: string) => r.table.find((t) => t.metric === metric)!;
+    assert.deepStrictEqual(row('val/reward'), {
+      metric: 'val/reward',
+      direction: 'max',
+      runs: [
+        { best: { step: 60, value: 0.8 }, latest: { step: 100, value: 0.5 } },
+        { best: { step: 30, value: 0.7 }, latest: { step: 100, value: 0.5 } },
+      ],
+    });
+    const loss = row('loss/train');
+    assert.strictEqual(loss.direction, 'min', 'a loss is best when lowest');
+    assert.deepStrictEqual(loss.runs[0]!.best, { step: 100, value: 0.5 });
+    assert.deepStrictEqual(loss.runs[1]!.best, { step: 100, value: 1 - 100 / 111 });
+  });
+
+  it('shows lines appended to a compared history.jsonl while it is visible', async () => {
+    fs.appendFileSync(file, artLine(110, { 'val/reward': 0.95, 'loss/train': 0.05 }) + '\n');
+    const r = await rendered(panel, 'step 110 of the file run', (x) => x.counts[1] === 11);
+    assert.strictEqual(r.counts[0], 20);
+    const reward = r.table.find((t) => t.metric === 'val/reward')!;
+    assert.deepStrictEqual(reward.runs[1], { best: { step: 110, value: 0.95 }, latest: { step: 110, value: 0.95 } });
+  });
+
+  it('opens from several models selected in the Checkpoints view, and from several history files selected in the explorer', async () => {
+    const a = await api();
+    await a.checkpointsProvider.getChildren();
+    const rows = [modelRow(a, MODEL), modelRow(a, OTHER)];
+    assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', rows[0], rows), [MODEL, OTHER]);
+    const second = path.join(dir, '.art', 'demo', 'models', 'run-c');
+    fs.mkdirSync(second, { recursive: true });
+    fs.writeFileSync(path.join(second, 'history.jsonl'), artLine(1, { 'val/reward': 0.1 }) + '\n');
+    // A file and a model folder, as the explorer passes a multi-selection.
+    const uris = [vscode.Uri.file(file), vscode.Uri.file(second)];
+    assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', uris[0], uris), [`file:${file}`, `file:${path.join(second, 'history.jsonl')}`]);
+  });
+
+  it('rejects a scripted call with one run, opening nothing', async () => {
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ modelId: MODEL }] })),
+      (e: Error) => /at least two runs/.test(e.message) && /got 1/.test(e.message),
+    );
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ modelId: MODEL }, { bogus: 1 }] })), /runs\[1\] must be/);
+  });
+});

@@ -1,0 +1,67 @@
+import * as assert from 'assert';
+import { alignByStep, compareTable, summarize } from '../../../src/dashboard/core/compare';
+import { FromCompare, ToCompare } from '../../../src/dashboard/core/compareProtocol';
+import { parseMessage } from '../../../src/dashboard/core/protocol';
+import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/core/series';
+
+function run(points: [number, Record<string, number>][], prefix = 'r'): CheckpointSeries {
+  const s = new CheckpointSeries();
+  s.merge(rowsFromCheckpoints(points.map(([step, metrics], i) => ({ id: `${prefix}${i}`, step, metrics }))));
+  return s;
+}
+
+describe('Compare Runs: alignment by step', () => {
+  it('puts every run on the union of their steps, null where a run has no value', () => {
+    const a = run([[0, { x: 1 }], [10, { x: 2 }], [20, { x: 3 }]]);
+    const b = run([[5, { x: 9 }], [10, { x: 8 }], [30, { x: 7 }]]);
+    assert.deepStrictEqual(alignByStep([a, b], 'x'), {
+      steps: [0, 5, 10, 20, 30],
+      values: [
+        [1, null, 2, 3, null],
+        [null, 9, 8, null, 7],
+      ],
+    });
+  });
+
+  it('leaves out steps where no run has the metric, and gives a run without it all nulls', () => {
+    const a = run([[0, { x: 1 }], [10, { y: 2 }]]);
+    const b = run([[10, { y: 3 }]]);
+    assert.deepStrictEqual(alignByStep([a, b], 'x'), { steps: [0], values: [[1], [null]] });
+  });
+});
+
+describe('Compare Runs: best and latest per run', () => {
+  it('takes the best by direction (the earliest step on a tie) and the value at the last step that has one', () => {
+    const s = run([[1, { r: 0.5 }], [2, { r: 0.9 }], [3, { r: 0.9 }], [4, { r: 0.2 }], [5, { other: 1 }]]);
+    assert.deepStrictEqual(summarize(s, 'r', 'max'), { best: { step: 2, value: 0.9 }, latest: { step: 4, value: 0.2 } });
+    assert.deepStrictEqual(summarize(s, 'r', 'min'), { best: { step: 4, value: 0.2 }, latest: { step: 4, value: 0.2 } });
+    assert.deepStrictEqual(summarize(s, 'missing', 'max'), {});
+  });
+
+  it('lists every metric in the dashboard order, with the dashboard\'s direction and the leading run', () => {
+    const a = run([[1, { 'val/reward': 0.5, 'loss/train': 0.4 }], [2, { 'val/reward': 0.6, 'loss/train': 0.3 }]]);
+    const b = run([[1, { 'val/reward': 0.7, 'loss/train': 0.5, 'other': 1 }]]);
+    const rows = compareTable([a, b]);
+    assert.deepStrictEqual(rows.map((r) => [r.metric, r.direction, r.leader]), [
+      ['val/reward', 'max', 1],
+      ['loss/train', 'min', 0],
+      ['other', 'max', undefined],
+    ]);
+    assert.deepStrictEqual(rows[0]!.runs[0], { best: { step: 2, value: 0.6 }, latest: { step: 2, value: 0.6 } });
+    assert.deepStrictEqual(rows[2]!.runs[0], {}, 'a run without the metric has no values');
+  });
+
+  it('names no leader on a tie', () => {
+    const rows = compareTable([run([[1, { 'val/reward': 0.5 }]]), run([[3, { 'val/reward': 0.5 }]])]);
+    assert.strictEqual(rows[0]!.leader, undefined);
+  });
+});
+
+describe('Compare Runs: messages', () => {
+  it('refuses an init with one run and data for a run index out of range', () => {
+    assert.ok(!parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }] }).ok);
+    assert.ok(parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }, { label: 'b', kind: 'file' }] }).ok);
+    assert.ok(!parseMessage(ToCompare, { type: 'data', run: 99, columns: { ids: [], steps: [], metrics: {} }, done: true }).ok);
+    assert.ok(!parseMessage(FromCompare, { type: 'rendered', counts: [1], charts: 1, lines: {}, table: [{ metric: 'x', direction: 'up', runs: [] }] }).ok);
+  });
+});
