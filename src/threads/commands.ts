@@ -189,3 +189,20 @@ export function filterFromArgs(args: FilterArgs): ThreadFilter {
   if (!after && !before) throw new InputError('A range needs after, before or both.');
   return { kind: 'range', after, before };
 }
+
+/**
+ * After an import: the Threads view filtered by the threads the file held, and, for one thread,
+ * its details. The filter is the view's own (Clear Filter undoes it). Not the selected project:
+ * says so, since the view shows only that one.
+ */
+export async function showImportedThreads(model: ThreadsModel, panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, threadIds: string[]): Promise<void> {
+  if (threadIds.length === 0) return;
+  if (project !== model.project) throw new InputError(`The calls went to ${project}, but the Threads view shows ${model.project || 'no project'}: select ${project} to see them.`, { field: 'svc.project' }, { fix: { title: `Switch to ${project}`, command: 'svc.selectProject', args: { projectId: project } } });
+  await model.setFilter({ kind: 'ids', threadIds });
+  await vscode.commands.executeCommand('svc.threads.focus');
+  if (threadIds.length !== 1) return;
+  await model.ensureLoaded();
+  const row = model.findRow(threadIds[0]!);
+  if (!row) throw new InputError(`Thread ${threadIds[0]} is not in ${project} yet: refresh the Threads view in a moment.`);
+  await showThreadDetails(panel, details, project, row);
+}
