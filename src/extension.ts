@@ -24,6 +24,7 @@ import { Dashboards } from './dashboard/manager';
 import { registerFeedback } from './feedback';
 import { migrateFeedbackCreator } from './feedback/creatorMigration';
 import { CallImports } from './calls/commands';
+import { FileKindContext } from './calls/fileKindContext';
 import { registerUploadCommands } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
 import { Logger } from './common/logger';
@@ -31,7 +32,7 @@ import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from '
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar, registerProjectCommand } from './status/statusBar';
-import { registerThreadCommands, showImportedThreads, showThreadDetails } from './threads/commands';
+import { registerThreadCommands, showThreadDetails } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
 import { FeedbackRecord } from './feedback/record';
@@ -192,10 +193,12 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     registerMcpConfigCommand(connection, context.extensionUri),
     ...registerFeedback({ connection, errors, log, context, record: feedbackRecord }),
     ...webUi.register(),
+    // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
+    new FileKindContext(),
     ...registerUploadCommands(uploads),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
-    ...new CallImports(connection, errors, log, () => threads.reset(), (project, threadIds) => showImportedThreads(threads, threadDetailsPanel, threadDetails, project, threadIds)).register(),
+    ...new CallImports(connection, errors, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds }))).register(),
   );
 
   // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.

@@ -62,6 +62,12 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
+    // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
+    registerCommand('svc.threads.show', (_how, arg?: unknown) => {
+      const a = (arg ?? {}) as { threadIds?: unknown; project?: unknown };
+      if (!Array.isArray(a.threadIds) || a.threadIds.length === 0 || !a.threadIds.every((t) => typeof t === 'string')) throw new InputError('svc.threads.show takes { threadIds: [...], project? }.', { field: 'threadIds' });
+      return showImportedThreads(model, panel, details, typeof a.project === 'string' ? a.project : model.project, a.threadIds as string[]);
+    }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
