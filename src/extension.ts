@@ -68,6 +68,7 @@ export interface SvcExtensionApi {
   links: LinkHandler;
   uploads: UploadManager;
   webUi: WebUi;
+  fileKinds: FileKindContext;
   feedbackRecord: FeedbackRecord;
   /** Time spent in compose(), in ms (the time inside activate() is the boot API's). */
   composeMs: number;
@@ -135,6 +136,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   // The user's own record of the feedback attached from this workspace (no service read exists).
   const feedbackRecord = new FeedbackRecord(context.workspaceState);
   const webUi = new WebUi(connection, threads);
+  const fileKinds = new FileKindContext();
   const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log, feedbackRecord, webUi));
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
@@ -194,7 +196,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerFeedback({ connection, errors, log, context, record: feedbackRecord }),
     ...webUi.register(),
     // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
-    new FileKindContext(),
+    fileKinds,
     ...registerUploadCommands(uploads),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
@@ -234,6 +236,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     links,
     uploads,
     webUi,
+    fileKinds,
     feedbackRecord,
     composeMs,
     logUri: context.logUri,

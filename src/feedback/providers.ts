@@ -71,7 +71,7 @@ export class RefHoverProvider implements vscode.HoverProvider {
     action.isTrusted = { enabledCommands: [ATTACH_COMMAND, OPEN_IN_WEB_UI] };
     action.supportHtml = false;
     action.appendMarkdown(`[$(feedback) Attach feedback…](${attachFeedbackUri(match.ref).toString()} "Attach feedback to this ${match.parsed.kind}")`);
-    action.appendMarkdown(` · [$(link-external) Open in Web UI](command:${OPEN_IN_WEB_UI}?${commandArgs([{ ref: match.ref }])} "Open this ${match.parsed.kind} in the service's web UI (svc.webUiUrl)")`);
+    action.appendMarkdown(` · [$(link-external) Open in Web UI](command:${OPEN_IN_WEB_UI}?${commandArgs([{ ref: match.ref, via: 'link' }])} "Open this ${match.parsed.kind} in the service's web UI (svc.webUiUrl)")`);
 
     return new vscode.Hover([parts, action], new vscode.Range(position.line, match.start, position.line, match.end));
   }

@@ -9,7 +9,7 @@
 
 export interface FeedbackRecordEntry {
   ref: string;
-  /** The feedback type sent: `wandb.note.1`, `wandb.reaction.1` or a custom one. */
+  /** The feedback type sent: `svc.note.1`, `svc.reaction.1` or a custom one. */
   kind: string;
   /** The note, the emoji, or the payload as JSON; cut to MAX_CONTENT characters. */
   content: string;
@@ -45,7 +45,7 @@ export function displayContent(text: string, max = DISPLAY_CONTENT): string {
 
 /** The kind as a short word: `note`, `reaction`, or the custom type. */
 export function kindLabel(kind: string): string {
-  return kind === 'wandb.note.1' ? 'note' : kind === 'wandb.reaction.1' ? 'reaction' : kind;
+  return /\.note\.1$/.test(kind) ? 'note' : /\.reaction\.1$/.test(kind) ? 'reaction' : kind;
 }
 
 function isEntry(v: unknown): v is FeedbackRecordEntry {

@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { InputError, parseRef } from '../api';
-import { registerCommand } from '../common/interaction';
+import { isScriptArgument, registerCommand } from '../common/interaction';
 import type { Connection } from '../service/connection';
 import type { ThreadsModel } from '../threads/model';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
@@ -25,7 +25,9 @@ export class WebUi {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [registerCommand(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg))];
+    // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
+    const fromLink = (a: unknown) => !!a && typeof a === 'object' && (a as { via?: unknown }).via === 'link';
+    return [registerCommand(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
   }
 
   /** The URL for a command argument; throws a readable InputError (with the fix) when it cannot. */
