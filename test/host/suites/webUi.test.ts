@@ -113,15 +113,15 @@ describe('tracing is write-only: the web UI and the feedback record', () => {
     const explorer = pkg.contributes.menus['explorer/context']!;
     const upload = explorer.find((m) => m.command === 'svc.uploadTrajectories' && /!explorerResourceIsFolder/.test(m.when))!;
     const importCalls = explorer.find((m) => m.command === 'svc.importCalls')!;
-    // Evaluates the clauses this test cares about for a file (the rest are true for a file on disk).
+    // The host hands the clauses back normalized (values quoted). Evaluates the clauses this test cares about for a file (the rest are true for a file on disk).
     const offered = (when: string, file: string, lists: { calls: string[]; trajectories: string[] }) => {
       const name = path.basename(file);
-      if (/resourceFilename != history\.jsonl/.test(when) && name === 'history.jsonl') return false;
-      if (/resourcePath not in svc\.callsFiles/.test(when) && lists.calls.includes(file)) return false;
-      if (/resourcePath not in svc\.trajectoryFiles/.test(when) && lists.trajectories.includes(file)) return false;
+      if (/resourceFilename != '?history\.jsonl/.test(when) && name === 'history.jsonl') return false;
+      if (/resourcePath not in '?svc\.callsFiles/.test(when) && lists.calls.includes(file)) return false;
+      if (/resourcePath not in '?svc\.trajectoryFiles/.test(when) && lists.trajectories.includes(file)) return false;
       const ext = /resourceFilename =~ \/(.+)\/ /.exec(when)?.[1];
       if (ext && !new RegExp(ext).test(name)) return false;
-      if (/resourceExtname == \.jsonl/.test(when) && path.extname(name) !== '.jsonl') return false;
+      if (/resourceExtname == '?\.jsonl/.test(when) && path.extname(name) !== '.jsonl') return false;
       return true;
     };
     // The sniff of open files sets the lists: open a calls file and a trajectory file.
@@ -138,7 +138,7 @@ describe('tracing is write-only: the web UI and the feedback record', () => {
     assert.strictEqual(sniffer.kindOf(calls), 'calls');
     assert.strictEqual(sniffer.kindOf(trajectories), 'trajectories');
     const lists = { calls: [calls], trajectories: [trajectories] };
-    assert.deepStrictEqual([offered(upload.when, calls, lists), offered(importCalls.when, calls, lists)], [false, true], 'a calls file: Import only');
+    assert.deepStrictEqual([offered(upload.when, calls, lists), offered(importCalls.when, calls, lists)], [false, true], `a calls file: Import only (${upload.when})`);
     assert.deepStrictEqual([offered(upload.when, trajectories, lists), offered(importCalls.when, trajectories, lists)], [true, false], 'a trajectory file: Upload only');
     assert.deepStrictEqual([offered(upload.when, history, lists), offered(importCalls.when, history, lists)], [false, false], 'history.jsonl: neither');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
