@@ -25,6 +25,7 @@ import { CompareRuns } from './dashboard/compare';
 import { registerCompareCommand } from './dashboard/compareCommand';
 import { registerFeedback } from './feedback';
 import { CallImports } from './calls/commands';
+import { FileKindContext } from './calls/fileKindContext';
 import { registerUploadCommands } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
 import { Logger } from './common/logger';
@@ -35,6 +36,8 @@ import { StatusBar, registerProjectCommand } from './status/statusBar';
 import { registerThreadCommands, showThreadDetails } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
+import { FeedbackRecord } from './feedback/record';
+import { WebUi } from './webUi/commands';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
@@ -66,6 +69,9 @@ export interface SvcExtensionApi {
   agentHost: ToolHost;
   links: LinkHandler;
   uploads: UploadManager;
+  webUi: WebUi;
+  fileKinds: FileKindContext;
+  feedbackRecord: FeedbackRecord;
   /** Time spent in compose(), in ms (the time inside activate() is the boot API's). */
   composeMs: number;
   /** Where the host keeps this extension's logs and state, for the security tests. */
@@ -129,7 +135,11 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   threadsProvider.attach(threadsView);
   const threadDetails = new ThreadDetailsProvider(threads);
   register(vscode.workspace.registerTextDocumentContentProvider(THREAD_SCHEME, threadDetails));
-  const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log));
+  // The user's own record of the feedback attached from this workspace (no service read exists).
+  const feedbackRecord = new FeedbackRecord(context.workspaceState);
+  const webUi = new WebUi(connection, threads);
+  const fileKinds = new FileKindContext();
+  const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log, feedbackRecord, webUi));
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
@@ -187,11 +197,14 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
-    ...registerFeedback({ connection, errors, log, context }),
+    ...registerFeedback({ connection, errors, log, context, record: feedbackRecord }),
+    ...webUi.register(),
+    // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
+    fileKinds,
     ...registerUploadCommands(uploads),
     ...viewer.register(),
     // After an import the new threads should show: drop the loaded rows; a visible view reloads.
-    ...new CallImports(connection, errors, log, () => threads.reset()).register(),
+    ...new CallImports(connection, errors, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds }))).register(),
   );
 
   // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.
@@ -222,6 +235,9 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     agentHost,
     links,
     uploads,
+    webUi,
+    fileKinds,
+    feedbackRecord,
     composeMs,
     logUri: context.logUri,
     globalState: context.globalState,

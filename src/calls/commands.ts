@@ -45,7 +45,12 @@ export interface ImportReport {
   status: 'invalid' | 'cancelled' | 'done' | 'failed' | 'aborted';
   files: { file: string; items: number; starts: number; ends: number; problems?: number }[];
   error?: string;
+  /** The thread ids of the calls started by the import (the first MAX_SHOWN_THREADS). */
+  threadIds?: string[];
 }
+
+/** How many thread ids Show Thread filters the view by. */
+const MAX_SHOWN_THREADS = 50;
 
 /**
  * svc.importCalls: JSONL files of call batch items, validated with line-accurate diagnostics, then
@@ -62,6 +67,8 @@ export class CallImports implements vscode.Disposable {
     private readonly errors: ErrorPresenter,
     private readonly log: Logger,
     private readonly afterImport: () => void,
+    /** Shows the threads an import wrote to (the notification's Show Thread). */
+    private readonly showThreads?: (project: string, threadIds: string[]) => Promise<void>,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -121,6 +128,8 @@ export class CallImports implements vscode.Disposable {
     const perBatch = args.itemsPerBatch ?? 1000;
     const started = performance.now();
     const report: ImportReport = { status: 'done', files: [] };
+    const threadIds = new Set<string>();
+    const project = this.connection.config.project;
     await withAbortableProgress(
       { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls' },
       async (progress, abort) => {
@@ -163,6 +172,8 @@ export class CallImports implements vscode.Disposable {
           try {
             for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal, trusted: true })) {
               batch.push({ item: withStableIds(rec.item, uri.fsPath, rec.line), line: rec.line });
+              const start = 'start' in rec.item.req ? rec.item.req.start : undefined;
+              if (start?.thread_id && threadIds.size < MAX_SHOWN_THREADS && start.project_id === project) threadIds.add(start.thread_id);
               if (batch.length >= perBatch) await flush();
             }
             await flush();
@@ -182,9 +193,24 @@ export class CallImports implements vscode.Disposable {
     if (starts + ends > 0) this.afterImport();
     if (report.status === 'done') {
       const warnings = summaries.reduce((n, s) => n + s.problems.length, 0);
-      vscode.window.showInformationMessage(
-        `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
-          (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
+      report.threadIds = [...threadIds];
+      const show = threadIds.size === 1 ? 'Show Thread' : threadIds.size > 1 ? `Show ${threadIds.size} Threads` : undefined;
+      background(
+        Promise.resolve(
+          vscode.window.showInformationMessage(
+            `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
+              (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
+            ...(show ? [show] : []),
+          ),
+        ).then(async (choice) => {
+          if (!choice || !this.showThreads) return;
+          try {
+            await this.showThreads(project, [...threadIds]);
+          } catch (e) {
+            await this.errors.show(e);
+          }
+        }),
+        'Offering to show the imported threads',
       );
     } else {
       const done = `${starts} started and ${ends} ended calls were imported`;

@@ -40,6 +40,8 @@ export interface SvcConfig {
   ignoredWorkspaceSettings: string[];
   /** The name recorded as the creator of feedback; empty for none. */
   feedbackCreator: string;
+  /** The service's web UI as a URL template (webUi/url.ts); empty when not set. */
+  webUiUrl: string;
 }
 
 export interface ProxyConfig {
@@ -134,6 +136,8 @@ export function readConfig(): SvcConfig {
     allowInsecureHttp: c.get<boolean>('allowInsecureHttp') === true,
     ignoredWorkspaceSettings: vscode.workspace.isTrusted ? [] : restrictedWorkspaceSettings(),
     feedbackCreator: (c.get<string>('feedback.creator') ?? '').trim(),
+    // Restricted (package.json): an untrusted workspace cannot point Open in Web UI elsewhere.
+    webUiUrl: (c.get<string>('webUiUrl') ?? '').trim(),
   };
 }
 

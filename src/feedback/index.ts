@@ -4,6 +4,7 @@ import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { registerFeedbackCommands } from './commands';
 import { FeedbackManager } from './manager';
+import type { FeedbackRecord } from './record';
 import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './providers';
 
 export { ATTACH_COMMAND } from './commands';
@@ -14,6 +15,7 @@ export interface FeedbackDeps {
   errors: ErrorPresenter;
   log: Logger;
   context: vscode.ExtensionContext;
+  record: FeedbackRecord;
 }
 
 /** Registers svc.attachFeedback, the ref link provider and the ref hover. */
@@ -23,10 +25,11 @@ export function registerFeedback(deps: FeedbackDeps): vscode.Disposable[] {
     errors: deps.errors,
     log: deps.log,
     globalState: deps.context.globalState,
+    record: deps.record,
   });
   return [
     ...registerFeedbackCommands(manager),
     vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
-    vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(deps.connection)),
+    vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(deps.connection, deps.record)),
   ];
 }

@@ -18,6 +18,7 @@ import { NOTE_TYPE, parsePayloadText, payloadProblemFor, REACTION_TYPE, type Jso
 import { announceCreated, askFeedbackType, askNote, askRef, closeWithoutSaving, pickEmoji, pickKind, pickRef, pickTurn, refsInEditor } from './questions';
 import { projectMismatch, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
+import { payloadContent, type FeedbackRecord } from './record';
 
 export const PAYLOAD_TEMPLATE = '{\n  \n}';
 
@@ -26,6 +27,8 @@ export interface FeedbackDeps {
   errors: ErrorPresenter;
   log: Logger;
   globalState: vscode.Memento;
+  /** The user's own record of what was attached from this workspace (record.ts). */
+  record?: FeedbackRecord;
 }
 
 const SET_SERVICE_URL = { title: 'Set Service URL', command: 'svc.setBaseUrl' };
@@ -174,6 +177,9 @@ export class FeedbackManager {
       );
       this.retryIds.succeeded(key);
       log.info(`Feedback ${res.id} (${req.feedback_type}) attached to ${req.svc_ref}`);
+      await this.deps.record
+        ?.add({ ref: req.svc_ref, kind: req.feedback_type, content: payloadContent(req.payload), time: res.created_at || new Date().toISOString(), id: res.id || id })
+        .catch((e: unknown) => log.warn(`Could not record feedback ${res.id} in this workspace: ${String(e)}`));
       announceCreated(res, req.creator ?? undefined);
       return res;
     } catch (e) {

@@ -3,6 +3,8 @@ import { escapeMarkdown } from '../common/format';
 import type { Connection } from '../service/connection';
 import { THREAD_SCHEME } from '../threads/details';
 import { ATTACH_COMMAND } from './commands';
+import { displayContent, kindLabel, type FeedbackRecord } from './record';
+import { OPEN_IN_WEB_UI } from '../webUi/commands';
 import { commandArgs, linkRefs, MAX_LINKS, projectMismatch, refAt, refParts } from './refText';
 
 /** Where refs become links and get hovers: files, untitled documents and thread details. */
@@ -36,7 +38,10 @@ export class RefLinkProvider implements vscode.DocumentLinkProvider {
  * for the one command only, a link that attaches feedback.
  */
 export class RefHoverProvider implements vscode.HoverProvider {
-  constructor(private readonly connection: Connection) {}
+  constructor(
+    private readonly connection: Connection,
+    private readonly record?: FeedbackRecord,
+  ) {}
 
   provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const line = document.lineAt(position.line).text;
@@ -54,10 +59,19 @@ export class RefHoverProvider implements vscode.HoverProvider {
     const mismatch = project ? projectMismatch(match.parsed, project) : undefined;
     if (mismatch) parts.appendMarkdown(`\n${escapeMarkdown(`Not in the selected project ${project}.`)}\n`);
 
+    // The user's own record: what this user attached from this workspace (the service has no read of feedback).
+    const mine = this.record?.forRefs([match.ref]) ?? [];
+    if (mine.length) {
+      parts.appendMarkdown(`\n**Attached from this editor** (your own record in this workspace, not read from the service)\n\n`);
+      for (const e of mine.slice(0, 10)) parts.appendMarkdown(`- ${escapeMarkdown(e.time)} · ${escapeMarkdown(kindLabel(e.kind))}: ${escapeMarkdown(displayContent(e.content))}\n`);
+      if (mine.length > 10) parts.appendMarkdown(`- ${mine.length - 10} more\n`);
+    }
+
     const action = new vscode.MarkdownString(undefined, true);
-    action.isTrusted = { enabledCommands: [ATTACH_COMMAND] };
+    action.isTrusted = { enabledCommands: [ATTACH_COMMAND, OPEN_IN_WEB_UI] };
     action.supportHtml = false;
     action.appendMarkdown(`[$(feedback) Attach feedback…](${attachFeedbackUri(match.ref).toString()} "Attach feedback to this ${match.parsed.kind}")`);
+    action.appendMarkdown(` · [$(link-external) Open in Web UI](command:${OPEN_IN_WEB_UI}?${commandArgs([{ ref: match.ref, via: 'link' }])} "Open this ${match.parsed.kind} in the service's web UI (svc.webUiUrl)")`);
 
     return new vscode.Hover([parts, action], new vscode.Range(position.line, match.start, position.line, match.end));
   }

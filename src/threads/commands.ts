@@ -62,6 +62,12 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
+    // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
+    registerCommand('svc.threads.show', (_how, arg?: unknown) => {
+      const a = (arg ?? {}) as { threadIds?: unknown; project?: unknown };
+      if (!Array.isArray(a.threadIds) || a.threadIds.length === 0 || !a.threadIds.every((t) => typeof t === 'string')) throw new InputError('svc.threads.show takes { threadIds: [...], project? }.', { field: 'threadIds' });
+      return showImportedThreads(model, panel, details, typeof a.project === 'string' ? a.project : model.project, a.threadIds as string[]);
+    }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
       const row = rowOf(arg);
       if (!row) return undefined;
@@ -188,4 +194,21 @@ export function filterFromArgs(args: FilterArgs): ThreadFilter {
   const before = bound('before', args.before);
   if (!after && !before) throw new InputError('A range needs after, before or both.');
   return { kind: 'range', after, before };
+}
+
+/**
+ * After an import: the Threads view filtered by the threads the file held, and, for one thread,
+ * its details. The filter is the view's own (Clear Filter undoes it). Not the selected project:
+ * says so, since the view shows only that one.
+ */
+export async function showImportedThreads(model: ThreadsModel, panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, threadIds: string[]): Promise<void> {
+  if (threadIds.length === 0) return;
+  if (project !== model.project) throw new InputError(`The calls went to ${project}, but the Threads view shows ${model.project || 'no project'}: select ${project} to see them.`, { field: 'svc.project' }, { fix: { title: `Switch to ${project}`, command: 'svc.selectProject', args: { projectId: project } } });
+  await model.setFilter({ kind: 'ids', threadIds });
+  await vscode.commands.executeCommand('svc.threads.focus');
+  if (threadIds.length !== 1) return;
+  await model.ensureLoaded();
+  const row = model.findRow(threadIds[0]!);
+  if (!row) throw new InputError(`Thread ${threadIds[0]} is not in ${project} yet: refresh the Threads view in a moment.`);
+  await showThreadDetails(panel, details, project, row);
 }

@@ -8,6 +8,8 @@ import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, ty
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';
 import { copyLink } from '../links/commands';
+import { displayContent, kindLabel, type FeedbackRecord } from '../feedback/record';
+import type { WebUi } from '../webUi/commands';
 
 export const THREAD_DETAILS_VIEW_TYPE = 'svc.threadDetails';
 
@@ -35,9 +37,12 @@ export class ThreadDetailsPanel extends Disposable {
     private readonly model: ThreadsModel,
     private readonly errors: ErrorPresenter,
     private readonly log: Logger,
+    private readonly record: FeedbackRecord,
+    private readonly webUi: WebUi,
   ) {
     super();
     this._register(model.onDidChange(() => this.follow()));
+    this._register(record.onDidChange(() => this.post()));
     this._register({ dispose: () => { this.panel?.dispose(); } });
   }
 
@@ -96,6 +101,12 @@ export class ThreadDetailsPanel extends Disposable {
         case 'openJson':
           await shown.openJson();
           break;
+        case 'openWebUi': {
+          const threadId = shown.row.thread_id;
+          const id = msg.target === 'thread' ? undefined : turnId(msg.target);
+          await this.webUi.openTarget(id ? { ref: callRef(shown.project, id), threadId } : { kind: 'thread', project: shown.project, row: shown.row });
+          break;
+        }
       }
     } catch (e) {
       background(this.errors.show(e, `Thread ${shown.row.thread_id}`), 'Showing an error');
@@ -130,10 +141,27 @@ export class ThreadDetailsPanel extends Disposable {
   /** Posts the thread (or `message`) once the page listens; checked against the schema like what comes back. */
   private post(message?: ToWebview): void {
     if (!this.panel || !this.shown) return;
-    const msg = message ?? { type: 'show' as const, thread: threadDetails(this.shown.project, this.shown.row, (id) => callRef(this.shown!.project, id)) };
+    const msg = message ?? { type: 'show' as const, thread: this.details(this.shown) };
     const checked = ToWebviewSchema.parse(msg);
     if (checked.type === 'show') this.lastPosted = checked;
     if (this.ready) background(this.panel.webview.postMessage(checked), 'Posting to the thread details');
+  }
+
+  /** The thread for the webview, with the feedback this user attached to its turns from this workspace. */
+  private details(shown: Shown) {
+    const details = threadDetails(shown.project, shown.row, (id) => callRef(shown.project, id));
+    const turnOf = new Map(details.turns.map((t) => [t.ref, t.label]));
+    const feedback = this.record.forRefs([...turnOf.keys()]).map((e) => ({ turn: turnOf.get(e.ref) ?? e.ref, kind: kindLabel(e.kind), content: displayContent(e.content), time: e.time, id: e.id }));
+    return { ...details, feedback, webUi: this.webUiConfigured() };
+  }
+
+  private webUiConfigured(): boolean {
+    try {
+      this.webUi.urlFor({ threadId: 'x', project: 'e/p' });
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** After the view reloaded, shows the thread's new row (more turns, a later update). */

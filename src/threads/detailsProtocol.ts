@@ -29,6 +29,10 @@ export const ThreadDetailsSchema = z.object({
   turns: z.array(TurnSchema),
   /** Fields the spec does not name, as [name, JSON text]. */
   other: z.array(z.tuple([z.string(), z.string()])),
+  /** Feedback this user attached from this editor to the thread's turns (the user's own record, not a service read). */
+  feedback: z.optional(z.array(z.object({ turn: z.string(), kind: z.string(), content: z.string(), time: z.string(), id: z.string() }))),
+  /** Whether svc.webUiUrl is set (else the button says how to set it). */
+  webUi: z.optional(z.boolean()),
 });
 export type ThreadDetails = z.infer<typeof ThreadDetailsSchema>;
 
@@ -46,6 +50,8 @@ export const FromWebviewSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('attachFeedback'), turn: z.enum(['first', 'last']) }),
   z.object({ type: z.literal('copy'), target: z.enum(['threadId', 'first', 'last', 'link']) }),
   z.object({ type: z.literal('openJson') }),
+  /** Open in Web UI: the thread, or one of its turns. */
+  z.object({ type: z.literal('openWebUi'), target: z.enum(['thread', 'first', 'last']) }),
 ]);
 export type FromWebview = z.infer<typeof FromWebviewSchema>;
 

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
-import type { SortBy } from '../api';
 import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, plural } from '../common/format';
 import { treeNode } from '../common/treeNodes';
 import { describeFilter, describeSort } from './filter';
+import { threadDescription } from './rowText';
+
+export { threadDescription } from './rowText';
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';
 
@@ -178,18 +180,6 @@ export class ThreadsTreeProvider extends Disposable implements vscode.TreeDataPr
       ? [filter && `filter: ${filter}`, `by ${describeSort(this.model.sort)}`].filter(Boolean).join(' · ')
       : undefined;
   }
-}
-
-/**
- * A row's description: turns, a turn duration and a time. The sort field's own value is always
- * there, so the rows read as sorted: the p99 duration when sorting by it (else p50), and the start
- * time when sorting by it (else the last update).
- */
-export function threadDescription(row: ThreadRow, sortField: SortBy['field'] = 'last_updated', now: number = Date.now()): string {
-  const turns = plural(row.turn_count, 'turn');
-  const duration = sortField === 'p99_turn_duration_ms' ? `p99 ${formatDuration(row.p99_turn_duration_ms)}` : `p50 ${formatDuration(row.p50_turn_duration_ms)}`;
-  const time = sortField === 'start_time' ? `started ${formatRelative(row.start_time, now)}` : formatRelative(row.last_updated, now);
-  return `${turns} · ${duration} · ${time}`;
 }
 
 /** Every field of the row in an untrusted markdown table; null and -1 read "n/a". */

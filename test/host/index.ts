@@ -51,6 +51,8 @@ function loadSuites(): void {
   require('./suites/uploadParquet.test');
   require('./suites/import.test');
   require('./suites/feedback.test');
+  require('./suites/webUi.test');
+  require('./suites/migration.test');
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');

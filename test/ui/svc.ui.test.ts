@@ -58,7 +58,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 30_000 });
     const labels: string[] = await sidebar.locator('.monaco-list-row[aria-label^="Thread "]').evaluateAll((els: { getAttribute(n: string): string | null }[]) => els.map((e) => e.getAttribute('aria-label') ?? ''));
     assert.ok(labels.length >= 10, `${labels.length} thread rows`);
-    assert.match(labels[0]!, /^Thread [\w-]+, \d+ turns? · p50 /);
+    assert.match(labels[0]!, /^Thread [\w-]+, (\d{4}-\d{2}-\d{2}|.* ago|just now) · \d+ turns? · p50 /);
     assert.ok(server.stats.count('/threads/stream_query') >= 1);
     // The status bar item settles once the sign-in state is read (it may render a moment later).
     const status = wb.page.locator('.statusbar-item').filter({ hasText: 'svc: demo-entity/chatbot' });
@@ -243,8 +243,11 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.match(await turns.first().locator('code').innerText(), /^svc:\/\/\/demo-entity\/chatbot\/call\/[\w-]+$/);
     assert.equal(await turns.first().locator('button', { hasText: 'Attach Feedback…' }).count(), 1);
     // Copy Ref goes through the extension, which confirms it.
-    await turns.first().locator('button', { hasText: 'Copy Ref' }).click();
+    const copyRef = turns.first().locator('button[data-action^="copy-"]');
+    const widthBefore = (await copyRef.boundingBox())!.width;
+    await copyRef.click();
     await turns.first().locator('button', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal((await copyRef.boundingBox())!.width, widthBefore, 'Copy Ref keeps its width as it says "Copied"');
     // So does Copy Link (a deep link to this thread).
     await view.locator('header button', { hasText: 'Copy Link' }).click();
     await view.locator('header button', { hasText: 'Copied' }).waitFor({ state: 'visible', timeout: 10_000 });

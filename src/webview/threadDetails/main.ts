@@ -57,7 +57,7 @@ function render(thread: ThreadDetails): void {
     'header',
     {},
     h('div', { class: 'title' }, h('h1', {}, `Thread ${thread.threadId}`), h('p', { class: 'sub' }, `in ${thread.project} · ${plural(thread.turnCount, 'turn')}`)),
-    h('div', { class: 'actions' }, copyId, copyLink, button('Open JSON', () => post({ type: 'openJson' }), { secondary: true, title: 'The row as the service sent it', id: 'open-json' })),
+    h('div', { class: 'actions' }, button('Open in Web UI', () => post({ type: 'openWebUi', target: 'thread' }), { title: thread.webUi ? "Open this thread in the service's web UI" : 'Set svc.webUiUrl to open threads in the web UI', id: 'webui-thread' }), copyId, copyLink, button('Open JSON', () => post({ type: 'openJson' }), { secondary: true, title: 'The row as the service sent it', id: 'open-json' })),
   );
   const summary = h(
     'table',
@@ -80,7 +80,7 @@ function render(thread: ThreadDetails): void {
           'div',
           { class: 'turn', 'data-turn': turn.which },
           h('div', { class: 'label' }, turn.label),
-          h('div', { class: 'actions' }, button('Attach Feedback…', () => post({ type: 'attachFeedback', turn: turn.which }), { title: `Attach feedback to ${turn.ref}`, id: `feedback-${turn.which}` }), copy),
+          h('div', { class: 'actions' }, button('Open in Web UI', () => post({ type: 'openWebUi', target: turn.which }), { secondary: true, title: `Open ${turn.ref} in the service's web UI`, id: `webui-${turn.which}` }), button('Attach Feedback…', () => post({ type: 'attachFeedback', turn: turn.which }), { title: `Attach feedback to ${turn.ref}`, id: `feedback-${turn.which}` }), copy),
           h('code', { class: 'ref' }, turn.ref),
         );
       })
@@ -88,7 +88,23 @@ function render(thread: ThreadDetails): void {
   const other = thread.other.length
     ? [h('h2', {}, 'Other fields'), h('table', { 'aria-label': 'Other fields' }, h('tbody', {}, ...thread.other.map(([k, v]) => h('tr', {}, h('th', { scope: 'row' }, k), h('td', {}, h('code', {}, v))))))]
     : [];
-  app.replaceChildren(header, summary, h('h2', {}, 'Turns'), ...turns, ...other);
+  // Tracing is write-only: the spec has no endpoint that reads calls, so say where they are read.
+  const notice = h(
+    'p',
+    { class: 'notice', 'data-notice': 'metadata' },
+    "These are the thread's metadata: the service's API has no endpoint that reads calls back. Read the calls in the service's web UI (Open in Web UI",
+    thread.webUi ? ')' : '; set svc.webUiUrl first)',
+    '.',
+  );
+  const feedback = thread.feedback ?? [];
+  const mine = [
+    h('h2', {}, 'Feedback attached from this editor'),
+    h('p', { class: 'muted' }, 'Your own record of what you attached from this workspace, not read from the service.'),
+    feedback.length
+      ? h('ul', { class: 'feedback', 'aria-label': 'Feedback attached from this editor' }, ...feedback.map((f) => h('li', { 'data-id': f.id }, time(f.time), ` · ${f.turn} · ${f.kind}: `, h('span', { class: 'content' }, f.content))))
+      : h('p', { class: 'empty' }, 'None yet: Attach Feedback… on a turn adds it here.'),
+  ];
+  app.replaceChildren(header, notice, summary, h('h2', {}, 'Turns'), ...turns, ...mine, ...other);
   app.removeAttribute('aria-busy');
 }
 
@@ -100,9 +116,17 @@ window.addEventListener('message', (event: MessageEvent) => {
   else {
     const b = copyButtons.get(msg.target);
     if (!b) return;
-    const label = b.textContent;
+    // The button keeps its width while it says "Copied" (the labels are longer, so the row
+    // does not shift); a second click during the confirmation keeps the first label.
+    const label = b.dataset.label ?? b.textContent ?? '';
+    b.dataset.label = label;
+    b.style.minWidth = `${b.getBoundingClientRect().width}px`;
     b.textContent = 'Copied';
-    setTimeout(() => (b.textContent = label), 1500);
+    setTimeout(() => {
+      b.textContent = label;
+      b.style.minWidth = '';
+      delete b.dataset.label;
+    }, 1500);
   }
 });
 

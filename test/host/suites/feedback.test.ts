@@ -255,7 +255,7 @@ describe('feedback', () => {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('shows the parts of a ref on hover, with a link trusted for the one command', async () => {
+  it('shows the parts of a ref on hover, with links trusted for their two commands (attach feedback, open in the web UI)', async () => {
     const ref = callRef(PROJECT, 'c0ffee42');
     const editor = await openUntitled(`hover ${ref} here`);
     opened.push(editor.document);
@@ -270,7 +270,7 @@ describe('feedback', () => {
     assert.match(parts.value, /\| Call id \| c0ffee42 \|/);
     assert.ok(!parts.isTrusted, 'the parts are not trusted');
     assert.match(action.value, /\(command:svc\.attachFeedback\?/);
-    assert.deepStrictEqual(action.isTrusted, { enabledCommands: ['svc.attachFeedback'] });
+    assert.deepStrictEqual(action.isTrusted, { enabledCommands: ['svc.attachFeedback', 'svc.openInWebUi'] });
 
     // No hover of ours off the ref.
     const none = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', editor.document.uri, new vscode.Position(0, 2));

@@ -24,6 +24,7 @@ const SVC_KEYS = [
   'requestTimeoutSeconds',
   'allowInsecureHttp',
   'feedback.creator',
+  'webUiUrl',
 ];
 
 /** What activate() returns (activates the extension if needed). */

@@ -1,0 +1,70 @@
+/**
+ * svc.openInWebUi: opens a thread, a turn or a ref in the service's web UI (svc.webUiUrl). From a
+ * thread row, the thread details (thread and turn buttons) and the ref hover. Scripted:
+ * `{ threadId, project? }` or `{ ref, threadId? }`; it resolves with the URL it opened and never
+ * prompts. Not configured: the error names the setting, and a user gets a button that opens it.
+ */
+import * as vscode from 'vscode';
+import { InputError, parseRef } from '../api';
+import { isScriptArgument, registerCommand } from '../common/interaction';
+import type { Connection } from '../service/connection';
+import type { ThreadsModel } from '../threads/model';
+import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
+
+export const OPEN_IN_WEB_UI = 'svc.openInWebUi';
+
+const OPEN_SETTING = { title: 'Open Setting', command: 'workbench.action.openSettings', args: WEB_UI_SETTING };
+
+export class WebUi {
+  /** Opens a URL in the browser; no credential goes with it. Replaced by the in-host tests. */
+  open: (url: string) => Thenable<boolean> = (url) => vscode.env.openExternal(vscode.Uri.parse(url, true));
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly threads: ThreadsModel,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
+    const fromLink = (a: unknown) => !!a && typeof a === 'object' && (a as { via?: unknown }).via === 'link';
+    return [registerCommand(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
+  }
+
+  /** The URL for a command argument; throws a readable InputError (with the fix) when it cannot. */
+  urlFor(arg: unknown): string {
+    const values = this.valuesOf(arg);
+    const built = buildWebUiUrl(this.connection.config.webUiUrl, values);
+    if (!built.ok) throw new InputError(`Open in Web UI: ${built.reason}`, { field: WEB_UI_SETTING }, { fix: OPEN_SETTING });
+    return built.url;
+  }
+
+  async openTarget(arg: unknown): Promise<string> {
+    const url = this.urlFor(arg);
+    await this.open(url);
+    return url;
+  }
+
+  private valuesOf(arg: unknown): WebUiValues {
+    if (!arg || typeof arg !== 'object') throw new InputError(`${OPEN_IN_WEB_UI}: pass a thread row, { threadId, project? } or { ref, threadId? }.`);
+    const a = arg as Record<string, unknown>;
+    // A thread row of the Threads view.
+    if (a.kind === 'thread' && typeof a.project === 'string' && a.row && typeof a.row === 'object') {
+      const row = a.row as { thread_id: string; last_turn_id?: string | null };
+      return threadValues(a.project, row.thread_id, row.last_turn_id);
+    }
+    const threadId = typeof a.threadId === 'string' && a.threadId.trim() ? a.threadId.trim() : undefined;
+    if (typeof a.ref === 'string') {
+      const parsed = parseRef(a.ref);
+      if (!parsed.ok) throw new InputError(`"${a.ref}" is not a ref: it ${parsed.reason}.`, { field: 'ref' });
+      const r = parsed.ref;
+      return { entity: r.entity, project: r.project, ...(r.callId ? { callId: r.callId } : {}), ...(threadId ? { threadId } : {}) };
+    }
+    if (threadId) {
+      const project = typeof a.project === 'string' && a.project.trim() ? a.project.trim() : this.connection.config.project;
+      if (!project) throw new InputError(`${OPEN_IN_WEB_UI}: no project: pass { threadId, project } or select a project.`, { field: 'project' });
+      const row = project === this.threads.project ? this.threads.findRow(threadId) : undefined;
+      return threadValues(project, threadId, row?.last_turn_id);
+    }
+    throw new InputError(`${OPEN_IN_WEB_UI}: pass a thread row, { threadId, project? } or { ref, threadId? }.`);
+  }
+}
