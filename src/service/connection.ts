@@ -7,6 +7,7 @@ import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { background } from '../common/background';
+import { WALKTHROUGH_KEYS } from './walkthrough';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
@@ -287,7 +288,9 @@ export class Connection extends Disposable {
       'svc.workspaceSettingsIgnored': cfg.ignoredWorkspaceSettings.length > 0,
     };
     Object.assign(this.contextKeys, keys);
-    await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
+    // The walkthrough's steps complete on keys of their own (see walkthrough.ts).
+    const walkthrough = Object.entries(WALKTHROUGH_KEYS).map(([from, to]) => [to, keys[from] === true] as const);
+    await Promise.all([...Object.entries(keys), ...walkthrough].map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
   }
 
   override dispose(): void {
