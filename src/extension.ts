@@ -116,7 +116,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   // Answers about where a key may go live in globalState: no workspace can write there.
   const approvals = new KeyApprovals(context.globalState);
   const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
-  register(new WalkthroughTicks(() => connection.contextKeys));
+  register(new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys));
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
   const errors = new ErrorPresenter(log);
   register(presentCommandErrors(errors));

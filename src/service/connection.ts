@@ -7,7 +7,6 @@ import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { background } from '../common/background';
-import { WALKTHROUGH_KEYS } from './walkthrough';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
@@ -39,6 +38,9 @@ export interface ConnectionChange {
  */
 export class Connection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ConnectionChange>());
+  private readonly keysSet = this._register(new vscode.EventEmitter<Readonly<Record<string, boolean>>>());
+  /** Fires with the context keys each time they are set (the walkthrough's ticks follow them). */
+  readonly onDidSetContextKeys = this.keysSet.event;
   /**
    * The one change event: fires whenever the client, the credentials, the auth state, the key
    * approvals or the svc.* configuration may have changed, and says what did (ConnectionChange).
@@ -288,9 +290,8 @@ export class Connection extends Disposable {
       'svc.workspaceSettingsIgnored': cfg.ignoredWorkspaceSettings.length > 0,
     };
     Object.assign(this.contextKeys, keys);
-    // The walkthrough's steps complete on keys of their own (see walkthrough.ts).
-    const walkthrough = Object.entries(WALKTHROUGH_KEYS).map(([from, to]) => [to, keys[from] === true] as const);
-    await Promise.all([...Object.entries(keys), ...walkthrough].map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
+    this.keysSet.fire(this.contextKeys);
+    await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
   }
 
   override dispose(): void {

@@ -1,12 +1,12 @@
 /**
  * The walkthrough's ticks. VS Code's walkthrough service starts lazily (when a walkthrough or the
- * Welcome page first opens) and credits an `onContext:` completion event only when a context key
- * changes after that: a key that was already true when it started is recorded and never credited,
- * so a user who set everything up before opening the walkthrough saw 0 of 5 steps done.
+ * Welcome page first opens). An `onContext:` completion event whose expression is already true when
+ * it starts is recorded as seen and never credited, and a later change does not credit it either: a
+ * user who set everything up before opening the walkthrough saw 0 of 5 steps done.
  *
- * The steps complete on keys of their own (`svc.walkthrough.*`, so no welcome view flickers), which
- * follow the connection's keys and are re-fired (false, then their value) when a Welcome or
- * walkthrough tab opens, and once after activation for one restored at startup.
+ * So the steps complete on keys of their own (`svc.walkthrough.*`, no welcome view depends on
+ * them), which stay false until a walkthrough or Welcome tab is open (the service has started, and
+ * seen them false); then they are set to the connection's values a moment later, and follow them.
  */
 import * as vscode from 'vscode';
 import { background } from '../common/background';
@@ -24,49 +24,46 @@ export function isWalkthroughTab(tab: vscode.Tab): boolean {
   return tab.input === undefined && /welcome|walkthrough|get started/i.test(tab.label);
 }
 
-const setContext = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
+/** How long after the tab opens the keys turn true: the service registers the walkthroughs as it starts. */
+const SETTLE_MS = 1000;
 
 export class WalkthroughTicks implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private watching = false;
 
-  /** `keys` reads the connection's context keys as last set. */
-  constructor(private readonly keys: () => Readonly<Record<string, boolean>>) {
+  /** `keys` reads the connection's context keys as last set; `onDidSetKeys` fires when they are set. */
+  constructor(
+    private readonly keys: () => Readonly<Record<string, boolean>>,
+    onDidSetKeys: vscode.Event<unknown>,
+  ) {
     this.subscriptions.push(
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (e.opened.some(isWalkthroughTab)) this.refireSoon();
+        if (e.opened.some(isWalkthroughTab)) this.watchSoon();
       }),
+      onDidSetKeys(() => this.watching && background(this.sync(), 'Setting the walkthrough keys')),
     );
-    this.refireSoon();
+    // A Welcome page or walkthrough restored at startup.
+    if (vscode.window.tabGroups.all.some((g) => g.tabs.some(isWalkthroughTab))) this.watchSoon();
   }
 
-  /** Sets the walkthrough keys to the connection's values (a change VS Code credits when it is watching). */
+  /** Sets the walkthrough keys to the connection's values. */
   async sync(): Promise<void> {
     const keys = this.keys();
-    await Promise.all(Object.entries(WALKTHROUGH_KEYS).map(([from, to]) => setContext(to, keys[from] === true)));
+    await Promise.all(Object.entries(WALKTHROUGH_KEYS).map(([from, to]) => vscode.commands.executeCommand('setContext', to, keys[from] === true)));
   }
 
-  /** Turns every true walkthrough key false and back: the walkthrough service sees each one change. */
-  async refire(): Promise<void> {
-    const keys = this.keys();
-    const on = Object.entries(WALKTHROUGH_KEYS).filter(([from]) => keys[from] === true);
-    await Promise.all(on.map(([, to]) => setContext(to, false)));
-    await this.sync();
-  }
-
-  /** Now and a moment later: the service starts as the walkthrough's editor resolves. */
-  private refireSoon(): void {
-    background(this.refire(), 'Re-firing the walkthrough keys');
-    const t = setTimeout(() => {
-      this.timers.delete(t);
-      background(this.refire(), 'Re-firing the walkthrough keys');
-    }, 1500);
-    this.timers.add(t);
+  private watchSoon(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.watching = true;
+      background(this.sync(), 'Setting the walkthrough keys');
+    }, SETTLE_MS);
   }
 
   dispose(): void {
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
+    if (this.timer) clearTimeout(this.timer);
     for (const s of this.subscriptions) s.dispose();
   }
 }
