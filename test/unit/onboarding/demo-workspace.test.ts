@@ -50,7 +50,7 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     type O = Record<string, unknown>;
     const groups = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as O);
     const sizes = groups.map((g) => (g.trajectories as unknown[]).length);
-    assert.ok(sizes.every((n) => n >= 4 && n <= 8), `groups of 4 to 8: ${sizes}`);
+    assert.ok(sizes.every((n) => n >= 4 && n <= 8), `groups of 4 to 8: ${sizes.join(', ')}`);
     const rewards = groups.map((g) => (g.trajectories as O[]).map((t) => t.reward as number));
     const flat = rewards.filter((r) => new Set(r).size === 1);
     assert.equal(flat.length, 1, 'exactly one group has no learning signal');
