@@ -134,10 +134,10 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     await input.waitFor({ state: 'visible' });
     await input.fill('Get started with svc');
     await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get started with svc' }).first().click();
-    const step = (title: string) => page.locator('.getting-started-step', { hasText: title }).first();
-    await step('Set the service URL').waitFor({ state: 'visible', timeout: 30_000 });
-    for (const title of ['Set the service URL', 'Sign in', 'Select a project', 'Add a model']) {
-      await page.locator('.getting-started-step.complete', { hasText: title }).first().waitFor({ state: 'attached', timeout: 20_000 });
+    await page.locator('.getting-started-step', { hasText: 'Set the service URL' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Each step's checkbox carries data-done-step-id, and the class `complete` once it is ticked.
+    for (const id of ['setBaseUrl', 'signIn', 'selectProject', 'addModel']) {
+      await page.locator(`[data-done-step-id$="${id}"].complete`).first().waitFor({ state: 'attached', timeout: 20_000 });
     }
     await wb.screenshot(out('walkthrough.png'));
   });
