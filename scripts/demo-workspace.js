@@ -1,5 +1,5 @@
 // The sample files of the demo workspace (`npm run demo`, and UI tests that follow the demo):
-// a good and a bad trajectory file, a calls file, and notes with call refs taken from the demo
+// a good and a bad trajectory file, a rich one for the viewer (scripts/demo-rich-trajectories.js), a calls file, and notes with call refs taken from the demo
 // data, so every journey of the README can be tried at once.
 //
 //   const { writeDemoWorkspace } = require('./demo-workspace');
@@ -13,6 +13,7 @@ const { writeArtHistory } = require('./demo-art-history');
 const PROJECT = 'demo-entity/chatbot';
 const MODEL = 'demo-model-7b';
 const { writeArtSteps } = require('./demo-art-steps');
+const { richGroups, RICH_FILE } = require('./demo-rich-trajectories');
 
 /** One trajectory group as the official training client writes it (model_dump(mode="json"), trimmed). */
 function group(question, answer, reward) {
@@ -74,6 +75,17 @@ function writeDemoWorkspace(dir, options) {
   write('rollouts.jsonl', good.map((g) => JSON.stringify(g)).join('\n') + '\n');
   files.push({ name: 'rollouts.jsonl', what: `a good trajectory file: its Upload Trajectories button (editor title) logs 3 groups to ${MODEL}` });
 
+  const rich = richGroups();
+  write(RICH_FILE, rich.map((g) => JSON.stringify(g)).join('\n') + '\n');
+  files.push({
+    name: RICH_FILE,
+    what:
+      `a GRPO step of a tool-using support agent (${rich.length} groups of 4 to 6 rollouts): it opens in the Trajectory Viewer. ` +
+      'Group 1 calls two tools at once and gets the results back out of order (each call links to its result), with the model\'s reasoning; ' +
+      'group 2 holds a long policy message (Show all); group 3 has no learning signal (every reward equal); group 4 has rollouts that raised. ' +
+      'Sort by reward, press / to search (try "Lyon"), and Compare with… to diff two rollouts',
+  });
+
   // Line 2: an unknown role and a reward that is not a number. Line 4: captured exchanges beside
   // messages_and_choices (the training client refuses a trajectory holding both).
   const bad2 = group('Summarise this article', 'It says three things.', 0.5);
@@ -134,6 +146,9 @@ function writeDemoWorkspace(dir, options) {
     '# svc demo workspace',
     '',
     `Open the svc view in the activity bar.${options.serviceUrl ? ` The reference service runs at ${options.serviceUrl} (API key: demo-key).` : ''}`,
+    '',
+    'Sign in first: the Threads view offers **Sign In**; choose *Paste an API key* and enter `demo-key`.',
+    'The key goes to VS Code\'s SecretStorage, as yours would: **svc: Sign Out** (palette) signs you out, and the views show the signed-out welcome again.',
     '',
     'Sample files to try:',
     '',

@@ -5,7 +5,8 @@
 //   2. packages the extension (production VSIX) and installs it into a fresh extensions folder;
 //   3. starts the reference service with test/fixtures/demo.json;
 //   4. writes the demo workspace: sample files to try (scripts/demo-workspace.js);
-//   5. starts code-server with settings pointing at the service and the demo key in SVC_API_KEY;
+//   5. starts code-server with settings pointing at the service, and no key: you sign in with the demo
+//      key as a user does (it goes to SecretStorage, so Sign Out signs you out);
 //   6. prints the URL and the sample files, and runs until Ctrl-C, then stops everything and says so.
 //
 //   node scripts/demo.js [--port 8080] [--service-port 8787] [--check]
@@ -75,7 +76,9 @@ async function main() {
       'svc.project': 'demo-entity/chatbot',
       'svc.models': ['demo-model-7b', 'demo-model-70b'],
     },
-    env: { SVC_API_KEY: DEMO_KEY },
+    // No key from the environment (one there would outlive Sign Out): the user signs in, and the key
+    // goes to SecretStorage like any user's.
+    env: { SVC_API_KEY: '', SVC_USERNAME: '', SVC_PASSWORD: '', SVC_ACCESS_TOKEN: '' },
   });
 
   let stopped = false;
@@ -110,6 +113,7 @@ async function main() {
   console.log(`demo: reference service  ${serviceUrl}   (API key: ${DEMO_KEY})`);
   console.log(`demo: VS Code            ${url}`);
   console.log('demo: open the URL above, then the svc icon in the activity bar.');
+  console.log(`demo: sign in with Sign In (Threads view) → Paste an API key → ${DEMO_KEY}; svc: Sign Out (palette) signs you out again.`);
   console.log(`demo: sample files in the workspace (${workspace}):`);
   for (const f of samples) console.log(`  ${f.name.padEnd(width)}  ${f.what}`);
   console.log('demo: both run until you press Ctrl-C here (or close this terminal); the service keeps what you send in memory only.');

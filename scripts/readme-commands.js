@@ -80,7 +80,7 @@ const PLAN = [
       const vscodeUrl = /demo: VS Code\s+(http\S+)/.exec(out)?.[1];
       const serviceUrl = /demo: reference service\s+(http\S+)/.exec(out)?.[1];
       if (!vscodeUrl || !serviceUrl) throw new Error('the demo printed no VS Code or service URL');
-      for (const name of ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', 'notes.md']) {
+      for (const name of ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', 'calls.jsonl', 'notes.md']) {
         if (!out.includes(name)) throw new Error(`the demo did not name its sample file ${name}`);
       }
       const [workbench, service] = await Promise.all([get(vscodeUrl), get(`${serviceUrl}/v1/preview/models/demo-model-7b/checkpoints`)]);

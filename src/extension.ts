@@ -46,6 +46,7 @@ import { registerLinkCommands } from './links/commands';
 import { LinkHandler } from './links/handler';
 import { createPublicApi, toCheckpointsFound, toUploadSummary, type SvcApiCalls } from './publicApi/api';
 import type { CheckpointsFound, UploadSummary } from '../api/svc';
+import { WalkthroughTicks } from './service/walkthrough';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -123,6 +124,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   // Answers about where a key may go live in globalState: no workspace can write there.
   const approvals = new KeyApprovals(context.globalState);
   const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
+  register(new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys));
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
   const errors = new ErrorPresenter(log);
   register(presentCommandErrors(errors));

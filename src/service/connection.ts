@@ -38,6 +38,9 @@ export interface ConnectionChange {
  */
 export class Connection extends Disposable {
   private readonly changed = this._register(new vscode.EventEmitter<ConnectionChange>());
+  private readonly keysSet = this._register(new vscode.EventEmitter<Readonly<Record<string, boolean>>>());
+  /** Fires with the context keys each time they are set (the walkthrough's ticks follow them). */
+  readonly onDidSetContextKeys = this.keysSet.event;
   /**
    * The one change event: fires whenever the client, the credentials, the auth state, the key
    * approvals or the svc.* configuration may have changed, and says what did (ConnectionChange).
@@ -287,6 +290,7 @@ export class Connection extends Disposable {
       'svc.workspaceSettingsIgnored': cfg.ignoredWorkspaceSettings.length > 0,
     };
     Object.assign(this.contextKeys, keys);
+    this.keysSet.fire(this.contextKeys);
     await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
   }
 

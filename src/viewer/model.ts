@@ -58,7 +58,9 @@ export function groupRewards(trajectories: readonly unknown[]): number[] {
 
 /**
  * Mean, population standard deviation (as GRPO normalises advantages), min and max. `zeroVariance`
- * when there is at least one reward and all are equal: such a group gives no learning signal.
+ * when there are at least two rewards and all are equal: such a group gives no learning signal. A
+ * group of one is not flagged: it has no variance to learn from by construction, and the badge would
+ * say nothing about the rollouts (the viewer says so on the row instead).
  */
 export function groupStats(rewards: readonly number[], exceptions = 0): GroupStats {
   const n = rewards.length;
@@ -76,7 +78,7 @@ export function groupStats(rewards: readonly number[], exceptions = 0): GroupSta
   for (const r of rewards) sq += (r - mean) * (r - mean);
   const std = Math.sqrt(sq / n);
   // Exact equality, with room for the rounding of values that were written as the same decimal.
-  const zeroVariance = max - min <= 1e-12 * Math.max(1, Math.abs(max));
+  const zeroVariance = n > 1 && max - min <= 1e-12 * Math.max(1, Math.abs(max));
   return { count: n, mean, std: zeroVariance ? 0 : std, min, max, zeroVariance, exceptions };
 }
 

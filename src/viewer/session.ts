@@ -493,6 +493,18 @@ export class ViewerSession extends Disposable {
     await vscode.commands.executeCommand('vscode.diff', left, right, `${this.name}: ${from.group + 1}.${from.trajectory + 1} ↔ ${target.group + 1}.${target.trajectory + 1}`);
   }
 
+  /** Lists the groups (number, size, reward mean) to pick the one to compare with. */
+  private async pickGroup(index: GroupIndex, current: number): Promise<number | undefined> {
+    type Item = vscode.QuickPickItem & { group: number };
+    const items: Item[] = [];
+    for (let i = 0; i < index.groups; i++) {
+      if (i === current) continue;
+      items.push({ ...groupPickItem(this.row(index, i)), group: i });
+    }
+    const pick = await vscode.window.showQuickPick(items, { title: 'svc: Compare with a trajectory of group…', matchOnDescription: true });
+    return pick?.group;
+  }
+
   private async pickOther(index: GroupIndex, from: { group: number; trajectory: number }): Promise<{ group: number; trajectory: number } | undefined> {
     let group = from.group;
     for (;;) {
@@ -505,15 +517,19 @@ export class ViewerSession extends Disposable {
       const pick = await vscode.window.showQuickPick(items, { title: `svc: Compare trajectory ${from.group + 1}.${from.trajectory + 1} with (group ${group + 1})` });
       if (!pick) return undefined;
       if (pick.trajectory !== undefined) return { group, trajectory: pick.trajectory };
-      const typed = await vscode.window.showInputBox({
-        title: 'svc: Compare with a trajectory of group…',
-        prompt: `1 to ${index.groups}`,
-        validateInput: (v) => (/^\d+$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= index.groups ? undefined : `A group number from 1 to ${index.groups}`),
-      });
-      if (!typed) return undefined;
-      group = Number(typed) - 1;
+      const other = await this.pickGroup(index, group);
+      if (other === undefined) return undefined;
+      group = other;
     }
   }
+}
+
+/** A group's line in the group picker: its number, size and reward mean. */
+export function groupPickItem(row: GroupRow): { label: string; description: string; detail?: string } {
+  const s = row.stats;
+  const size = `${s.count} ${s.count === 1 ? 'trajectory' : 'trajectories'}`;
+  const mean = s.mean === null ? 'no rewards' : `mean reward ${Number(s.mean.toPrecision(4))}`;
+  return { label: `Group ${row.index + 1}`, description: `${size} · ${mean}`, ...(row.invalid ? { detail: row.invalid } : {}) };
 }
 
 /** A trajectory's reward for a label: the number, or 0 when it has none. */

@@ -20,7 +20,8 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
   before(async () => {
     server = await startReferenceServer({ fixture: path.join(root, 'test/fixtures/demo.json') });
     wb = await openVsixWorkbench({
-      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+      // No Welcome page at startup: VS Code's walkthrough service starts only when the walkthrough opens.
+      settings: { 'workbench.colorTheme': 'Default Dark Modern', 'workbench.startupEditor': 'none' },
       // No credentials from the environment: the sign-in must come from the welcome view.
       env: { SVC_API_KEY: '', SVC_USERNAME: '', SVC_PASSWORD: '', SVC_ACCESS_TOKEN: '', NETRC: path.join(workspace, 'no-netrc') },
       workspace,
@@ -124,5 +125,20 @@ describe('UI: first run, from the welcome views to rows (VSIX installed, blank p
     for (const label of ['Refresh Threads', 'Sort Threads', 'Filter Threads']) assert.equal(await titleAction(threadsPane, label).count(), 1, label);
     for (const label of ['Refresh Checkpoints', 'Add Model', 'Toggle Checkpoint Order']) assert.equal(await titleAction(checkpointsPane, label).count(), 1, label);
     await wb.screenshot(out('onboarded.png'));
+  });
+
+  it('opens the walkthrough with its first four steps ticked, set up before it opened', async () => {
+    const page = wb.page;
+    await wb.runCommand('Welcome: Open Walkthrough...');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible' });
+    await input.fill('Get started with svc');
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Get started with svc' }).first().click();
+    await page.locator('.getting-started-step', { hasText: 'Set the service URL' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Each step's checkbox carries data-done-step-id, and the class `complete` once it is ticked.
+    for (const id of ['setBaseUrl', 'signIn', 'selectProject', 'addModel']) {
+      await page.locator(`[data-done-step-id$="${id}"].complete`).first().waitFor({ state: 'attached', timeout: 20_000 });
+    }
+    await wb.screenshot(out('walkthrough.png'));
   });
 });

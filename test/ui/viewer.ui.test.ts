@@ -13,12 +13,15 @@ import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setCo
 const FILE = 'art-model-dump.trajectories.jsonl';
 /** Current ART: compact groups and exchange trajectories (an agent loop per API first). */
 const EXCHANGES = 'art-exchanges.trajectories.jsonl';
+/** The demo's rich file (scripts/demo-rich-trajectories.js). */
+const { richGroups, RICH_FILE: RICH } = require('../../scripts/demo-rich-trajectories.js') as { richGroups: () => unknown[]; RICH_FILE: string };
 
 describe('UI: the trajectory viewer', function () {
   this.timeout(180_000);
   let wb: Workbench;
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-viewer-'));
   for (const f of [FILE, EXCHANGES]) fs.copyFileSync(path.join(root, 'test/fixtures/viewer', f), path.join(workspace, f));
+  fs.writeFileSync(path.join(workspace, RICH), richGroups().map((g: unknown) => JSON.stringify(g)).join('\n') + '\n');
   fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
 
   // The viewer's document, inside the webview's two iframes.
@@ -109,7 +112,7 @@ describe('UI: the trajectory viewer', function () {
     await title().filter({ hasText: /^Trajectory 2 of 3/ }).waitFor();
   });
 
-  it('searches every message with / and jumps to a hit with Enter', async () => {
+  it('searches every message with /, shows the first hit on the first Enter with the word marked, and the next on the next Enter', async () => {
     await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
     await wb.page.keyboard.press('/');
     await wb.page.keyboard.type('humidity');
@@ -118,12 +121,17 @@ describe('UI: the trajectory viewer', function () {
     await view().locator('.search-status', { hasText: /^4 hits$/ }).waitFor({ timeout: 30_000 });
     assert.equal(await rows.count(), 4);
     assert.match(await rows.nth(2).innerText(), /Group 3 · #3 · message 6/);
-    // Enter again goes to the first hit, then the next.
-    await wb.page.keyboard.press('Enter');
+    // One Enter ran the search and shows the first hit, the word marked in its message.
+    await view().locator('#hit-0.current').waitFor({ timeout: 30_000 });
+    const mark = view().locator('.bubble.hit mark.search-hit').first();
+    await mark.waitFor({ timeout: 30_000 });
+    assert.equal((await mark.innerText()).toLowerCase(), 'humidity');
+    // The next Enter goes to the next hit.
     await wb.page.keyboard.press('Enter');
     await view().locator('.group-info h2', { hasText: /^Group 1/ }).waitFor();
     await title().filter({ hasText: /^Trajectory 1 of 3/ }).waitFor();
     await view().locator('#m-6.hit').waitFor();
+    await view().locator('#m-6.hit mark.search-hit').first().waitFor();
     await wb.page.keyboard.press('Escape');
   });
 
@@ -167,5 +175,37 @@ describe('UI: the trajectory viewer', function () {
     assert.deepEqual(await errorToasts(wb), []);
     await view().locator('#m-2 details.reasoning summary').click();
     await wb.screenshot(out('viewer-exchanges.png'));
+  });
+
+  it('opens a newly selected trajectory at its top, wherever the last one was scrolled to', async () => {
+    await wb.runCommand('View: Close All Editors');
+    await wb.page.setViewportSize({ width: 1440, height: 480 });
+    try {
+      await quickOpen(wb, RICH, 60_000);
+      await title().filter({ hasText: /^Trajectory 1 of 6/ }).waitFor({ timeout: 60_000 });
+      const conversation = view().locator('.conversation');
+      await conversation.click({ position: { x: 5, y: 5 } });
+      // Runs in the page (this project has no DOM types).
+      type El = { scrollTop: number; scrollHeight: number; clientHeight: number };
+      const bottom = await conversation.evaluate((e: unknown) => {
+        const el = e as El;
+        el.scrollTop = el.scrollHeight;
+        return el.scrollTop;
+      });
+      assert.ok(bottom > 100, `the conversation scrolls (scrollTop ${bottom})`);
+      await wb.page.keyboard.press('j');
+      await title().filter({ hasText: /^Trajectory 2 of 6/ }).waitFor();
+      await wb.page.waitForTimeout(300);
+      const top = await conversation.evaluate((e: unknown) => (e as El).scrollTop);
+      assert.equal(top, 0);
+      // The toolbar's button keeps its label on one line at 1440 px.
+      const upload = view().locator('header.bar button', { hasText: 'Upload this file…' });
+      type Box = { height: number } | null;
+      const box = (await upload.boundingBox()) as Box;
+      const line = await upload.evaluate((e: unknown) => parseFloat((globalThis as unknown as { getComputedStyle(e: unknown): { lineHeight: string } }).getComputedStyle(e).lineHeight) || 20);
+      assert.ok(box && box.height < line * 2, `one line: ${box?.height}px`);
+    } finally {
+      await wb.page.setViewportSize({ width: 1440, height: 900 });
+    }
   });
 });

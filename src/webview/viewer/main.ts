@@ -10,6 +10,7 @@ import { parseToWebview, type FromWebview, type GroupDetail, type GroupRow, type
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { bytes, fmt, h, plural, section, table } from './dom';
 import { VirtualList } from './vlist';
+import { highlight } from './highlight';
 import { totalsText } from '../../viewer/usageText';
 import './viewer.css';
 
@@ -46,7 +47,12 @@ let view: TrajectoryView | undefined;
 let hits: SearchHit[] = [];
 let hitAt = -1;
 /** A message to scroll to once its trajectory is shown. */
-let pendingMessage: { message: number; history: number } | undefined;
+let pendingMessage: { message: number; history: number; query?: string } | undefined;
+/** The conversation's scroll is restored once, for the trajectory the tab showed before it was hidden. */
+let restoreScroll: { group: number; trajectory: number; top: number } | undefined =
+  saved.convScroll && saved.trajectory !== undefined && saved.trajectory >= 0 ? { group: state.group, trajectory: state.trajectory, top: saved.convScroll } : undefined;
+/** Enter ran a new search: the first hit is shown as soon as it arrives. */
+let goToFirstHit = false;
 /** An ART Parquet step file: rows where text files have lines, and no text to reveal. */
 let parquet = false;
 const place = (r: GroupRow) => {
@@ -230,6 +236,7 @@ function renderGroupRow(i: number, row: HTMLElement): void {
       h('span', { class: 'muted' }, ` ${place(r)}`),
       h('span', { class: 'spacer' }),
       r.stats.zeroVariance && h('span', { class: 'badge warn zero-variance', title: 'No learning signal: every trajectory has the same reward' }, '⚠ no signal'),
+      r.stats.count === 1 && h('span', { class: 'badge single', title: 'A group of one has no variance to learn from: GRPO compares trajectories within a group, so it needs two or more' }, 'single'),
       r.errors > 0 && h('span', { class: 'badge error' }, plural(r.errors, 'error')),
       r.warnings > 0 && h('span', { class: 'badge warn' }, plural(r.warnings, 'warning')),
     ),
@@ -245,6 +252,7 @@ function describeGroup(i: number): string {
     `Group ${i + 1}`,
     statsLine(r),
     r.stats.zeroVariance ? 'no learning signal: every trajectory has the same reward' : '',
+    r.stats.count === 1 ? 'a group of one has no variance to learn from' : '',
     r.errors ? plural(r.errors, 'error') : '',
     r.warnings ? plural(r.warnings, 'warning') : '',
   ]
@@ -422,14 +430,22 @@ function onTrajectory(v: TrajectoryView | undefined, error: string | undefined):
     }),
   );
   if (pendingMessage) {
-    const { message, history } = pendingMessage;
+    const { message, history, query: pendingQuery } = pendingMessage;
     pendingMessage = undefined;
     if (history >= 0) conversation.querySelectorAll('details.section').forEach((d) => ((d as HTMLDetailsElement).open = true));
     showAllBubbles(conversation);
     const el = document.getElementById(history >= 0 ? `h${history}-m-${message}` : `m-${message}`);
     el?.classList.add('hit');
-    el?.scrollIntoView({ block: 'center' });
-  } else conversation.scrollTop = state.convScroll;
+    const mark = el && pendingQuery ? highlight(el, pendingQuery) : undefined;
+    (mark ?? el)?.scrollIntoView({ block: 'center' });
+  } else {
+    // A newly selected trajectory opens at its top; only the one shown before the tab hid keeps its place.
+    const restore = restoreScroll && restoreScroll.group === v.group && restoreScroll.trajectory === v.index ? restoreScroll.top : 0;
+    conversation.scrollTop = restore;
+    state.convScroll = restore;
+    save();
+  }
+  restoreScroll = undefined;
   report(v);
 }
 
@@ -463,7 +479,7 @@ function report(v: TrajectoryView | undefined): void {
 
 // --- search ---------------------------------------------------------------------------------------
 
-function runSearch(): void {
+function runSearch(fromEnter = false): void {
   state.query = search.value;
   save();
   hits = [];
@@ -471,6 +487,7 @@ function runSearch(): void {
   results.replaceChildren();
   results.hidden = !state.query.trim();
   searchStatus.textContent = state.query.trim() ? 'searching…' : '';
+  goToFirstHit = fromEnter && !!state.query.trim();
   send({ type: 'search', query: state.query });
 }
 
@@ -489,6 +506,11 @@ function onSearch(m: Extract<ToWebview, { type: 'search' }>): void {
       ),
     ),
   );
+  if (goToFirstHit && m.hits.length > 0) {
+    goToFirstHit = false;
+    goToHit(0);
+  }
+  if (m.done) goToFirstHit = false;
   if (m.done && m.hits.length === 0) {
     results.hidden = false;
     results.replaceChildren(h('div', { class: 'empty' }, `No message contains “${m.query}”.`));
@@ -502,7 +524,7 @@ function goToHit(i: number): void {
   results.querySelectorAll('.hit-row.current').forEach((e) => e.classList.remove('current'));
   results.querySelector(`#hit-${i}`)?.classList.add('current');
   results.setAttribute('aria-activedescendant', `hit-${i}`);
-  pendingMessage = { message: hit.message, history: hit.history };
+  pendingMessage = { message: hit.message, history: hit.history, query: state.query };
   if (hit.group === state.group && detail) {
     if (!visible.some((t) => t.index === hit.trajectory)) {
       state.min = state.max = undefined;
@@ -520,7 +542,7 @@ search.addEventListener('keydown', (e) => {
   if (e.key === 'Enter') {
     e.preventDefault();
     if (search.value === state.query && hits.length) goToHit((hitAt + (e.shiftKey ? hits.length - 1 : 1)) % hits.length);
-    else runSearch();
+    else runSearch(true);
   } else if (e.key === 'Escape') {
     results.hidden = true;
     conversation.focus();

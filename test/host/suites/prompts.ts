@@ -26,6 +26,8 @@ export interface Shown {
   title: string;
   /** Item labels of a pick, button titles of a message. */
   items: string[];
+  /** Item descriptions of a pick ('' for an item without one). */
+  descriptions?: string[];
   /** An input box's initial value. */
   value?: string;
   /** Validation messages of the invalid values tried, in order. */
@@ -128,7 +130,7 @@ export class Prompts implements vscode.Disposable {
     const items = raw.filter((i) => typeof i === 'string' || i.kind !== vscode.QuickPickItemKind.Separator);
     const labelOf = (i: string | vscode.QuickPickItem) => (typeof i === 'string' ? i : i.label);
     const title = options?.title ?? options?.placeHolder ?? '';
-    this.shown.push({ kind: 'quickPick', title, items: items.map(labelOf) });
+    this.shown.push({ kind: 'quickPick', title, items: items.map(labelOf), descriptions: items.map((i) => (typeof i === 'string' ? '' : (i.description ?? ''))) });
     const step = this.next('quickPick', title);
     if (!step || 'cancel' in step) return undefined;
     assert.ok('pick' in step, `"${title}" is a quick pick, the script has ${JSON.stringify(step)}`);

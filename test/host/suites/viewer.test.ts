@@ -273,6 +273,25 @@ describe('trajectory viewer', function () {
     assert.match(left, /## 4\. tool result of search_docs \(call_0_b\)/);
   });
 
+  it('Compare with… → Another group… lists the other groups with their size and mean reward, then that group\'s trajectories', async () => {
+    const session = await open(copy('art-model-dump.trajectories.jsonl'));
+    const prompts = new Prompts().script({ pick: 'Another group…' }, { pick: 'Group 3', title: /Compare with a trajectory of group/ }, { pick: 'Trajectory 2' });
+    try {
+      await session.compare({ group: 0, trajectory: 0 });
+      prompts.assertDone();
+      const groups = prompts.shown[1]!;
+      assert.strictEqual(groups.kind, 'quickPick');
+      assert.deepStrictEqual(groups.items, ['Group 2', 'Group 3']);
+      assert.deepStrictEqual(groups.descriptions, ['2 trajectories · mean reward 1', '3 trajectories · mean reward 0.25']);
+      assert.ok(!prompts.shown.some((p) => p.kind === 'inputBox'), 'no group number to type');
+    } finally {
+      prompts.dispose();
+    }
+    await waitFor('a diff tab', () => vscode.window.tabGroups.activeTabGroup.activeTab?.input instanceof vscode.TabInputTextDiff);
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab!.input as vscode.TabInputTextDiff;
+    assert.match((await vscode.workspace.openTextDocument(input.modified)).getText(), /^# art-model-dump\.trajectories\.jsonl · group 3 · trajectory 2/);
+  });
+
   describe('uploads', () => {
     let server: ReferenceServer;
     let prompts: Prompts;

@@ -6,6 +6,7 @@ import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
 import { groupText, openArtParquet, readArtGroups, validateTrajectoryFile, type ArtGroup } from '../../../src/files';
 import { readHistory } from '../../../src/dashboard/core/history';
+import { ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TRAJECTORY_FIELDS, OPENAI_CHOICE_FIELDS, OPENAI_MESSAGE_FIELDS } from '../../fixtures/viewer/producers';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
@@ -23,7 +24,7 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('names a good and a bad trajectory file, a step file, a calls file, the history of a training run and notes, each with what to do', () => {
-    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
     for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);
@@ -35,7 +36,51 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     const bad = await validateTrajectoryFile(path.join(dir, 'rollouts-with-mistakes.jsonl'));
     const errors = bad.problems.filter((p) => p.severity === 'error');
     assert.deepEqual(errors.map((p) => p.line), [2, 2, 4]);
-    assert.match(files[1]!.what, /3 mistakes \(lines 2 and 4\)/);
+    assert.match(files.find((f) => f.name === 'rollouts-with-mistakes.jsonl')!.what, /3 mistakes \(lines 2 and 4\)/);
+  });
+
+  it('keeps rollouts.jsonl small for the upload tour: 3 groups of one trajectory', () => {
+    const lines = fs.readFileSync(path.join(dir, 'rollouts.jsonl'), 'utf8').trim().split('\n');
+    assert.deepEqual(lines.map((l) => (JSON.parse(l) as { trajectories: unknown[] }).trajectories.length), [1, 1, 1]);
+  });
+
+  it('holds a rich trajectory file that shows the viewer: groups of 4 to 8 with varied rewards, one without signal, out-of-order tool results, reasoning, exceptions and a long message', async () => {
+    const file = path.join(dir, 'support-agent.trajectories.jsonl');
+    assert.deepEqual((await validateTrajectoryFile(file)).problems, [], 'it validates (and could be uploaded)');
+    type O = Record<string, unknown>;
+    const groups = fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as O);
+    const sizes = groups.map((g) => (g.trajectories as unknown[]).length);
+    assert.ok(sizes.every((n) => n >= 4 && n <= 8), `groups of 4 to 8: ${sizes.join(', ')}`);
+    const rewards = groups.map((g) => (g.trajectories as O[]).map((t) => t.reward as number));
+    const flat = rewards.filter((r) => new Set(r).size === 1);
+    assert.equal(flat.length, 1, 'exactly one group has no learning signal');
+    assert.ok(rewards.filter((r) => new Set(r).size >= 4).length >= 2, 'the others have varied rewards');
+    // Only the fields the producers write (ART's pydantic dump, the OpenAI SDK's choice and message).
+    for (const g of groups) {
+      for (const k of Object.keys(g)) assert.ok(ART_GROUP_FIELDS.includes(k), `group field ${k}`);
+      for (const x of g.exceptions as O[]) assert.deepEqual(Object.keys(x), ART_EXCEPTION_FIELDS);
+      for (const t of g.trajectories as O[]) {
+        for (const k of Object.keys(t)) assert.ok(ART_TRAJECTORY_FIELDS.includes(k), `trajectory field ${k}`);
+        for (const m of t.messages_and_choices as O[]) {
+          if ('role' in m) continue;
+          for (const k of Object.keys(m)) assert.ok(OPENAI_CHOICE_FIELDS.includes(k), `choice field ${k}`);
+          for (const k of Object.keys(m.message as O)) assert.ok(OPENAI_MESSAGE_FIELDS.includes(k), `message field ${k}`);
+        }
+      }
+    }
+    const items = groups.flatMap((g) => (g.trajectories as O[]).map((t) => t.messages_and_choices as O[]));
+    const outOfOrder = items.some((ms) =>
+      ms.some((m, i) => {
+        const calls = ((m.message as O | undefined)?.tool_calls as { id: string }[] | null | undefined) ?? [];
+        const answered = ms.slice(i + 1, i + 1 + calls.length).map((r) => r.tool_call_id);
+        return calls.length >= 2 && answered.length === calls.length && answered.join() !== calls.map((c) => c.id).join() && [...answered].sort().join() === calls.map((c) => c.id).sort().join();
+      }),
+    );
+    assert.ok(outOfOrder, 'parallel tool calls whose results come back in another order');
+    assert.ok(items.flat().some((m) => typeof (m.message as O | undefined)?.reasoning_content === 'string'), 'reasoning (vLLM reasoning_content)');
+    assert.ok(groups.some((g) => (g.exceptions as unknown[]).length > 0), 'a group with exceptions');
+    assert.ok(items.flat().some((m) => typeof m.content === 'string' && m.content.length > 10_000), 'a long message');
+    assert.match(files.find((f) => f.name === 'support-agent.trajectories.jsonl')!.what, /Trajectory Viewer/);
   });
 
   it('holds ART step files as ART writes them now: version 2 Parquet, legacy and exchange trajectories, groups of 4 to 8, an empty group with its exception', async () => {

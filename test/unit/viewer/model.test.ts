@@ -140,6 +140,14 @@ describe('viewer model: group stats and zero variance', () => {
     assert.equal(groupStats([1, 1]).std, 0);
   });
 
+  it('does not flag a group of one as zero variance: one trajectory has no variance to learn from by construction', () => {
+    const s = groupStats([0.9]);
+    assert.equal(s.zeroVariance, false);
+    assert.equal(s.count, 1);
+    assert.equal(s.std, 0);
+    assert.equal(groupStats([0.9, 0.9]).zeroVariance, true, 'two equal rewards are still flagged');
+  });
+
   it('takes a missing or null reward as 0 (the service default) and leaves an invalid one out', () => {
     assert.deepEqual(groupRewards([{ reward: 1 }, {}, { reward: null }, { reward: 'high' }]), [1, 0, 0]);
     const s = summarize({ reward: 'high', messages_and_choices: [] }, 3);
