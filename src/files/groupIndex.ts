@@ -9,65 +9,13 @@
  * `trajectory_groups`, an array of groups, or one group). A bare trajectory where a group belongs
  * is shown as a group of one.
  */
-import { open, type FileHandle } from 'node:fs/promises';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
-import type { GroupRow, GroupStats } from './protocol';
+import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
+import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from '../common/problems';
+import type { ByteSource } from './bytes';
 
-/** Bytes of a file, or of a document's text held in memory. */
-export interface ByteSource {
-  readonly size: number;
-  read(start: number, end: number): Promise<Buffer>;
-  close(): Promise<void>;
-}
-
-export class FileBytes implements ByteSource {
-  private constructor(
-    private readonly handle: FileHandle,
-    readonly size: number,
-  ) {}
-
-  static async open(path: string): Promise<FileBytes> {
-    const handle = await open(path, 'r');
-    try {
-      return new FileBytes(handle, (await handle.stat()).size);
-    } catch (e) {
-      await handle.close();
-      throw e;
-    }
-  }
-
-  async read(start: number, end: number): Promise<Buffer> {
-    const length = Math.max(0, Math.min(end, this.size) - start);
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await this.handle.read(buf, done, length - done, start + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return done === length ? buf : buf.subarray(0, done);
-  }
-
-  close(): Promise<void> {
-    return this.handle.close();
-  }
-}
-
-export class MemoryBytes implements ByteSource {
-  readonly size: number;
-  constructor(private readonly bytes: Buffer) {
-    this.size = bytes.length;
-  }
-  static fromText(text: string): MemoryBytes {
-    return new MemoryBytes(Buffer.from(text, 'utf8'));
-  }
-  async read(start: number, end: number): Promise<Buffer> {
-    return this.bytes.subarray(start, Math.min(end, this.size));
-  }
-  async close(): Promise<void> {}
-}
+export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 
 /** A typed array that grows by doubling. */
 export class Column<T extends Float64Array | Uint32Array | Uint8Array> {
