@@ -1,6 +1,7 @@
 /**
- * Streaming line reader over a file: memory is bounded by the longest line, not by the file.
- * No `vscode` import: it runs in plain Node tests.
+ * Streaming line reader over a file or any byte source (src/files/bytes.ts: a file, or an editor's
+ * text in memory): memory is bounded by the longest line, not by the file. The JSONL reader and the
+ * viewer's group index both read lines here. No `vscode` import: it runs in plain Node tests.
  *
  * Conventions:
  * - Lines end at `\n`; a `\r` right before it (or before the end of the file) is not part of the line.
@@ -9,9 +10,9 @@
  *   are exactly the line's text. A UTF-8 byte order mark at the very start of the file belongs to no
  *   line: line 1 then starts at byte 3 and its text does not contain U+FEFF.
  */
-import { createReadStream } from 'node:fs';
 import { formatBytes } from './format';
 import { InputError } from '../api/errors';
+import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
 
 export interface Line {
   /** 1-based. */
@@ -38,6 +39,10 @@ export interface ReadLinesOptions {
    * instead of throwing LineTooLongError, so a validator can report it and go on.
    */
   skipOverlong?: boolean;
+  /** Bytes read at a time. Default 64 KiB. */
+  chunkBytes?: number;
+  /** The file's name in a LineTooLongError, when reading a byte source (a path names itself). */
+  name?: string;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -57,13 +62,18 @@ export class LineTooLongError extends InputError {
 }
 
 
-/** Reads `path` line by line. On abort, throws the signal's reason. */
-export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
+/**
+ * Reads a file (by path) or a byte source line by line. A source passed in stays open (it is the
+ * caller's). On abort, throws the signal's reason.
+ */
+export async function* readLines(input: string | ByteSource, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
   const { signal, skipOverlong = false } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const path = typeof input === 'string' ? input : (options.name ?? 'the file');
   signal?.throwIfAborted();
 
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES, signal });
+  const source = typeof input === 'string' ? await FileBytes.open(input) : input;
+  const stream = chunksOf(source, options.chunkBytes ?? CHUNK_BYTES, signal);
   let lineNo = 1;
   let fileOffset = 0; // offset in the file of chunk[0]
   let lineStart = 0; // file offset where the current line starts
@@ -95,7 +105,7 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
 
   try {
     for await (const raw of stream) {
-      let chunk = raw as Buffer;
+      let chunk = raw;
       if (first) {
         first = false;
         if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
@@ -154,7 +164,7 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
     if (signal?.aborted) throw signal.reason;
     throw e;
   } finally {
-    stream.destroy();
+    if (source !== input) await source.close();
   }
 
   if (overlong) {

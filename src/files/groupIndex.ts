@@ -14,6 +14,7 @@ import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from '../common/problems';
 import type { ByteSource } from './bytes';
+import { readLines } from '../common/lines';
 
 export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 
@@ -46,6 +47,15 @@ const BARE = 4;
 const LF = 0x0a;
 const CR = 0x0d;
 const MAX_TICKS = 256;
+
+/** A JSONL line of spaces and tabs only (readLines has already dropped a final `\r`). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== CR) return false;
+  }
+  return true;
+}
 
 export interface BuildOptions {
   signal?: AbortSignal;
@@ -119,7 +129,6 @@ export class TrajectoryIndex {
         opts.onProgress?.();
       }
     };
-    const bom = await this.hasBom();
     let gated = false;
     const step = async (force?: boolean) => {
       progress(force);
@@ -129,8 +138,8 @@ export class TrajectoryIndex {
         await opts.firstChunkGate;
       }
     };
-    if (this.format === 'jsonl') await this.buildJsonl(bom ? 3 : 0, chunk, opts.signal, step);
-    else await this.buildJson(bom ? 3 : 0, chunk, opts.signal, step);
+    if (this.format === 'jsonl') await this.buildJsonl(chunk, opts.signal, step);
+    else await this.buildJson((await this.hasBom()) ? 3 : 0, chunk, opts.signal, step);
     this.done = true;
     this.indexedBytes = this.source.size;
     progress(true);
@@ -143,44 +152,17 @@ export class TrajectoryIndex {
 
   // --- JSONL --------------------------------------------------------------------------------------
 
-  private async buildJsonl(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
-    let offset = from;
-    let carry: Buffer | undefined;
-    let lineNo = 1;
-    while (offset < this.source.size) {
-      signal?.throwIfAborted();
-      const chunk = await this.source.read(offset, offset + chunkBytes);
-      if (chunk.length === 0) break;
-      const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const base = offset - (carry?.length ?? 0);
-      let p = 0;
-      for (;;) {
-        const nl = buf.indexOf(LF, p);
-        if (nl < 0) break;
-        this.jsonlLine(buf, p, nl, base, lineNo++);
-        p = nl + 1;
-      }
-      // Copied: a short rest must not pin the whole chunk.
-      carry = p < buf.length ? Buffer.from(buf.subarray(p)) : undefined;
-      offset += chunk.length;
-      this.indexedBytes = offset;
-      await progress();
-    }
-    if (carry?.length) this.jsonlLine(carry, 0, carry.length, this.source.size - carry.length, lineNo);
-  }
-
-  private jsonlLine(buf: Buffer, s: number, e: number, base: number, lineNo: number): void {
-    if (e > s && buf[e - 1] === CR) e--;
-    let blank = true;
-    for (let i = s; i < e; i++) {
-      const c = buf[i];
-      if (c !== 0x20 && c !== 0x09 && c !== CR) {
-        blank = false;
-        break;
+  private async buildJsonl(chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
+    // A group per non-blank line; progress each time another chunk's worth of lines is indexed.
+    let next = chunkBytes;
+    for await (const line of readLines(this.source, { signal, chunkBytes, maxLineBytes: Number.MAX_SAFE_INTEGER })) {
+      if (!isBlank(line.text)) this.addGroup(line.byteStart, line.byteEnd, line.line, line.line, line.byteStart, line.text);
+      if (line.byteEnd >= next) {
+        this.indexedBytes = line.byteEnd;
+        next = line.byteEnd + chunkBytes;
+        await progress();
       }
     }
-    if (blank) return;
-    this.addGroup(base + s, base + e, lineNo, lineNo, base + s, buf.toString('utf8', s, e));
   }
 
   // --- JSON ---------------------------------------------------------------------------------------
