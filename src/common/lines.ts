@@ -73,11 +73,19 @@ export async function* readLines(input: string | ByteSource, options: ReadLinesO
   signal?.throwIfAborted();
 
   const source = typeof input === 'string' ? await FileBytes.open(input) : input;
-  const stream = chunksOf(source, options.chunkBytes ?? CHUNK_BYTES, signal);
+  // A byte order mark belongs to no line: reading starts after it.
+  let head: Buffer = Buffer.alloc(0);
+  try {
+    if (source.size >= 3) head = await source.read(0, 3);
+  } catch (e) {
+    if (source !== input) await source.close();
+    throw e;
+  }
+  const from = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  const stream = chunksOf(source, options.chunkBytes ?? CHUNK_BYTES, signal, from);
   let lineNo = 1;
-  let fileOffset = 0; // offset in the file of chunk[0]
-  let lineStart = 0; // file offset where the current line starts
-  let first = true;
+  let fileOffset = from; // offset in the file of chunk[0]
+  let lineStart = from; // file offset where the current line starts
   // The unfinished line carried over from previous chunks.
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -105,15 +113,7 @@ export async function* readLines(input: string | ByteSource, options: ReadLinesO
 
   try {
     for await (const raw of stream) {
-      let chunk = raw;
-      if (first) {
-        first = false;
-        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-          chunk = chunk.subarray(3);
-          fileOffset = 3;
-          lineStart = 3;
-        }
-      }
+      const chunk = raw;
       let pos = 0;
       for (;;) {
         signal?.throwIfAborted();
