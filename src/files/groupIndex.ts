@@ -1,9 +1,10 @@
-// Over 300 lines: one streaming pass over JSON and JSONL and the typed-array store it fills.
+// Over 300 lines: the JSON pass (a bracket matcher kept lenient, so groups past a syntax error still show) and the store it fills.
 /**
  * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
  * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps
  * its place (bytes, lines) and its reward stats, a few numbers in typed arrays: memory grows with
- * the number of groups, not with the file. No `vscode` import.
+ * the number of groups, not with the file. JSONL lines come from readLines (common/lines.ts) over
+ * the same ByteSource. No `vscode` import.
  *
  * Shapes, as the upload accepts them: JSONL (a group per non-blank line) and JSON (an object with
  * `trajectory_groups`, an array of groups, or one group). A bare trajectory where a group belongs
@@ -14,32 +15,10 @@ import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from '../common/problems';
 import type { ByteSource } from './bytes';
+import { f64, u32, u8, type Column } from './columns';
 import { readLines } from '../common/lines';
 
 export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
-
-/** A typed array that grows by doubling. */
-export class Column<T extends Float64Array | Uint32Array | Uint8Array> {
-  length = 0;
-  constructor(
-    private data: T,
-    private readonly make: (n: number) => T,
-  ) {}
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = this.make(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  get(i: number): number {
-    return this.data[i]!;
-  }
-}
-export const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
-export const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
-export const u8 = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
 
 const ZERO_VARIANCE = 1;
 const INVALID = 2;

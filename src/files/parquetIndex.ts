@@ -16,7 +16,8 @@ import type { Problem } from '../common/problems';
 import { compressors, groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { exceptionsOf, groupStats } from '../viewer/model';
-import { f64, u32, u8, type BuildOptions, type ReadGroup } from './groupIndex';
+import { f64, u32, u8 } from './columns';
+import type { BuildOptions, ReadGroup } from './groupIndex';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 
 /** Above a version 1 file: what it is, and what is not in it. */
