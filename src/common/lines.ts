@@ -43,6 +43,11 @@ export interface ReadLinesOptions {
   chunkBytes?: number;
   /** The file's name in a LineTooLongError, when reading a byte source (a path names itself). */
   name?: string;
+  /**
+   * Awaited after each chunk, once every line that ends in it has been consumed, with the offset
+   * read up to: the viewer shows progress and lets its first window through here.
+   */
+  afterChunk?: (offset: number) => Promise<void> | void;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -159,6 +164,7 @@ export async function* readLines(input: string | ByteSource, options: ReadLinesO
         }
       }
       fileOffset += chunk.length;
+      await options.afterChunk?.(fileOffset);
     }
   } catch (e) {
     if (signal?.aborted) throw signal.reason;

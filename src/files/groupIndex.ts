@@ -132,15 +132,12 @@ export class TrajectoryIndex {
   // --- JSONL --------------------------------------------------------------------------------------
 
   private async buildJsonl(chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
-    // A group per non-blank line; progress each time another chunk's worth of lines is indexed.
-    let next = chunkBytes;
-    for await (const line of readLines(this.source, { signal, chunkBytes, maxLineBytes: Number.MAX_SAFE_INTEGER })) {
+    const afterChunk = async (offset: number) => {
+      this.indexedBytes = offset;
+      await progress();
+    };
+    for await (const line of readLines(this.source, { signal, chunkBytes, maxLineBytes: Number.MAX_SAFE_INTEGER, afterChunk })) {
       if (!isBlank(line.text)) this.addGroup(line.byteStart, line.byteEnd, line.line, line.line, line.byteStart, line.text);
-      if (line.byteEnd >= next) {
-        this.indexedBytes = line.byteEnd;
-        next = line.byteEnd + chunkBytes;
-        await progress();
-      }
     }
   }
 

@@ -51,6 +51,15 @@ describe('files/bytes: the readers read a file and the same bytes in memory alik
     for (const chunkBytes of [1, 5, 256 * 1024]) assert.deepEqual(await collect(scanJson(new MemoryBytes(json), { ...opts, chunkBytes })), fromPath, `chunk ${chunkBytes}`);
   });
 
+  it('calls afterChunk once the lines that end in a chunk are consumed, with the offset read up to', async () => {
+    const seen: string[] = [];
+    const afterChunk = (offset: number) => {
+      seen.push(`chunk ${offset}`);
+    };
+    for await (const l of readLines(MemoryBytes.fromText('ab\ncd\nef'), { chunkBytes: 4, afterChunk })) seen.push(l.text);
+    assert.deepEqual(seen, ['ab', 'chunk 4', 'cd', 'chunk 8', 'ef']);
+  });
+
   it('leaves a source it was given open, for the caller to close', async () => {
     const lines = new Watched(MemoryBytes.fromText('a\nb\n'));
     assert.deepEqual((await collect(readLines(lines))).map((l) => l.text), ['a', 'b']);
