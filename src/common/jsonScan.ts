@@ -11,9 +11,9 @@
  * check, with JSON.parse. Positions follow src/common/problems.ts: 1-based lines and UTF-16
  * columns, `\r\n`, `\r` and `\n` each end a line, and a byte order mark belongs to no column.
  */
-import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
+import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
 
 export interface ScannedValue {
   /** The value's source text, exactly as in the file. */
@@ -69,11 +69,14 @@ type Frame =
 const WS = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
- * Scans `path`. Yields captured values in order; throws JsonScanError at the first fault of the
- * outer structure, and the signal's reason on abort.
+ * Scans a file (by path) or a byte source (left open: it is the caller's). Yields captured values
+ * in order; throws JsonScanError at the first fault of the outer structure, and the signal's reason
+ * on abort.
  */
-export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator<ScanEvent> {
-  const stream = createReadStream(path, { highWaterMark: opts.chunkBytes ?? 256 * 1024, signal: opts.signal });
+export async function* scanJson(input: string | ByteSource, opts: ScanOptions): AsyncGenerator<ScanEvent> {
+  opts.signal?.throwIfAborted();
+  const source = typeof input === 'string' ? await FileBytes.open(input) : input;
+  const stream = chunksOf(source, opts.chunkBytes ?? 256 * 1024, opts.signal);
   const decoder = new StringDecoder('utf8');
   const stack: Frame[] = [{ kind: 'root', state: 'value' }];
   // Positions: `line`, and the offset (in decoded characters from the start) where it began; a
@@ -157,7 +160,7 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
 
   try {
     for await (const raw of stream) {
-      text = decoder.write(raw as Buffer);
+      text = decoder.write(raw);
       if (first && text.length > 0) {
         first = false;
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
@@ -353,7 +356,7 @@ export async function* scanJson(path: string, opts: ScanOptions): AsyncGenerator
     if (opts.signal?.aborted) throw opts.signal.reason;
     throw e;
   } finally {
-    stream.destroy();
+    if (source !== input) await source.close();
   }
 
   function closeContainer(): void {

@@ -1,6 +1,7 @@
 /**
- * Streaming line reader over a file: memory is bounded by the longest line, not by the file.
- * No `vscode` import: it runs in plain Node tests.
+ * Streaming line reader over a file or any byte source (src/files/bytes.ts: a file, or an editor's
+ * text in memory): memory is bounded by the longest line, not by the file. The JSONL reader and the
+ * viewer's group index both read lines here. No `vscode` import: it runs in plain Node tests.
  *
  * Conventions:
  * - Lines end at `\n`; a `\r` right before it (or before the end of the file) is not part of the line.
@@ -9,9 +10,9 @@
  *   are exactly the line's text. A UTF-8 byte order mark at the very start of the file belongs to no
  *   line: line 1 then starts at byte 3 and its text does not contain U+FEFF.
  */
-import { createReadStream } from 'node:fs';
 import { formatBytes } from './format';
 import { InputError } from '../api/errors';
+import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
 
 export interface Line {
   /** 1-based. */
@@ -38,6 +39,15 @@ export interface ReadLinesOptions {
    * instead of throwing LineTooLongError, so a validator can report it and go on.
    */
   skipOverlong?: boolean;
+  /** Bytes read at a time. Default 64 KiB. */
+  chunkBytes?: number;
+  /** The file's name in a LineTooLongError, when reading a byte source (a path names itself). */
+  name?: string;
+  /**
+   * Awaited after each chunk, once every line that ends in it has been consumed, with the offset
+   * read up to: the viewer shows progress and lets its first window through here.
+   */
+  afterChunk?: (offset: number) => Promise<void> | void;
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
@@ -57,17 +67,30 @@ export class LineTooLongError extends InputError {
 }
 
 
-/** Reads `path` line by line. On abort, throws the signal's reason. */
-export async function* readLines(path: string, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
+/**
+ * Reads a file (by path) or a byte source line by line. A source passed in stays open (it is the
+ * caller's). On abort, throws the signal's reason.
+ */
+export async function* readLines(input: string | ByteSource, options: ReadLinesOptions = {}): AsyncGenerator<Line> {
   const { signal, skipOverlong = false } = options;
   const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const path = typeof input === 'string' ? input : (options.name ?? 'the file');
   signal?.throwIfAborted();
 
-  const stream = createReadStream(path, { highWaterMark: CHUNK_BYTES, signal });
+  const source = typeof input === 'string' ? await FileBytes.open(input) : input;
+  // A byte order mark belongs to no line: reading starts after it.
+  let head: Buffer = Buffer.alloc(0);
+  try {
+    if (source.size >= 3) head = await source.read(0, 3);
+  } catch (e) {
+    if (source !== input) await source.close();
+    throw e;
+  }
+  const from = head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  const stream = chunksOf(source, options.chunkBytes ?? CHUNK_BYTES, signal, from);
   let lineNo = 1;
-  let fileOffset = 0; // offset in the file of chunk[0]
-  let lineStart = 0; // file offset where the current line starts
-  let first = true;
+  let fileOffset = from; // offset in the file of chunk[0]
+  let lineStart = from; // file offset where the current line starts
   // The unfinished line carried over from previous chunks.
   let carry: Buffer[] = [];
   let carryBytes = 0;
@@ -95,15 +118,7 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
 
   try {
     for await (const raw of stream) {
-      let chunk = raw as Buffer;
-      if (first) {
-        first = false;
-        if (chunk.length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf) {
-          chunk = chunk.subarray(3);
-          fileOffset = 3;
-          lineStart = 3;
-        }
-      }
+      const chunk = raw;
       let pos = 0;
       for (;;) {
         signal?.throwIfAborted();
@@ -149,12 +164,13 @@ export async function* readLines(path: string, options: ReadLinesOptions = {}): 
         }
       }
       fileOffset += chunk.length;
+      await options.afterChunk?.(fileOffset);
     }
   } catch (e) {
     if (signal?.aborted) throw signal.reason;
     throw e;
   } finally {
-    stream.destroy();
+    if (source !== input) await source.close();
   }
 
   if (overlong) {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { DEFAULT_PAGE_LIMITS, PageGuard } from '../../../src/dashboard/core/pages';
 import { TOO_DEEP } from '../../../src/common/problems';
 import { validateTrajectoryFile } from '../../../src/files';
-import { MemoryBytes, TrajectoryIndex } from '../../../src/viewer/fileIndex';
+import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
 import { groupDetail, trajectoryView } from '../../../src/viewer/model';
 
 describe('issue 19: promises under attack', () => {

@@ -3,7 +3,7 @@
  * the small columns (group_index, trajectory_index, reward, and group_json for the exceptions),
  * never decoding trajectory_json for the whole file. A group on screen is read from its rows alone
  * (src/files/parquetPages.ts): a 1 GiB file opens as fast as a small one. Same surface as
- * TrajectoryIndex (fileIndex.ts), so the session and the view model treat both alike.
+ * TrajectoryIndex (groupIndex.ts), so the session and the view model treat both alike.
  *
  * Version 2 groups are rebuilt exactly as the upload sends them (group_json + trajectory_json).
  * A version 1 file is shown from its analytics columns, with `notice` saying what is lost; its
@@ -13,12 +13,12 @@
  */
 import { parquetReadObjects } from 'hyparquet';
 import type { Problem } from '../common/problems';
-import { groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from '../files';
-import { compressors } from '../files/parquet';
-import { ParquetPages } from '../files/parquetPages';
-import { exceptionsOf, groupStats } from './model';
-import { f64, u32, u8, type BuildOptions, type ReadGroup } from './fileIndex';
-import type { GroupRow, GroupStats } from './protocol';
+import { compressors, groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from './parquet';
+import { ParquetPages } from './parquetPages';
+import { exceptionsOf, groupStats } from '../viewer/model';
+import { f64, u32, u8 } from './columns';
+import type { BuildOptions, ReadGroup } from './groupIndex';
+import type { GroupRow, GroupStats } from '../viewer/protocol';
 
 /** Above a version 1 file: what it is, and what is not in it. */
 export const V1_NOTICE =

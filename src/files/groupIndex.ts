@@ -1,96 +1,24 @@
-// Over 300 lines: one streaming pass over JSON and JSONL and the typed-array store it fills.
+// Over 300 lines: the JSON pass (a bracket matcher kept lenient, so groups past a syntax error still show) and the store it fills.
 /**
  * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
  * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps
  * its place (bytes, lines) and its reward stats, a few numbers in typed arrays: memory grows with
- * the number of groups, not with the file. No `vscode` import.
+ * the number of groups, not with the file. JSONL lines come from readLines (common/lines.ts) over
+ * the same ByteSource. No `vscode` import.
  *
  * Shapes, as the upload accepts them: JSONL (a group per non-blank line) and JSON (an object with
  * `trajectory_groups`, an array of groups, or one group). A bare trajectory where a group belongs
  * is shown as a group of one.
  */
-import { open, type FileHandle } from 'node:fs/promises';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
-import type { GroupRow, GroupStats } from './protocol';
+import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
+import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from '../common/problems';
+import type { ByteSource } from './bytes';
+import { f64, u32, u8, type Column } from './columns';
+import { readLines } from '../common/lines';
 
-/** Bytes of a file, or of a document's text held in memory. */
-export interface ByteSource {
-  readonly size: number;
-  read(start: number, end: number): Promise<Buffer>;
-  close(): Promise<void>;
-}
-
-export class FileBytes implements ByteSource {
-  private constructor(
-    private readonly handle: FileHandle,
-    readonly size: number,
-  ) {}
-
-  static async open(path: string): Promise<FileBytes> {
-    const handle = await open(path, 'r');
-    try {
-      return new FileBytes(handle, (await handle.stat()).size);
-    } catch (e) {
-      await handle.close();
-      throw e;
-    }
-  }
-
-  async read(start: number, end: number): Promise<Buffer> {
-    const length = Math.max(0, Math.min(end, this.size) - start);
-    const buf = Buffer.allocUnsafe(length);
-    let done = 0;
-    while (done < length) {
-      const { bytesRead } = await this.handle.read(buf, done, length - done, start + done);
-      if (bytesRead === 0) break;
-      done += bytesRead;
-    }
-    return done === length ? buf : buf.subarray(0, done);
-  }
-
-  close(): Promise<void> {
-    return this.handle.close();
-  }
-}
-
-export class MemoryBytes implements ByteSource {
-  readonly size: number;
-  constructor(private readonly bytes: Buffer) {
-    this.size = bytes.length;
-  }
-  static fromText(text: string): MemoryBytes {
-    return new MemoryBytes(Buffer.from(text, 'utf8'));
-  }
-  async read(start: number, end: number): Promise<Buffer> {
-    return this.bytes.subarray(start, Math.min(end, this.size));
-  }
-  async close(): Promise<void> {}
-}
-
-/** A typed array that grows by doubling. */
-export class Column<T extends Float64Array | Uint32Array | Uint8Array> {
-  length = 0;
-  constructor(
-    private data: T,
-    private readonly make: (n: number) => T,
-  ) {}
-  push(v: number): void {
-    if (this.length === this.data.length) {
-      const next = this.make(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  get(i: number): number {
-    return this.data[i]!;
-  }
-}
-export const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
-export const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));
-export const u8 = () => new Column(new Uint8Array(1024), (n) => new Uint8Array(n));
+export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 
 const ZERO_VARIANCE = 1;
 const INVALID = 2;
@@ -98,6 +26,15 @@ const BARE = 4;
 const LF = 0x0a;
 const CR = 0x0d;
 const MAX_TICKS = 256;
+
+/** A JSONL line of spaces and tabs only (readLines has already dropped a final `\r`). */
+function isBlank(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== CR) return false;
+  }
+  return true;
+}
 
 export interface BuildOptions {
   signal?: AbortSignal;
@@ -171,7 +108,6 @@ export class TrajectoryIndex {
         opts.onProgress?.();
       }
     };
-    const bom = await this.hasBom();
     let gated = false;
     const step = async (force?: boolean) => {
       progress(force);
@@ -181,8 +117,8 @@ export class TrajectoryIndex {
         await opts.firstChunkGate;
       }
     };
-    if (this.format === 'jsonl') await this.buildJsonl(bom ? 3 : 0, chunk, opts.signal, step);
-    else await this.buildJson(bom ? 3 : 0, chunk, opts.signal, step);
+    if (this.format === 'jsonl') await this.buildJsonl(chunk, opts.signal, step);
+    else await this.buildJson((await this.hasBom()) ? 3 : 0, chunk, opts.signal, step);
     this.done = true;
     this.indexedBytes = this.source.size;
     progress(true);
@@ -195,44 +131,14 @@ export class TrajectoryIndex {
 
   // --- JSONL --------------------------------------------------------------------------------------
 
-  private async buildJsonl(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
-    let offset = from;
-    let carry: Buffer | undefined;
-    let lineNo = 1;
-    while (offset < this.source.size) {
-      signal?.throwIfAborted();
-      const chunk = await this.source.read(offset, offset + chunkBytes);
-      if (chunk.length === 0) break;
-      const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-      const base = offset - (carry?.length ?? 0);
-      let p = 0;
-      for (;;) {
-        const nl = buf.indexOf(LF, p);
-        if (nl < 0) break;
-        this.jsonlLine(buf, p, nl, base, lineNo++);
-        p = nl + 1;
-      }
-      // Copied: a short rest must not pin the whole chunk.
-      carry = p < buf.length ? Buffer.from(buf.subarray(p)) : undefined;
-      offset += chunk.length;
+  private async buildJsonl(chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
+    const afterChunk = async (offset: number) => {
       this.indexedBytes = offset;
       await progress();
+    };
+    for await (const line of readLines(this.source, { signal, chunkBytes, maxLineBytes: Number.MAX_SAFE_INTEGER, afterChunk })) {
+      if (!isBlank(line.text)) this.addGroup(line.byteStart, line.byteEnd, line.line, line.line, line.byteStart, line.text);
     }
-    if (carry?.length) this.jsonlLine(carry, 0, carry.length, this.source.size - carry.length, lineNo);
-  }
-
-  private jsonlLine(buf: Buffer, s: number, e: number, base: number, lineNo: number): void {
-    if (e > s && buf[e - 1] === CR) e--;
-    let blank = true;
-    for (let i = s; i < e; i++) {
-      const c = buf[i];
-      if (c !== 0x20 && c !== 0x09 && c !== CR) {
-        blank = false;
-        break;
-      }
-    }
-    if (blank) return;
-    this.addGroup(base + s, base + e, lineNo, lineNo, base + s, buf.toString('utf8', s, e));
   }
 
   // --- JSON ---------------------------------------------------------------------------------------

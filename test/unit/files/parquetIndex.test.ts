@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ParquetIndex, V1_NOTICE } from '../../../src/viewer/parquetIndex';
+import { ParquetIndex, V1_NOTICE } from '../../../src/files/parquetIndex';
 import { asGroup, groupDetail } from '../../../src/viewer/model';
 import { GroupFiles } from '../../../src/viewer/groupFile';
 import { ParquetFile } from '../../../src/files';
@@ -15,7 +15,7 @@ async function indexOf(path: string): Promise<ParquetIndex> {
   return index;
 }
 
-describe('viewer/parquetIndex: ART step files in the viewer', function () {
+describe('files/parquetIndex: ART step files in the viewer', function () {
   // DuckDB writes each fixture.
   this.timeout(60_000);
   const dir = useTempDir();
