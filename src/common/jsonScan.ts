@@ -14,6 +14,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
 import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
+import { firstInvalidUtf8 } from './lines';
+
+/** What an invalid byte is told (src/common/problems.ts says the same of a line). */
+export const INVALID_UTF8_HERE = 'The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
 
 export interface ScannedValue {
   /** The value's source text, exactly as in the file. */
@@ -59,6 +63,19 @@ export class JsonScanError extends InputError {
   ) {
     super(message, { line, column });
   }
+}
+
+/** Bytes that are not UTF-8: refused at their place (decoded, they would be sent as U+FFFD). */
+export class InvalidUtf8Error extends JsonScanError {}
+
+/** How many bytes at the end of `b` begin a character that `b` does not complete (0–3). */
+function incompleteTail(b: Uint8Array): number {
+  for (let k = 1; k <= Math.min(3, b.length); k++) {
+    const c = b[b.length - k]!;
+    if (c < 0x80) return 0;
+    if (c >= 0xc0) return (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) > k ? k : 0;
+  }
+  return 0;
 }
 
 type Frame =
@@ -158,13 +175,36 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     else f.state = 'commaOrEnd';
   };
 
+  // The bytes of a character the last chunk began and did not finish (the decoder holds them too).
+  let tail: Uint8Array = new Uint8Array(0);
   try {
     for await (const raw of stream) {
       text = decoder.write(raw);
+      let bomSkipped = false;
       if (first && text.length > 0) {
         first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+        if (text.charCodeAt(0) === 0xfeff) {
+          text = text.slice(1);
+          bomSkipped = true;
+        }
       }
+      // U+FFFD in the text: from the file's own (valid) bytes, or in place of invalid ones. Only
+      // then are the bytes checked; an invalid byte ends the scan at its place, after the values
+      // that ended before it.
+      let invalidAt = -1;
+      if (text.includes('\uFFFD')) {
+        const whole = tail.length ? Buffer.concat([tail, raw]) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+        const body = whole.subarray(0, whole.length - incompleteTail(whole));
+        const at = firstInvalidUtf8(body);
+        if (at >= 0) {
+          invalidAt = body.toString('utf8', 0, at).length - (bomSkipped && at >= 3 ? 1 : 0);
+          text = text.slice(0, invalidAt);
+        }
+      }
+      // A character is at most 4 bytes: with 3 or more new bytes, any unfinished one begins in them.
+      const joined = raw.length >= 3 || !tail.length ? raw : Buffer.concat([tail, raw]);
+      const cut = incompleteTail(joined);
+      tail = cut ? new Uint8Array(joined.subarray(joined.length - cut)) : new Uint8Array(0);
       i = 0;
       const n = text.length;
       captureFrom = 0;
@@ -330,11 +370,13 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
           throw new JsonScanError(`a value is larger than the limit`, capture.line, capture.column, true);
         }
       }
+      const invalid = invalidAt >= 0 ? { line, column: columnAt(n) } : undefined;
       prevCR = n > 0 && text.charCodeAt(n - 1) === 0x0d;
       base += n;
       i = 0;
       // Values that finished inside this chunk, in order.
       for (const ev of ready.splice(0)) yield ev;
+      if (invalid) throw new InvalidUtf8Error(INVALID_UTF8_HERE, invalid.line, invalid.column);
     }
     const rest = decoder.end();
     if (rest) fail('invalid UTF-8 at the end of the file');

@@ -11,7 +11,7 @@ import { visit } from 'jsonc-parser';
 import { formatPath } from '../api/errors';
 import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from '../common/lines';
 import { formatBytes } from '../common/format';
-import { JsonScanError, scanJson } from '../common/jsonScan';
+import { InvalidUtf8Error, JsonScanError, scanJson } from '../common/jsonScan';
 import {
   byPosition,
   INVALID_UTF8,
@@ -378,7 +378,7 @@ async function* streamGroupsIter(
         ? `A group is larger than ${formatBytes(maxBytes)}: split it, or store one group per line in a .jsonl file`
         : e.message + (/more content after the end/.test(e.message) ? (jsonlHint('EndOfFileExpected') ?? '') : '');
       const p: Problem = { file: path, line: e.line, column: e.column, endLine: e.line, endColumn: e.column + 1, message, severity: 'error' };
-      throw new ProblemError(e.tooLarge ? p : syntax(p));
+      throw new ProblemError(e.tooLarge || e instanceof InvalidUtf8Error ? p : syntax(p));
     }
     throw e;
   }

@@ -282,6 +282,28 @@ describe('files/reader', () => {
       await assert.rejects(collect(readTrajectoryGroups(json)), /not valid UTF-8/);
     });
 
+    it('8. refuses bytes that are not UTF-8 in a streamed .json file (over 16 MiB) at their line and column, whatever the chunk size', async () => {
+      // A legitimate U+FFFD and multi-byte characters before the bad byte, so chunk boundaries fall inside characters.
+      const bytes = Buffer.concat([Buffer.from('\uFEFF[{"trajectories": [], "logs": ["\uFFFD \u2603 \ud83d\ude00"]},\n {"trajectories": [], "logs": ["caf'), Buffer.from([0xe9]), Buffer.from('"]}]')]);
+      const json = writeTemp(dir(), 'latin1-streamed.json', bytes);
+      const expected = ['2:36-2:37 error The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8'];
+      for (const streamChunkBytes of [1, 2, 3, 5, 7, 64, 1 << 20]) {
+        const s = await validateTrajectoryFile(json, { streamJsonAbove: 0, streamChunkBytes });
+        assert.deepEqual(s.problems.map(brief), expected, `chunks of ${streamChunkBytes} bytes`);
+        const sent: string[] = [];
+        await assert.rejects(async () => {
+          for await (const g of readTrajectoryGroups(json, { streamJsonAbove: 0, streamChunkBytes })) sent.push(g.json);
+        }, /not valid UTF-8 here/);
+        assert.equal(sent.length, 1, 'the group before the bad byte is read, the one holding it is not');
+      }
+      // Valid UTF-8 split at every place, a U+FFFD of the file's own included, is not refused.
+      const good = writeTemp(dir(), 'utf8-streamed.json', Buffer.from('[{"trajectories": [], "logs": ["\uFFFD caf\u00e9 \u2603 \ud83d\ude00"]}]'));
+      for (const streamChunkBytes of [1, 2, 3, 5]) {
+        const s = await validateTrajectoryFile(good, { streamJsonAbove: 0, streamChunkBytes });
+        assert.deepEqual(s.problems.map(brief), [], `chunks of ${streamChunkBytes} bytes`);
+      }
+    });
+
     it('8. counts the bytes sent (UTF-8 of the text), not the bytes of the file', async () => {
       const text = '{"trajectories": [], "logs": ["caf\u00e9 \u2603 \ud83d\ude00"]}\n';
       const path = writeTemp(dir(), 'utf8.jsonl', `\uFEFF${text}`);
