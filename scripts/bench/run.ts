@@ -180,13 +180,20 @@ async function main() {
     });
     const rawUpRun = () => measure(url, async () => {
       // The fastest plain way to do the client's I/O: the file streamed in 1 MiB reads, whole lines
-      // joined into bodies of up to 8 MiB, one POST in flight while the next body is read and built
-      // (the client's overlap: src/trajectories/upload.ts keeps one request in flight).
+      // (Buffer slices, never decoded) framed into bodies of up to 8 MiB, one POST in flight while
+      // the next body is read and built (the client's overlap: src/trajectories/upload.ts keeps one
+      // request in flight).
       let inFlight: Promise<void> | undefined;
-      let batch: string[] = [];
+      let batch: Buffer[] = [];
       let size = 0;
+      const head = Buffer.from('{"split":"train","trajectory_groups":[');
+      const comma = Buffer.from(',');
+      const tail = Buffer.from(']}');
       const post = async () => {
-        const body = `{"split":"train","trajectory_groups":[${batch.join(',')}]}`;
+        const parts: Buffer[] = [head];
+        batch.forEach((l, i) => (i ? parts.push(comma, l) : parts.push(l)));
+        parts.push(tail);
+        const body = Buffer.concat(parts);
         batch = [];
         size = 0;
         await inFlight;
@@ -196,18 +203,23 @@ async function main() {
         })();
         inFlight.catch(() => undefined);
       };
-      let rest = '';
-      for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20, encoding: 'utf8' })) {
-        const parts = (rest + (chunk as string)).split('\n');
-        rest = parts.pop()!;
-        for (const l of parts) {
-          if (!l) continue;
-          if (size + l.length > 8 * 1024 * 1024 - 64) await post();
-          batch.push(l);
-          size += l.length + 1;
+      const add = async (l: Buffer) => {
+        if (!l.length) return;
+        if (size + l.length > 8 * 1024 * 1024 - 64) await post();
+        batch.push(l);
+        size += l.length + 1;
+      };
+      let rest: Buffer | undefined;
+      for await (const c of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+        const chunk = rest ? Buffer.concat([rest, c as Buffer]) : (c as Buffer);
+        let pos = 0;
+        for (let nl = chunk.indexOf(10, pos); nl >= 0; nl = chunk.indexOf(10, pos)) {
+          await add(chunk.subarray(pos, nl));
+          pos = nl + 1;
         }
+        rest = pos < chunk.length ? chunk.subarray(pos) : undefined;
       }
-      if (rest) batch.push(rest);
+      if (rest) await add(rest);
       if (batch.length) await post();
       await inFlight;
     });
