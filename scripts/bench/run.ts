@@ -236,7 +236,7 @@ async function main() {
       const s = await validateTrajectoryFile(pq);
       if (s.problems.length) throw new Error(`bench Parquet file invalid: ${s.problems[0]!.message}`);
       const r = await uploadGroups(client, readTrajectoryGroups(pq, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
-      if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
+      if (r.outcome.status !== 'done') throw new Error(`Parquet upload ${r.outcome.status}: ${'error' in r.outcome ? String((r.outcome.error as Error)?.message ?? r.outcome.error) : ''}`);
       pqJson = r.totals.bytesSent;
     });
     const rawPqRun = () => measure(url, async () => {
@@ -253,18 +253,23 @@ async function main() {
       });
       await inFlight;
     });
-    const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
-    const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
-    row(
-      `upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`,
-      pqRate(pu.a.ms),
-      'the same reader decoding the same file once + raw undici POSTs of the resulting bodies',
-      pqRate(pu.b.ms),
-      pu.a.ms / pu.b.ms,
-      `(${pu.spread}; sink CPU ${fmt(pu.a.sinkMs, 0)} of ${fmt(pu.a.ms, 0)} ms)`,
-      '≤ 1.3×',
-    );
-
+    // A failed run is a row of its own (with the error) rather than the end of the whole bench.
+    try {
+      const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
+      const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
+      row(
+        `upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`,
+        pqRate(pu.a.ms),
+        'the same reader decoding the same file once + raw undici POSTs of the resulting bodies',
+        pqRate(pu.b.ms),
+        pu.a.ms / pu.b.ms,
+        `(${pu.spread}; sink CPU ${fmt(pu.a.sinkMs, 0)} of ${fmt(pu.a.ms, 0)} ms)`,
+        '≤ 1.3×',
+      );
+    } catch (e) {
+      console.error(e);
+      row(`upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`, `failed: ${e instanceof Error ? e.message : String(e)}`, 'the same reader decoding the same file once + raw undici POSTs of the resulting bodies', '—', undefined, '', '≤ 1.3×');
+    }
     console.log(`\npeak RSS while uploading ${RSS_MB} MiB`);
     /** One upload in a fresh child process: the extension's code, or (--raw) the file streamed and POSTed as it is, or (--decode) a Parquet file decoded and POSTed. */
     const rssChild = (f: string, raw: boolean | 'decode') => {
