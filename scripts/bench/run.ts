@@ -34,7 +34,7 @@ const PARQUET_JSON_MB = quick ? 5 : 290;
 const RSS_MB = quick ? 50 : 1024;
 const CALLS = quick ? 20_000 : 200_000;
 /** Peak RSS: fresh child processes per figure, alternating client and raw. */
-const RSS_RUNS = quick ? 1 : 5;
+const RSS_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_RSS_RUNS) || 5;
 /** Activation: fresh extension hosts (each activates once). */
 const ACTIVATION_RUNS = 5;
 const basic = `Basic ${Buffer.from(`api:${BENCH_KEY}`).toString('base64')}`;
@@ -122,7 +122,7 @@ async function measure(url: string, fn: () => Promise<void>): Promise<{ ms: numb
 }
 
 /** The in-host dashboard figures (test/host/bench.ts), printed with the checkpoints section. */
-let hostDashboard: { openMs: number; fetchedMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number } | null = null;
+let hostDashboard: { openMs: number; fetchedMs: number; readyMs: number; firstPaintMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number } | null = null;
 let hostHistory: import('../../test/host/bench-history').HistoryFigures | null = null;
 
 async function main() {
@@ -166,7 +166,7 @@ async function main() {
     const th = await alternate(5, clientRun, rawRun);
     if (count !== lines.length) throw new Error(`threads: ${count} rows, expected ${lines.length}`);
     const rps = (ms: number) => `${fmt(lines.length / (ms / 1000), 0)} rows/s, ${fmt(mib(body.length) / (ms / 1000))} MiB/s`;
-    row('threads.queryBatches, 100k rows over loopback', rps(th.a.ms), 'raw stream of the same response + JSON.parse per line', rps(th.b.ms), th.a.ms / th.b.ms, `(${th.spread}; sink CPU ${fmt(th.a.sinkMs, 0)} of ${fmt(th.a.ms, 0)} ms)`, '≤ 1.3×');
+    row('threads.queryBatches, 100k rows over loopback', rps(th.a.ms), 'raw stream of the same response + JSON.parse per line', rps(th.b.ms), th.a.ms / th.b.ms, `(${th.spread}; sink CPU ${fmt(th.a.sinkMs, 0)} of ${fmt(th.a.ms, 0)} ms)`, '≤ 1.1×');
 
     // 2. Trajectory upload.
     console.log(`\ntrajectory upload (${UPLOAD_MB} MiB JSONL)`);
@@ -179,26 +179,53 @@ async function main() {
       if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
     });
     const rawUpRun = () => measure(url, async () => {
-      // The same bytes as whole lines in bodies of up to 8 MiB, POSTed sequentially.
-      const text = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
-      let batch: string[] = [];
+      // The fastest plain way to do the client's I/O: the file streamed in 1 MiB reads, whole lines
+      // (Buffer slices, never decoded) framed into bodies of up to 8 MiB, one POST in flight while
+      // the next body is read and built (the client's overlap: src/trajectories/upload.ts keeps one
+      // request in flight).
+      let inFlight: Promise<void> | undefined;
+      let batch: Buffer[] = [];
       let size = 0;
+      const head = Buffer.from('{"split":"train","trajectory_groups":[');
+      const comma = Buffer.from(',');
+      const tail = Buffer.from(']}');
       const post = async () => {
-        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body: `{"split":"train","trajectory_groups":[${batch.join(',')}]}` });
-        await r.body.dump();
+        const parts: Buffer[] = [head];
+        batch.forEach((l, i) => (i ? parts.push(comma, l) : parts.push(l)));
+        parts.push(tail);
+        const body = Buffer.concat(parts);
         batch = [];
         size = 0;
+        await inFlight;
+        inFlight = (async () => {
+          const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', headers: { authorization: bearer, 'content-type': 'application/json' }, body });
+          await r.body.dump();
+        })();
+        inFlight.catch(() => undefined);
       };
-      for (const l of text) {
+      const add = async (l: Buffer) => {
+        if (!l.length) return;
         if (size + l.length > 8 * 1024 * 1024 - 64) await post();
         batch.push(l);
         size += l.length + 1;
+      };
+      let rest: Buffer | undefined;
+      for await (const c of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+        const chunk = rest ? Buffer.concat([rest, c as Buffer]) : (c as Buffer);
+        let pos = 0;
+        for (let nl = chunk.indexOf(10, pos); nl >= 0; nl = chunk.indexOf(10, pos)) {
+          await add(chunk.subarray(pos, nl));
+          pos = nl + 1;
+        }
+        rest = pos < chunk.length ? chunk.subarray(pos) : undefined;
       }
+      if (rest) await add(rest);
       if (batch.length) await post();
+      await inFlight;
     });
     const up = await alternate(5, upRun, rawUpRun);
     const rate = (ms: number) => `${fmt(mib(fileBytes) / (ms / 1000))} MiB/s`;
-    row(`upload ${UPLOAD_MB} MiB JSONL (validate + send)`, rate(up.a.ms), 'raw undici POSTs of the same bytes', rate(up.b.ms), up.a.ms / up.b.ms, `(${up.spread}; sink CPU ${fmt(up.a.sinkMs, 0)} of ${fmt(up.a.ms, 0)} ms)`, '≤ 1.8×');
+    row(`upload ${UPLOAD_MB} MiB JSONL (validate + send)`, rate(up.a.ms), 'raw undici POSTs of the same bodies (streamed, ≤ 8 MiB, one in flight while the next is read)', rate(up.b.ms), up.a.ms / up.b.ms, `(${up.spread}; sink CPU ${fmt(up.a.sinkMs, 0)} of ${fmt(up.a.ms, 0)} ms)`, '≤ 1.1×');
 
     // 2b. An ART Parquet step file.
     const pq = await parquetTrajectoryFile(PARQUET_JSON_MB);
@@ -209,27 +236,40 @@ async function main() {
       const s = await validateTrajectoryFile(pq);
       if (s.problems.length) throw new Error(`bench Parquet file invalid: ${s.problems[0]!.message}`);
       const r = await uploadGroups(client, readTrajectoryGroups(pq, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
-      if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
+      if (r.outcome.status !== 'done') throw new Error(`Parquet upload ${r.outcome.status}: ${'error' in r.outcome ? String((r.outcome.error as Error)?.message ?? r.outcome.error) : ''}`);
       pqJson = r.totals.bytesSent;
     });
     const rawPqRun = () => measure(url, async () => {
+      // One POST in flight while the next body is decoded, as the client does.
+      let inFlight: Promise<void> | undefined;
       await decodeAndPost(pq, async (body) => {
-        // A connection per body: a page of a DuckDB file decodes for seconds, and the sink closes idle sockets.
-        const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', reset: true, headers: { authorization: bearer, 'content-type': 'application/json' }, body });
-        await r.body.dump();
+        await inFlight;
+        inFlight = (async () => {
+          // A connection per body: a page of a DuckDB file decodes for seconds, and the sink closes idle sockets.
+          const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', reset: true, headers: { authorization: bearer, 'content-type': 'application/json' }, body });
+          await r.body.dump();
+        })();
+        inFlight.catch(() => undefined);
       });
+      await inFlight;
     });
-    const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
-    const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
-    row(
-      `upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`,
-      pqRate(pu.a.ms),
-      'the same reader decoding the same file once + raw undici POSTs of the resulting bodies',
-      pqRate(pu.b.ms),
-      pu.a.ms / pu.b.ms,
-      `(${pu.spread}; sink CPU ${fmt(pu.a.sinkMs, 0)} of ${fmt(pu.a.ms, 0)} ms)`,
-    );
-
+    // A failed run is a row of its own (with the error) rather than the end of the whole bench.
+    try {
+      const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
+      const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
+      row(
+        `upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`,
+        pqRate(pu.a.ms),
+        'the same reader decoding the same file once + raw undici POSTs of the resulting bodies',
+        pqRate(pu.b.ms),
+        pu.a.ms / pu.b.ms,
+        `(${pu.spread}; sink CPU ${fmt(pu.a.sinkMs, 0)} of ${fmt(pu.a.ms, 0)} ms)`,
+        '≤ 1.3×',
+      );
+    } catch (e) {
+      console.error(e);
+      row(`upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`, `failed: ${e instanceof Error ? e.message : String(e)}`, 'the same reader decoding the same file once + raw undici POSTs of the resulting bodies', '—', undefined, '', '≤ 1.3×');
+    }
     console.log(`\npeak RSS while uploading ${RSS_MB} MiB`);
     /** One upload in a fresh child process: the extension's code, or (--raw) the file streamed and POSTed as it is, or (--decode) a Parquet file decoded and POSTed. */
     const rssChild = (f: string, raw: boolean | 'decode') => {
@@ -258,7 +298,14 @@ async function main() {
     };
     const rssJsonl = rssPairs(big);
     const rssJsonDoc = rssPairs(bigJson);
-    const rssParquet = quick ? undefined : rssPairs(pq, 'decode');
+    let rssParquet: ReturnType<typeof rssPairs> | undefined;
+    try {
+      rssParquet = quick ? undefined : rssPairs(pq, 'decode');
+    } catch (e) {
+      // The client's Parquet upload can fail under load (docs/performance.md says why): a row, not the end of the run.
+      console.error(e);
+      row(`peak RSS uploading a ${fmt(mib(pqBytes), 0)} MiB Parquet step file`, `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'a process decoding the same file with the same reader and POSTing the bodies raw', '—', undefined, '', '≤ 100 MiB over idle');
+    }
     const rssJson = rssJsonDoc.c;
     if (hostRuns) {
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
@@ -283,10 +330,18 @@ async function main() {
           `${fmt(med(tv.firstBytes), 0)} ms`,
           med(tv.firstRows) / med(tv.firstBytes),
           `(median of ${tv.firstRows.length}; rows ${tv.firstRows.map((v) => fmt(v, 0)).join(', ')} ms; first bytes ${tv.firstBytes.map((v) => fmt(v, 0)).join(', ')} ms; the core already loaded)`,
-          '≤ 300 ms after the first byte',
+          '≤ 100 ms after the first byte',
         );
       }
-      row(`host: upload ${UPLOAD_MB} MiB via the command`, `${fmt(mib(hb.bytes) / (hb.ms / 1000))} MiB/s, peak RSS ${fmt(mib(hb.peakRss), 0)} MiB`, 'host RSS before the upload', `${fmt(mib(hb.startRss), 0)} MiB`, hb.peakRss / hb.startRss, `(${fmt(hb.ms / 1000)} s)`);
+      row(
+        `host: upload ${UPLOAD_MB} MiB JSONL via the command`,
+        `${fmt(mib(hb.bytes) / (hb.ms / 1000))} MiB/s (${fmt(hb.ms / 1000)} s), peak RSS ${fmt(mib(hb.peakRss), 0)} MiB (${fmt(mib(hb.peakRss - hb.startRss), 0)} MiB over idle)`,
+        'the client path above (validate + send), same file, median of this run',
+        rate(up.a.ms),
+        hb.ms / up.a.ms,
+        `(one host run, on all CPUs; the client figure ran pinned to one CPU beside the sink)`,
+        '≤ 1.25×',
+      );
 
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${fmt(mib(rssJson.bytes), 0)} MiB .json file`);
       const hostJson = await onAllCpus(() => spawnSync(
@@ -303,7 +358,8 @@ async function main() {
         'host RSS before the upload',
         `${fmt(mib(hj.startRss), 0)} MiB`,
         hj.peakRss / hj.startRss,
-        `(${fmt(mib(hj.bytes) / (hj.ms / 1000))} MiB/s in ${fmt(hj.ms / 1000)} s)`,
+        `(${fmt(mib(hj.bytes) / (hj.ms / 1000))} MiB/s in ${fmt(hj.ms / 1000)} s; one host run)`,
+        '≤ 100 MiB over idle',
       );
     }
     const rssRow = (what: string, { c, r, spread }: typeof rssJsonl) =>
@@ -314,7 +370,7 @@ async function main() {
         `${fmt(mib(r.peakRss - r.startRss), 0)} MiB over idle (peak ${fmt(mib(r.peakRss), 0)} MiB)`,
         c.peakRss / r.peakRss,
         `(ratio of the peaks; ${spread}; upload ${fmt(c.totalMs / 1000)} s, raw ${fmt(r.totalMs / 1000)} s)`,
-        '≤ 200 MiB over idle',
+        '≤ 100 MiB over idle',
       );
     rssRow('JSONL', rssJsonl);
     rssRow('.json (streamed)', rssJsonDoc);
@@ -325,7 +381,7 @@ async function main() {
       `${fmt(mib(rssParquet.r.peakRss - rssParquet.r.startRss), 0)} MiB over idle (peak ${fmt(mib(rssParquet.r.peakRss), 0)} MiB)`,
       rssParquet.c.peakRss / rssParquet.r.peakRss,
       `(ratio of the peaks; ${rssParquet.spread}; upload ${fmt(rssParquet.c.totalMs / 1000)} s, decode + POST ${fmt(rssParquet.r.totalMs / 1000)} s)`,
-      '≤ 200 MiB over idle',
+      '≤ 100 MiB over idle',
     );
 
     await freshAgent();
@@ -361,7 +417,7 @@ async function main() {
     });
     const imp = await alternate(5, impRun, rawImpRun);
     const cps = (ms: number) => `${fmt(CALLS / (ms / 1000), 0)} calls/s`;
-    row(`import ${CALLS.toLocaleString('en-US')} calls (calls.upsertBatch)`, cps(imp.a.ms), `raw POSTs of ${bodies.length} pre-serialized batches`, cps(imp.b.ms), imp.a.ms / imp.b.ms, `(${imp.spread}; sink CPU ${fmt(imp.a.sinkMs, 0)} of ${fmt(imp.a.ms, 0)} ms)`, '≤ 1.6×');
+    row(`import ${CALLS.toLocaleString('en-US')} calls (calls.upsertBatch)`, cps(imp.a.ms), `raw POSTs of ${bodies.length} pre-serialized batches`, cps(imp.b.ms), imp.a.ms / imp.b.ms, `(${imp.spread}; sink CPU ${fmt(imp.a.sinkMs, 0)} of ${fmt(imp.a.ms, 0)} ms)`, '≤ 1.2×');
 
     await freshAgent();
     // 4. Checkpoints.
@@ -386,7 +442,7 @@ async function main() {
         if (n !== 10_000) throw new Error(`${n} raw checkpoints`);
       });
     const ck = await alternate(5, ckRun, rawCkRun);
-    row('iterate 10 000 checkpoints, 100 pages (checkpointPages)', `${fmt(ck.a.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(ck.b.ms, 0)} ms`, ck.a.ms / ck.b.ms, `(${ck.spread})`, '≤ 1.2×');
+    row('iterate 10 000 checkpoints, 100 pages (checkpointPages)', `${fmt(ck.a.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(ck.b.ms, 0)} ms`, ck.a.ms / ck.b.ms, `(${ck.spread})`, '≤ 1.15×');
     if (hostDashboard) {
       // The same 100 pages of the 30-metric model, fetched raw: what opening the dashboard cannot beat.
       const raw30Runs: { ms: number; sinkMs: number }[] = [];
@@ -406,11 +462,12 @@ async function main() {
       const raw30 = [...raw30Runs].sort((x, y) => x.ms - y.ms)[1]!;
       row(
         `host: open the training dashboard, ${hostDashboard.count.toLocaleString('en-US')} × ${hostDashboard.charts} (${hostDashboard.requests} pages) until drawn`,
-        `${fmt(hostDashboard.openMs, 0)} ms (last page fetched at ${fmt(hostDashboard.fetchedMs, 0)} ms; drawn ${fmt(hostDashboard.drawMs, 0)} ms after it reached the page)`,
+        `${fmt(hostDashboard.openMs, 0)} ms (webview ready at ${fmt(hostDashboard.readyMs, 0)} ms, first paint at ${fmt(hostDashboard.firstPaintMs, 0)} ms; last page fetched at ${fmt(hostDashboard.fetchedMs, 0)} ms; drawn ${fmt(hostDashboard.drawMs, 0)} ms after it reached the page)`,
         'raw sequential GETs of the same pages',
         `${fmt(raw30.ms, 0)} ms`,
         hostDashboard.openMs / raw30.ms,
-        `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; code-server 1.100.3, webview in headless Chromium)`,
+        `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; raw ${raw30Runs.map((r) => fmt(r.ms, 0)).join(', ')} ms, median of 3; one host run; code-server 1.100.3, webview in headless Chromium)`,
+        '≤ 2×',
       );
     }
     if (hostHistory) {
@@ -422,6 +479,7 @@ async function main() {
         `${fmt(h.parseMs, 0)} ms`,
         h.openMs / h.parseMs,
         `(${fmt(mib(h.bytes), 1)} MiB; a train and a val line per step, merged; code-server 1.100.3, webview in headless Chromium)`,
+        '≤ 1.5× to drawn',
       );
     }
   } finally {
@@ -452,7 +510,7 @@ async function main() {
   }
   const parts = [...byPart].sort((x, y) => y[1] - x[1]);
   console.log(`  dist/core.js by part: ${parts.slice(0, 12).map(([k, v]) => `${k} ${fmt(v / 1024, 0)} KiB`).join(', ')}`);
-  row('code loaded at activation: dist/extension.js', `${fmt(kib('extension.js'), 1)} KiB (${fmt(gzKib('extension.js'), 1)} KiB gzip)`, 'none', '—', undefined, '', '≤ 150 KiB');
+  row('code loaded at activation: dist/extension.js', `${fmt(kib('extension.js'), 1)} KiB (${fmt(gzKib('extension.js'), 1)} KiB gzip)`, 'none', '—', undefined, '', '≤ 3 KiB');
   row(
     'the whole dist/ (production build)',
     `${fmt(total, 0)} KiB`,
@@ -460,7 +518,7 @@ async function main() {
     `${fmt(undiciSize() / 1024, 0)} KiB`,
     total / (undiciSize() / 1024),
     `(dist/core.js ${fmt(kib('core.js'), 0)} KiB, loaded on first use; webviews ${fmt(webviewKib, 0)} KiB; trajectories.schema.json ${fmt(kib('trajectories.schema.json'), 0)} KiB; not counted: dist/mcp.js ${fmt(kib('mcp.js'), 0)} KiB, the MCP server, never loaded by VS Code)`,
-    '≤ 600 KiB',
+    '≤ 1.2 MiB (1,229 KiB)',
   );
   // 6. The training dashboard's webview (needs the production bundle just built).
   if (hostRuns) {
@@ -473,6 +531,7 @@ async function main() {
       `${fmt(render.baselineMs, 0)} ms`,
       render.renderMs / render.baselineMs,
       `(median of ${render.runs.render.length}: ${render.runs.render.map((v) => fmt(v, 0)).join(', ')} ms; one checkpoint more from a poll: ${fmt(render.appendMs, 0)} ms)`,
+      '≤ 1.3×',
     );
     row(
       'webview dist/webview/dashboard.js + .css',
@@ -511,20 +570,20 @@ async function main() {
     console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file`);
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log('\nthe trajectory viewer on a 1 GiB ART Parquet step file');
-    for (const v of await onAllCpus(() => viewerParquetBench(1, 5))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+    for (const v of await onAllCpus(() => viewerParquetBench(1, 5))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
   }
   const table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const stamp = `${quick ? '`npm run bench -- --quick`' : '`npm run bench`'} on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinned}.`;
   console.log(`\n${stamp}\n\n${table}`);
-  // --readme: the README's table is this run's output, between its markers, with the machine named.
+  // --readme: docs/performance.md's table is this run's output, between its markers, with the machine named.
   if (process.argv.includes('--readme')) {
-    const readme = path.join(root, 'README.md');
-    const text = fs.readFileSync(readme, 'utf8');
+    const doc = path.join(root, 'docs', 'performance.md');
+    const text = fs.readFileSync(doc, 'utf8');
     const start = '<!-- bench:start -->';
     const end = '<!-- bench:end -->';
-    if (!text.includes(start) || !text.includes(end)) throw new Error('README.md has no bench markers');
-    fs.writeFileSync(readme, `${text.slice(0, text.indexOf(start) + start.length)}\n${stamp}\n\n${table}\n${text.slice(text.indexOf(end))}`);
-    console.log('README.md: the table between the bench markers is this run\'s');
+    if (!text.includes(start) || !text.includes(end)) throw new Error('docs/performance.md has no bench markers');
+    fs.writeFileSync(doc, `${text.slice(0, text.indexOf(start) + start.length)}\n${stamp}\n\n${table}\n${text.slice(text.indexOf(end))}`);
+    console.log('docs/performance.md: the table between the bench markers is this run\'s');
   }
 }
 
