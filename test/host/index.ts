@@ -52,7 +52,6 @@ function loadSuites(): void {
   require('./suites/import.test');
   require('./suites/feedback.test');
   require('./suites/webUi.test');
-  require('./suites/migration.test');
   require('./suites/interactive.test');
   require('./suites/trust.test');
   require('./suites/viewer.test');
