@@ -11,7 +11,12 @@
  *     creator?: string | null,                        // null or '' = none; absent: the svc.feedback.creator setting
  *     turn?: 'first' | 'last',                        // with a thread node as the first argument
  *     id?: string,                                    // a UUID, to retry a create idempotently
+ *     via?: 'link',                                   // set by the ref links: a user's click, which asks for the rest
  *   })
+ *
+ * An arguments object is a script's unless it says `via: 'link'`: a script is never asked anything,
+ * so it must give the ref (or a thread node and `turn`, or an editor with one ref), the kind and its
+ * content; what is missing is a rejection naming it.
  *
  * With a thread node, these go in the second argument: executeCommand(cmd, node, { turn: 'last', ... }).
  */
@@ -43,9 +48,11 @@ export interface AttachArgs {
   creator?: string | null;
   turn?: TurnChoice;
   id?: string;
+  /** A ref link's click (a user's), not a script: whatever is missing is asked for. */
+  via?: 'link';
 }
 
-export const ATTACH_ARG_KEYS = ['ref', 'kind', 'note', 'emoji', 'feedbackType', 'payload', 'creator', 'turn', 'id'] as const;
+export const ATTACH_ARG_KEYS = ['ref', 'kind', 'note', 'emoji', 'feedbackType', 'payload', 'creator', 'turn', 'id', 'via'] as const;
 const KINDS: readonly FeedbackKind[] = ['note', 'reaction', 'custom'];
 
 type Result = { ok: true; args: AttachArgs } | { ok: false; reason: string };
@@ -106,6 +113,10 @@ export function parseAttachArgs(raw: unknown): Result {
   if (present('turn')) {
     if (raw.turn !== 'first' && raw.turn !== 'last') return fail('turn must be "first" or "last".');
     args.turn = raw.turn;
+  }
+  if (present('via')) {
+    if (raw.via !== 'link') return fail('via must be "link" (set by ref links) or left out.');
+    args.via = 'link';
   }
   if (present('id')) {
     if (typeof raw.id !== 'string' || !UUID_SHAPE.test(raw.id)) return fail('id must be a UUID (8-4-4-4-12 hexadecimal digits).');

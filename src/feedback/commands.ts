@@ -4,8 +4,9 @@
  *
  * Arguments (see args.ts): none, a `vscode.Uri` (editor menus), `{ ref?, kind?, note?, emoji?,
  * feedbackType?, payload?, creator?, id? }`, or a thread node plus that object (with `turn`) as
- * the second argument. Whatever is missing is asked for, except the creator. When `kind` is given
- * (scripted use) nothing is asked and refusals reject. Returns the service's response
+ * the second argument. From a menu, the palette or a ref link (`via: 'link'`) whatever is missing is
+ * asked for, except the creator. Any other arguments object is a script's: nothing is asked, and
+ * what is missing or wrong is a rejection. Returns the service's response
  * (`{ id, created_at, svc_user_id, payload }`), or undefined when cancelled.
  */
 import { Uri, type Disposable } from 'vscode';
@@ -16,17 +17,17 @@ import type { FeedbackManager } from './manager';
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 
 export function registerFeedbackCommands(manager: FeedbackManager): Disposable[] {
-  // Scripted means "kind given": a link passes { ref } and then asks the rest, as the palette does.
+  // A ref link passes { ref, via: 'link' } and then asks the rest, as the palette does; any other object is a script.
   return [registerCommand(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options), { scripted: isScriptedAttach })];
 }
 
 /**
- * Whether an attach call is scripted: its arguments object (after a thread node, if any) gives
- * `kind`, or is not valid at all (no menu or link passes a wrong one).
+ * Whether an attach call is scripted: it has an arguments object (after a thread node, if any)
+ * that is not a ref link's (`via: 'link'`). Menus pass a node, a Uri or nothing.
  */
-function isScriptedAttach(args: unknown[]): boolean {
+export function isScriptedAttach(args: unknown[]): boolean {
   const raw = isThreadNode(args[0]) ? args[1] : args[0];
   if (raw === undefined || raw === null || raw instanceof Uri || Array.isArray(raw)) return false;
   const parsed = parseAttachArgs(raw);
-  return !parsed.ok || parsed.args.kind !== undefined;
+  return !parsed.ok || parsed.args.via !== 'link';
 }

@@ -59,7 +59,8 @@ export class FeedbackManager {
     const parsed = parseAttachArgs(raw);
     if (!parsed.ok) throw new InputError(`svc.attachFeedback: ${parsed.reason}`);
     const args = parsed.args;
-    const scripted = args.kind !== undefined;
+    // Not from a menu, the palette or a ref link: a script, which is never asked anything.
+    const scripted = raw !== undefined && raw !== null && args.via !== 'link';
     try {
       return await this.attach(args, node, uri, scripted);
     } catch (e) {
@@ -94,7 +95,8 @@ export class FeedbackManager {
       throw new InputError(mismatch, { field: 'ref' }, { fix });
     }
 
-    // 2. The kind and its content.
+    // 2. The kind and its content. A script gives them: it is never asked.
+    if (scripted) requireContent(args);
     const kind = args.kind ?? (await pickKind(ref));
     if (!kind) return undefined;
     let feedbackType: string;
@@ -136,14 +138,15 @@ export class FeedbackManager {
 
   private async resolveRef(args: AttachArgs, node: ThreadArg | undefined, uri: vscode.Uri | undefined, project: string, scripted: boolean): Promise<string | undefined> {
     if (args.ref) return args.ref;
-    if (node) return this.refOfThread(node, args);
+    if (node) return this.refOfThread(node, args, scripted);
     const inEditor = refsInEditor(uri);
     if (inEditor.length === 1 || (inEditor.length > 1 && scripted)) return inEditor[0];
     if (inEditor.length > 1) return pickRef(inEditor, project);
+    if (scripted) throw new InputError('svc.attachFeedback: give the ref ({ ref: "svc:///<entity>/<project>/call/<id>" }): no thread and no ref in the active editor name the call.', { field: 'ref' });
     return askRef(project);
   }
 
-  private async refOfThread(node: ThreadArg, args: AttachArgs): Promise<string | undefined> {
+  private async refOfThread(node: ThreadArg, args: AttachArgs, scripted: boolean): Promise<string | undefined> {
     const row = node.row;
     if (args.turn) {
       const id = args.turn === 'first' ? row.first_turn_id : row.last_turn_id;
@@ -153,6 +156,7 @@ export class FeedbackManager {
     const choices = turnChoices(row);
     if (choices.length === 0) throw new InputError(`Thread ${row.thread_id} has no turn ids to attach feedback to.`, { field: 'first_turn_id' });
     if (choices.length === 1) return callRef(node.project, choices[0]!.id);
+    if (scripted) throw new InputError(`svc.attachFeedback: thread ${row.thread_id} has two turns: give turn "first" or "last".`, { field: 'turn' });
     return pickTurn(row.thread_id, choices, (id) => callRef(node.project, id));
   }
 
@@ -237,5 +241,15 @@ export class FeedbackManager {
     } finally {
       await closeWithoutSaving(doc);
     }
+  }
+}
+
+/** What a script must give, since it is never asked: the kind and its content. */
+function requireContent(args: AttachArgs): void {
+  if (args.kind === undefined) throw new InputError('svc.attachFeedback: give the feedback: { note }, { emoji } or { feedbackType, payload } (or kind with it).', { field: 'kind' });
+  if (args.kind === 'note' && args.note === undefined) throw new InputError('svc.attachFeedback: kind "note" needs note (1 to 1024 characters).', { field: 'note' });
+  if (args.kind === 'reaction' && args.emoji === undefined) throw new InputError('svc.attachFeedback: kind "reaction" needs emoji (exactly one emoji).', { field: 'emoji' });
+  if (args.kind === 'custom' && (args.feedbackType === undefined || args.payload === undefined)) {
+    throw new InputError('svc.attachFeedback: kind "custom" needs feedbackType and payload (a JSON object).', { field: args.feedbackType === undefined ? 'feedbackType' : 'payload' });
   }
 }

@@ -13,7 +13,7 @@ export const REF_DOCUMENTS: vscode.DocumentSelector = [{ scheme: 'file' }, { sch
 
 /** `command:svc.attachFeedback?[{"ref":…}]`, the target of ref links. */
 export function attachFeedbackUri(ref: string): vscode.Uri {
-  return vscode.Uri.parse(`command:${ATTACH_COMMAND}?${commandArgs([{ ref }])}`);
+  return vscode.Uri.parse(`command:${ATTACH_COMMAND}?${commandArgs([{ ref, via: 'link' }])}`);
 }
 
 /** Makes every well-formed `svc:///` ref a link that attaches feedback to it. */

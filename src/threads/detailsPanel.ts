@@ -81,7 +81,7 @@ export class ThreadDetailsPanel extends Disposable {
         case 'attachFeedback': {
           const id = turnId(msg.turn);
           // A ref and no kind: the interactive flow, as from a ref link.
-          if (id) await vscode.commands.executeCommand('svc.attachFeedback', { ref: callRef(shown.project, id) });
+          if (id) await vscode.commands.executeCommand('svc.attachFeedback', { ref: callRef(shown.project, id), via: 'link' });
           break;
         }
         case 'copy': {

@@ -38,9 +38,9 @@ describe('errors: what they say and the next step they offer', () => {
     await waitFor('signed in', () => a.connection.state === 'signedIn');
     const p = new Prompts();
     try {
-      // Interactive (no kind given): the failure is shown, not thrown.
+      // A ref link's click (interactive): the failure is shown, not thrown.
       p.script({ pick: 'Note' }, { type: 'unreachable' });
-      await vscode.commands.executeCommand('svc.attachFeedback', { ref: callRef(PROJECT, 'thread-0-turn-0') });
+      await vscode.commands.executeCommand('svc.attachFeedback', { ref: callRef(PROJECT, 'thread-0-turn-0'), via: 'link' });
       await waitFor('the error', () => p.messages('error').length > 0, 20_000);
       const shown = p.messages('error')[0]!;
       assert.match(shown.title, new RegExp(`could not connect to 127\\.0\\.0\\.1:${port} \\(connection refused\\)`));
@@ -74,7 +74,7 @@ describe('errors: what they say and the next step they offer', () => {
       return 'Retry';
     });
     try {
-      await vscode.commands.executeCommand('svc.attachFeedback', { ref });
+      await vscode.commands.executeCommand('svc.attachFeedback', { ref, via: 'link' });
       await waitFor('the retried feedback', () => p.messages('info').some((m) => /created at/.test(m.title)), 20_000);
     } finally {
       p.dispose();

@@ -151,8 +151,11 @@ describe('feedback', () => {
       assert.match(e.message, new RegExp(`"${PROJECT}"`));
       return true;
     });
-    // From a link (only the ref given) the refusal is shown instead, before any prompt.
-    assert.strictEqual(await attach({ ref: foreign }), undefined);
+    // From a link (the ref given, via: 'link') the refusal is shown instead, before any prompt.
+    assert.strictEqual(await attach({ ref: foreign, via: 'link' }), undefined);
+    // A script that gives only the ref is not asked the rest: it is told what is missing.
+    await assert.rejects(attach({ ref: callRef(PROJECT, 'only-a-ref') }), /give the feedback: \{ note \}, \{ emoji \}/);
+    await assert.rejects(attach({ kind: 'note', ref: callRef(PROJECT, 'only-a-ref') }), /kind "note" needs note/);
     // The same for the ref under the cursor.
     const editor = await openUntitled(`see ${foreign}`);
     opened.push(editor.document);
@@ -238,7 +241,7 @@ describe('feedback', () => {
     assert.ok(link, `a command link among ${links.length}`);
     assert.ok(link.range.isEqual(new vscode.Range(1, 7, 1, 7 + ref.length)), `range ${JSON.stringify(link.range)}`);
     assert.strictEqual(link.target!.path, 'svc.attachFeedback');
-    assert.deepStrictEqual(JSON.parse(link.target!.query), [{ ref }]);
+    assert.deepStrictEqual(JSON.parse(link.target!.query), [{ ref, via: 'link' }]);
     assert.strictEqual(link.tooltip, 'Attach feedback to this call');
 
     // A thread's JSON document gets links for its turn refs.
