@@ -131,10 +131,7 @@ export class CompareRuns extends Disposable {
       throw e;
     }
     const labels = sources.map((s) => (s.file ? path.basename(path.dirname((s as HistorySync).fsPath)) : s.modelId));
-    const webview = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, `Compare: ${labels.join(' vs ')}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
-    });
+    const webview = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, `Compare: ${labels.join(' vs ')}`, vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
     const panel = new ComparePanel(webview, sources, this.extensionUri, this.log);
     this.panels.add(panel);
     webview.onDidDispose(() => this.panels.delete(panel));

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { webviewOptions } from '../common/webview';
 import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
@@ -116,10 +117,7 @@ export class Dashboards extends Disposable implements DashboardHost {
       existing.reveal(focus);
       return existing;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${modelId}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
-    });
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${modelId}`, vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
     return this.adopt(panel, modelId, focus);
   }
 
@@ -146,10 +144,7 @@ export class Dashboards extends Disposable implements DashboardHost {
       again.reveal();
       return again;
     }
-    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${history.title}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview')],
-    });
+    const panel = vscode.window.createWebviewPanel(DASHBOARD_PANEL, `Training: ${history.title}`, vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
     return this.adoptSource(panel, history);
   }
 

@@ -15,17 +15,15 @@ import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from '../common/problems';
 import type { ByteSource } from './bytes';
-import { f64, u32, u8, type Column } from './columns';
+import { f64, GroupStatsColumns, u32 } from './columns';
 import { readLines } from '../common/lines';
 
 export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 
-const ZERO_VARIANCE = 1;
 const INVALID = 2;
 const BARE = 4;
 const LF = 0x0a;
 const CR = 0x0d;
-const MAX_TICKS = 256;
 
 /** A JSONL line of spaces and tabs only (readLines has already dropped a final `\r`). */
 function isBlank(text: string): boolean {
@@ -70,31 +68,26 @@ export class TrajectoryIndex {
   indexedBytes = 0;
   shapeError: string | undefined;
   split: string | undefined;
-  rewardMin: number | null = null;
-  rewardMax: number | null = null;
-
   private readonly start = f64();
   private readonly end = f64();
   private readonly lineStart = f64();
   private readonly line = u32();
   private readonly endLine = u32();
-  private readonly count = u32();
-  private readonly exceptions = u32();
-  private readonly flags = u8();
-  private readonly mean = f64();
-  private readonly std = f64();
-  private readonly min = f64();
-  private readonly max = f64();
-  private readonly rewardsAt = u32();
-  private readonly rewards = f64();
+  private readonly columns = new GroupStatsColumns();
   private readonly invalid = new Map<number, string>();
   private readonly cache = new Map<number, ReadGroup>();
 
   constructor(
     readonly source: ByteSource,
     readonly format: 'json' | 'jsonl',
-  ) {
-    this.rewardsAt.push(0);
+  ) {}
+
+  get rewardMin(): number | null {
+    return this.columns.rewardMin;
+  }
+
+  get rewardMax(): number | null {
+    return this.columns.rewardMax;
   }
 
   /** Reads the whole source once. Resolves when done; throws the signal's reason on abort. */
@@ -309,38 +302,22 @@ export class TrajectoryIndex {
     if (!error && !group) error = 'Not a trajectory group: expected {"trajectories": [...]}';
     const rewards = group ? groupRewards(group.trajectories) : [];
     const stats = groupStats(rewards, group && !group.bare ? exceptionsOf(group.raw).length : 0);
-    this.count.push(group?.trajectories.length ?? 0);
+    this.columns.add(group?.trajectories.length ?? 0, rewards, stats, (error ? INVALID : 0) | (group?.bare ? BARE : 0));
     this.trajectories += group?.trajectories.length ?? 0;
-    this.exceptions.push(stats.exceptions);
-    this.flags.push((stats.zeroVariance ? ZERO_VARIANCE : 0) | (error ? INVALID : 0) | (group?.bare ? BARE : 0));
-    this.mean.push(stats.mean ?? NaN);
-    this.std.push(stats.std ?? NaN);
-    this.min.push(stats.min ?? NaN);
-    this.max.push(stats.max ?? NaN);
-    for (const r of rewards) this.rewards.push(r);
-    this.rewardsAt.push(this.rewards.length);
-    if (stats.min !== null && (this.rewardMin === null || stats.min < this.rewardMin)) this.rewardMin = stats.min;
-    if (stats.max !== null && (this.rewardMax === null || stats.max > this.rewardMax)) this.rewardMax = stats.max;
     if (error) this.invalid.set(i, error);
   }
 
+  /** Group `i`'s stats; `count` is the number of its valid rewards. */
   stats(i: number): GroupStats {
-    const n = (c: Column<Float64Array>) => (Number.isNaN(c.get(i)) ? null : c.get(i));
-    return { count: this.rewardsAt.get(i + 1) - this.rewardsAt.get(i), mean: n(this.mean), std: n(this.std), min: n(this.min), max: n(this.max), zeroVariance: (this.flags.get(i) & ZERO_VARIANCE) !== 0, exceptions: this.exceptions.get(i) };
+    return this.columns.stats(i, this.columns.rewardCount(i));
   }
 
   /** A row of the group list (problem counts are the caller's). */
   row(i: number): GroupRow {
-    const a = this.rewardsAt.get(i);
-    const n = this.rewardsAt.get(i + 1) - a;
-    const step = Math.max(1, n / MAX_TICKS);
-    const ticks: number[] = [];
-    for (let k = 0; k < n && ticks.length < MAX_TICKS; k = Math.floor(ticks.length * step)) ticks.push(this.rewards.get(a + k));
-    const row: GroupRow = { index: i, line: this.line.get(i), endLine: this.endLine.get(i), bare: (this.flags.get(i) & BARE) !== 0, stats: this.stats(i), rewards: ticks, errors: 0, warnings: 0 };
+    // The count of trajectories includes those whose reward is invalid.
+    const row: GroupRow = { index: i, line: this.line.get(i), endLine: this.endLine.get(i), bare: (this.columns.flags(i) & BARE) !== 0, stats: this.columns.stats(i), rewards: this.columns.ticks(i), errors: 0, warnings: 0 };
     const invalid = this.invalid.get(i);
     if (invalid) row.invalid = invalid;
-    // The count of trajectories includes those whose reward is invalid.
-    row.stats.count = this.count.get(i);
     return row;
   }
 
@@ -390,7 +367,7 @@ export class TrajectoryIndex {
    */
   async positionOf(i: number, path: (string | number)[]): Promise<Position> {
     const { text } = await this.readGroup(i);
-    const bare = (this.flags.get(i) & BARE) !== 0;
+    const bare = (this.columns.flags(i) & BARE) !== 0;
     const inner = bare && path[0] === 'trajectories' ? path.slice(2) : path;
     let offset = 0;
     // parseTree recurses: a group nested too deep (the validation says where) is revealed at its start.

@@ -16,7 +16,7 @@ import type { Problem } from '../common/problems';
 import { compressors, groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { exceptionsOf, groupStats } from '../viewer/model';
-import { f64, u32, u8 } from './columns';
+import { f64, GroupStatsColumns } from './columns';
 import type { BuildOptions, ReadGroup } from './groupIndex';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 
@@ -24,8 +24,6 @@ import type { GroupRow, GroupStats } from '../viewer/protocol';
 export const V1_NOTICE =
   "ART's Parquet format version 1, the lossy one: shown from its analytics columns (messages, reward, metrics, metadata, tools, logs). Not in the file: the choices' finish reasons and logprobs, additional histories, the group's exceptions and any field ART did not copy to a column. It is not the group as the client dumped it, and it cannot be uploaded.";
 
-const ZERO_VARIANCE = 1;
-const MAX_TICKS = 256;
 /** Rows between two progress reports (and before the first paint's gate). */
 const PROGRESS_ROWS = 2048;
 
@@ -39,8 +37,6 @@ export class ParquetIndex {
   indexedBytes = 0;
   shapeError: string | undefined;
   split: string | undefined;
-  rewardMin: number | null = null;
-  rewardMax: number | null = null;
   /** A banner above the groups (version 1: the lossy format). */
   notice: string | undefined;
   info: ArtParquetInfo | undefined;
@@ -49,15 +45,7 @@ export class ParquetIndex {
   private readonly firstRow = f64();
   private readonly lastRow = f64();
   private readonly groupIndex = f64();
-  private readonly count = u32();
-  private readonly exceptions = u32();
-  private readonly flags = u8();
-  private readonly mean = f64();
-  private readonly std = f64();
-  private readonly min = f64();
-  private readonly max = f64();
-  private readonly rewardsAt = u32();
-  private readonly rewards = f64();
+  private readonly columns = new GroupStatsColumns();
   private readonly cache = new Map<number, ReadGroup>();
 
   private constructor(
@@ -67,7 +55,6 @@ export class ParquetIndex {
     private readonly pages: ParquetPages | undefined,
   ) {
     this.source = { size, close: async () => void (await Promise.all([file?.close(), pages?.close()])) };
-    this.rewardsAt.push(0);
   }
 
   /** Opens the file; a file that is not one of ART's gives an index with its `shapeError`. */
@@ -157,19 +144,16 @@ export class ParquetIndex {
     this.firstRow.push(first);
     this.lastRow.push(last);
     this.groupIndex.push(group);
-    this.count.push(count);
     this.trajectories += count;
-    const stats = groupStats(rewards, exceptions);
-    this.exceptions.push(exceptions);
-    this.flags.push(stats.zeroVariance ? ZERO_VARIANCE : 0);
-    this.mean.push(stats.mean ?? NaN);
-    this.std.push(stats.std ?? NaN);
-    this.min.push(stats.min ?? NaN);
-    this.max.push(stats.max ?? NaN);
-    for (const r of rewards) this.rewards.push(r);
-    this.rewardsAt.push(this.rewards.length);
-    if (stats.min !== null && (this.rewardMin === null || stats.min < this.rewardMin)) this.rewardMin = stats.min;
-    if (stats.max !== null && (this.rewardMax === null || stats.max > this.rewardMax)) this.rewardMax = stats.max;
+    this.columns.add(count, rewards, groupStats(rewards, exceptions));
+  }
+
+  get rewardMin(): number | null {
+    return this.columns.rewardMin;
+  }
+
+  get rewardMax(): number | null {
+    return this.columns.rewardMax;
   }
 
   /** The rows group `i` spans (0-based, inclusive), and its group_index. */
@@ -178,18 +162,12 @@ export class ParquetIndex {
   }
 
   stats(i: number): GroupStats {
-    const n = (c: typeof this.mean) => (Number.isNaN(c.get(i)) ? null : c.get(i));
-    return { count: this.count.get(i), mean: n(this.mean), std: n(this.std), min: n(this.min), max: n(this.max), zeroVariance: (this.flags.get(i) & ZERO_VARIANCE) !== 0, exceptions: this.exceptions.get(i) };
+    return this.columns.stats(i);
   }
 
   /** A row of the group list; `line`/`endLine` are the group's rows (0-based, as the problems name them). */
   row(i: number): GroupRow {
-    const a = this.rewardsAt.get(i);
-    const n = this.rewardsAt.get(i + 1) - a;
-    const step = Math.max(1, n / MAX_TICKS);
-    const ticks: number[] = [];
-    for (let k = 0; k < n && ticks.length < MAX_TICKS; k = Math.floor(ticks.length * step)) ticks.push(this.rewards.get(a + k));
-    return { index: i, line: this.firstRow.get(i), endLine: this.lastRow.get(i), bare: false, stats: this.stats(i), rewards: ticks, errors: 0, warnings: 0 };
+    return { index: i, line: this.firstRow.get(i), endLine: this.lastRow.get(i), bare: false, stats: this.stats(i), rewards: this.columns.ticks(i), errors: 0, warnings: 0 };
   }
 
   /** The group a validation problem is in (by its row, else its group_index), or -1. */
@@ -231,7 +209,7 @@ export class ParquetIndex {
   private async readV2(i: number): Promise<string> {
     const { first, last } = this.rows(i);
     const [groupJson] = await this.pages!.read('group_json', first, first);
-    const trajectories = this.count.get(i) ? await this.pages!.read('trajectory_json', first, last) : [];
+    const trajectories = this.columns.trajectories(i) ? await this.pages!.read('trajectory_json', first, last) : [];
     if (typeof groupJson !== 'string') throw new ParquetError(`row ${first}, group ${this.groupIndex.get(i)}: group_json is null`, first);
     trajectories.forEach((t, k) => {
       if (typeof t !== 'string') throw new ParquetError(`row ${first + k}, group ${this.groupIndex.get(i)}: trajectory_json is null`, first + k);

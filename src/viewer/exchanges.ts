@@ -9,12 +9,12 @@
  * the conversation so far (as agent loops do) shows only what is new. No `vscode` import; lenient
  * like model.ts: anything unknown is shown, never refused.
  */
+import { isObject as isObj } from '../common/problems';
 import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
 
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
