@@ -115,6 +115,14 @@ export function summarizePoints(points: readonly RunPoint[], source: string): st
       const latest = s[s.length - 1]!;
       lines.push(`Best ${reward}: ${num(best.v)} at step ${count(best.step)}. Latest: ${num(latest.v)} at step ${count(latest.step)}. Over the whole run: ${num(s[0]!.v)} at step ${count(s[0]!.step)} to ${num(latest.v)} (${signed(latest.v - s[0]!.v)}).`);
     }
+    // The training dashboard stars its best step by its default metric (val/reward when the run has
+    // one): say that step too, so the agent and the chart name the same best checkpoint.
+    const starred = defaultBestMetric(names);
+    const v = starred && starred !== reward ? finiteValues(points, starred) : [];
+    if (v.length) {
+      const top = v.reduce((a, p) => (p.v > a.v ? p : a));
+      lines.push(`Best ${starred} (the metric the training dashboard stars by default): ${num(top.v)} at step ${count(top.step)}.`);
+    }
   }
   const spread = names.find((n) => /^train\/reward_std(_dev)?$/.test(n)) ?? names.find((n) => /reward_std/.test(n));
   const spreadText = spread && overTime(points, spread);

@@ -118,13 +118,13 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   const overall = stats(all);
   lines.push(
     `Rewards over all ${count(all.length)} trajectories: ${overall ? `mean ${num(overall.mean)}, std ${num(overall.std)}, min ${num(overall.min)}, max ${num(overall.max)}` : 'none'}. ` +
-      `Zero-variance groups (all rewards equal, one trajectory included: no learning signal): ${count(zero)} of ${count(groups.length)}. ` +
+      `Zero-variance groups (two or more trajectories, all rewards equal: no learning signal; a group of one is not counted, it has no variance to learn from): ${count(zero)} of ${count(groups.length)}. ` +
       `Groups with exceptions: ${count(withExceptions.length)} (${count(withExceptions.reduce((a, g) => a + g.stats.exceptions, 0))} exceptions).`,
   );
   const hasTokens = groups.some((g) => g.tokens !== undefined);
   const timeNames = [...new Set(groups.flatMap((g) => g.time?.names ?? []))];
   const shown = groups.slice(0, MAX_GROUP_ROWS);
-  const headers = ['group', 'line', 'trajectories', 'reward mean', 'std', 'min', 'max', 'zero variance', 'exceptions'];
+  const headers = ['group', summary.format === 'parquet' ? 'first row' : 'line', 'trajectories', 'reward mean', 'std', 'min', 'max', 'zero variance', 'exceptions'];
   if (hasTokens) headers.push('tokens');
   if (timeNames.length) headers.push('time (sum)');
   lines.push(

@@ -117,7 +117,7 @@ describe('agent tools (language model tools)', () => {
     const text = await invoke('svc_summarize_trajectories', { file: trajectoryFile() });
     assert.match(text, /JSONL, .*2 groups, 5 trajectories\./);
     assert.match(text, /Validation: no problems/);
-    assert.match(text, /Zero-variance groups \(all rewards equal, one trajectory included: no learning signal\): 1 of 2\. Groups with exceptions: 1 \(1 exceptions\)\./);
+    assert.match(text, /Zero-variance groups \(two or more trajectories, all rewards equal: no learning signal; a group of one is not counted, it has no variance to learn from\): 1 of 2\. Groups with exceptions: 1 \(1 exceptions\)\./);
     const rows = text.split('\n').filter((l) => /^\| \d/.test(l)).map((l) => l.split('|').slice(1, -1).map((c) => c.trim()));
     assert.deepStrictEqual(rows[0]!.slice(0, 9), ['0', '1', '2', '0.5', '0.3', '0.2', '0.8', 'no', '1']);
     assert.deepStrictEqual(rows[1]!.slice(0, 9), ['1', '2', '3', '0.5', '0', '0.5', '0.5', 'yes', '0']);
