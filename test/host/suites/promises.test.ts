@@ -93,6 +93,9 @@ describe('issue 19: promises under attack (in VS Code)', function () {
       await waitFor('upload a to finish', () => logged('model-a').length === 12, 30_000);
       assert.deepStrictEqual(logged('model-a'), Array.from({ length: 12 }, (_, i) => i), "a's groups, each once");
       assert.strictEqual(logged('model-b').length, before.b, "b's groups were not sent by a's button");
+      // The service has a's last groups before a's upload has ended: b's button waits for it, as a user would.
+      const uploads = (await api()).uploads as unknown as { running?: unknown };
+      await waitFor('upload a to end', () => uploads.running === undefined);
       clicks.get('b')!('Retry Remaining');
       await waitFor('upload b to finish', () => logged('model-b').length === 12, 30_000);
       assert.deepStrictEqual(logged('model-b'), Array.from({ length: 12 }, (_, i) => 100 + i));
