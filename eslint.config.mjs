@@ -66,6 +66,11 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'The agents\' core and the MCP server run in plain Node: no vscode import.' }, UNDICI], patterns: [UNDICI_MODULES] }] },
   },
   {
+    // The file readers run in the MCP server and in plain Node tests too; their Problems-panel side is src/ui/.
+    files: ['src/files/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/files reads files in plain Node (the MCP server uses it): no vscode import; the editor side is src/ui/.' }, UNDICI], patterns: [UNDICI_MODULES] }] },
+  },
+  {
     // undici's modules are required here (no-require-imports, switched off in the file with its reason).
     files: ['src/api/undici.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [VSCODE_IN_API] }] },

@@ -17,7 +17,7 @@ import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
 import { registerCheckpointCommands } from './checkpoints/commands';
 import { ErrorPresenter } from './common/errors';
-import { presentCommandErrors, registerCommand } from './common/interaction';
+import { presentCommandErrors, registerCommand } from './ui/commands';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommand } from '../common/interaction';
+import { registerCommand } from '../ui/commands';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { mcpConfigSnippets } from './core/mcpSnippet';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import type { ErrorPresenter } from '../common/errors';
-import { registerCommand, type Invocation } from '../common/interaction';
+import { registerCommand, type Invocation } from '../ui/commands';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
 import { ApprovalError, type KeyApprovals } from './approvals';

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommand, type Invocation } from '../common/interaction';
+import { registerCommand, type Invocation, filesFromArgs, notOnDisk, optionsFromArgs } from '../ui/commands';
 import { AuthenticationError, hostOf, InputError, type CallBatchItem } from '../api';
-import { filesFromArgs, notOnDisk, optionsFromArgs } from '../common/diagnostics';
-import { LiveProblems } from '../common/liveProblems';
+import { LiveProblems } from '../ui/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';

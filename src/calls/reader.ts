@@ -8,12 +8,12 @@
 import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
-import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../common/lines';
+import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../files/lines';
 import { formatPath } from '../api/errors';
-import { byPosition, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, valueAt, type JsonPath, type Problem } from '../common/problems';
+import { byPosition, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, valueAt, type JsonPath, type Problem } from '../files/problems';
 import { formatBytes } from '../common/format';
 
-export { ProblemError, type Problem } from '../common/problems';
+export { ProblemError, type Problem } from '../files/problems';
 
 export interface CallItemRecord {
   /** 0-based item index (non-blank lines). */

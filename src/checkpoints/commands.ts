@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { InputError, NotFoundError, type ErrorFix } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import { registerCommand, type Invocation } from '../common/interaction';
+import { registerCommand, type Invocation, scriptArgs } from '../ui/commands';
+import { treeNode } from '../ui/treeNodes';
 import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
-import { scriptArgs, treeNode } from '../common/treeNodes';
 import type { Connection } from '../service/connection';
 import type { CheckpointsModel } from './model';
 import type { CheckpointNode } from './provider';

@@ -4,7 +4,7 @@ import type { Checkpoint, CheckpointOrder } from '../api';
 /** workspaceState key of the checkpoint order: view state, never a setting. */
 export const ORDER_KEY = 'svc.checkpoints.order';
 import { Disposable } from '../common/disposable';
-import type { Invocation } from '../common/interaction';
+import type { Invocation } from '../ui/commands';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';

@@ -4,7 +4,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatMetric } from '../common/format';
 import { refusedByService } from '../common/pick';
-import { treeNode } from '../common/treeNodes';
+import { treeNode } from '../ui/treeNodes';
 import { countDescription, metricDescription, metricNames, pickMetric } from './metric';
 import type { CheckpointsModel } from './model';
 

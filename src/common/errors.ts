@@ -6,7 +6,7 @@
  * service cannot be reached or is not usable, and Show Log. Models and services never talk to the
  * user: they throw, return or fire events, and this (or a feature's manager) shows the outcome.
  *
- * Commands registered through common/interaction.ts hand it whatever they throw: a user's click
+ * Commands registered through ui/commands.ts hand it whatever they throw: a user's click
  * gets the notification, a scripted call (an arguments object) gets a rejection with the same
  * readable message and no notification.
  */

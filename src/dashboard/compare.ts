@@ -5,7 +5,7 @@ import { background } from '../common/background';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { webviewHtml, webviewOptions } from '../common/webview';
+import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { Connection } from '../service/connection';
 import { FromCompare, MAX_RUNS, type ToCompare } from './core/compareProtocol';
 import { parseMessage } from './core/protocol';

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { InputError } from '../api';
-import { registerCommand } from '../common/interaction';
+import { registerCommand } from '../ui/commands';
 import { recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { historyFile } from './commands';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { webviewOptions } from '../common/webview';
+import { webviewOptions } from '../ui/webview';
 import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';

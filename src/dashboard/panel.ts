@@ -3,7 +3,7 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiState } from './core/protocol';
 import { concatColumns, type Columns } from './core/series';
-import { webviewHtml, webviewOptions } from '../common/webview';
+import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';
 

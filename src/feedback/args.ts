@@ -22,7 +22,7 @@
  */
 import { parseRef } from '../api/refs';
 import { UUID_SHAPE } from '../api/schemas/common';
-import { isTreeNode } from '../common/treeNodes';
+import { isTreeNode } from '../ui/treeNodes';
 import {
   emojiProblem,
   feedbackTypeProblem,
@@ -151,7 +151,7 @@ export type ThreadArg = { kind: 'thread'; project: string; row: { thread_id: str
 
 /**
  * Whether a value is the threads view's node of a thread: a node the tree handed to VS Code
- * (recognised by identity, src/common/treeNodes.ts), never an object of the same shape from a script.
+ * (recognised by identity, src/ui/treeNodes.ts), never an object of the same shape from a script.
  */
 export function isThreadNode(value: unknown): value is ThreadArg {
   return isTreeNode(value) && (value as { kind?: unknown }).kind === 'thread';

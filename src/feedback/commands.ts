@@ -10,7 +10,7 @@
  * (`{ id, created_at, svc_user_id, payload }`), or undefined when cancelled.
  */
 import { Uri, type Disposable } from 'vscode';
-import { registerCommand } from '../common/interaction';
+import { registerCommand } from '../ui/commands';
 import { isThreadNode, parseAttachArgs } from './args';
 import type { FeedbackManager } from './manager';
 

@@ -8,7 +8,7 @@
  */
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { formatBytes } from '../common/format';
-import { isObject } from '../common/problems';
+import { isObject } from '../files/problems';
 
 export const NOTE_TYPE = 'svc.note.1';
 export const REACTION_TYPE = 'svc.reaction.1';

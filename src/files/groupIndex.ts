@@ -3,7 +3,7 @@
  * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
  * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps
  * its place (bytes, lines) and its reward stats, a few numbers in typed arrays: memory grows with
- * the number of groups, not with the file. JSONL lines come from readLines (common/lines.ts) over
+ * the number of groups, not with the file. JSONL lines come from readLines (files/lines.ts) over
  * the same ByteSource. No `vscode` import.
  *
  * Shapes, as the upload accepts them: JSONL (a group per non-blank line) and JSON (an object with
@@ -13,10 +13,10 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
-import { tooDeepAt } from '../common/problems';
+import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
 import { f64, GroupStatsColumns, u32 } from './columns';
-import { readLines } from '../common/lines';
+import { readLines } from './lines';
 
 export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 

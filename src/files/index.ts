@@ -9,7 +9,7 @@ import { readJsonGroups, validateJsonFile } from './jsonFile';
 import { readParquet, validateParquet } from './parquetGroups';
 import { readJsonl, validateJsonl, type GroupRecord, type ReadOptions, type TrajectoryFileFormat, type ValidateOptions, type ValidationSummary } from './reader';
 
-export { ProblemError, type Problem } from '../common/problems';
+export { ProblemError, type Problem } from './problems';
 export {
   checkGroup,
   groupProblems,

@@ -2,16 +2,16 @@
 /**
  * `.json` trajectory files: `{split?, trajectory_groups, ...}`, an array of groups, or one group.
  * Files up to `streamJsonAbove` (16 MiB) are read whole and checked with exact positions from one
- * syntax tree. Larger ones are streamed (src/common/jsonScan.ts): memory is bounded by the largest
+ * syntax tree. Larger ones are streamed (src/files/jsonScan.ts): memory is bounded by the largest
  * group, never by the file, and positions stay exact. Both paths give the same problems and the
  * same group texts (test/unit/files/jsonFile.test.ts runs every fixture through both).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
 import { formatPath } from '../api/errors';
-import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from '../common/lines';
+import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from './lines';
 import { formatBytes } from '../common/format';
-import { InvalidUtf8Error, JsonScanError, scanJson } from '../common/jsonScan';
+import { InvalidUtf8Error, JsonScanError, scanJson } from './jsonScan';
 import {
   byPosition,
   INVALID_UTF8,
@@ -26,7 +26,7 @@ import {
   tooDeepAt,
   type JsonPath,
   type Problem,
-} from '../common/problems';
+} from './problems';
 import { checkGroup, groupProblems, trajectoryCount, type GroupRecord, type ReadOptions, type ValidateOptions, type ValidationSummary } from './reader';
 
 export const DEFAULT_STREAM_JSON_ABOVE = 16 * 1024 * 1024;

@@ -25,7 +25,7 @@ import { parquetMetadata, parquetReadObjects, parquetSchema, type ColumnMetaData
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
-import { isValidUtf8 } from '../common/lines';
+import { isValidUtf8 } from './lines';
 import { decompress as decompressZstd } from 'fzstd';
 
 /** The key-value metadata key that marks ART's format version. */

@@ -12,7 +12,7 @@
  * No `vscode` import.
  */
 import { parquetReadObjects } from 'hyparquet';
-import type { Problem } from '../common/problems';
+import type { Problem } from './problems';
 import { compressors, groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { exceptionsOf, groupStats } from '../viewer/model';

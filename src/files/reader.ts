@@ -9,14 +9,14 @@
  *
  * Validation refuses what the service refuses and nothing more (behaviour note, "Model endpoints"):
  * invalid JSON, a missing required field, a wrong type for a known field. Every problem carries its
- * line and column (src/common/problems.ts). Reading yields each group's JSON text exactly as the file
+ * line and column (src/files/problems.ts). Reading yields each group's JSON text exactly as the file
  * holds it, so the upload sends the file's bytes, not a re-serialization.
  */
 import { stat } from 'node:fs/promises';
 import { formatPath } from '../api/errors';
 import { isTrajectoryGroup } from '../api/schemas/fastCheck';
 import { TrajectoryGroup } from '../api/schemas/models';
-import { DEFAULT_MAX_LINE_BYTES, readLines } from '../common/lines';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { formatBytes } from '../common/format';
 import {
   byPosition,
@@ -31,9 +31,9 @@ import {
   readJsonLines,
   type JsonPath,
   type Problem,
-} from '../common/problems';
+} from './problems';
 
-export { ProblemError, type Problem } from '../common/problems';
+export { ProblemError, type Problem } from './problems';
 
 export type TrajectoryFileFormat = 'json' | 'jsonl' | 'parquet';
 

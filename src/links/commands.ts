@@ -6,8 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { InputError } from '../api';
-import { registerCommand } from '../common/interaction';
-import { scriptArgs } from '../common/treeNodes';
+import { registerCommand, scriptArgs } from '../ui/commands';
 import { linkFor, type LinkTarget } from './link';
 
 export interface CopyLinkDeps {

@@ -4,9 +4,8 @@ import { describeSource } from '../auth/credentials';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
 import { escapeMarkdown } from '../common/format';
-import { registerCommand } from '../common/interaction';
+import { registerCommand, scriptArgs } from '../ui/commands';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
-import { scriptArgs } from '../common/treeNodes';
 import type { Connection } from '../service/connection';
 
 /**

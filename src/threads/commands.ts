@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { InputError, callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
-import { registerCommand } from '../common/interaction';
-import { scriptArgs } from '../common/treeNodes';
+import { registerCommand, scriptArgs } from '../ui/commands';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
 import type { ThreadDetailsPanel } from './detailsPanel';

@@ -3,7 +3,7 @@ import { callRef, type ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { webviewHtml, webviewOptions } from '../common/webview';
+import { webviewHtml, webviewOptions } from '../ui/webview';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';

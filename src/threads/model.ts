@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
-import type { Invocation } from '../common/interaction';
+import type { Invocation } from '../ui/commands';
 import type { Logger } from '../common/logger';
 import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';

@@ -3,7 +3,7 @@ import type { ThreadRow } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { escapeMarkdown, formatDuration, formatLocalDateTime, formatRelative, plural } from '../common/format';
-import { treeNode } from '../common/treeNodes';
+import { treeNode } from '../ui/treeNodes';
 import { describeFilter, describeSort } from './filter';
 import { threadDescription } from './rowText';
 

@@ -4,7 +4,7 @@
  * when scripted) and `svc.uploadTrajectories.cancel`. Thin registrations: the flow is UploadManager's.
  */
 import type * as vscode from 'vscode';
-import { registerCommand } from '../common/interaction';
+import { registerCommand } from '../ui/commands';
 import type { UploadManager } from './manager';
 import { RetryPlan } from './questions';
 import type { RetryArgs } from './report';

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { NotFoundError, type ErrorFix } from '../api';
 import { removeModelAction } from '../checkpoints/commands';
 import { background } from '../common/background';
-import { toDiagnostic } from '../common/diagnostics';
+import { toDiagnostic } from '../ui/diagnostics';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';

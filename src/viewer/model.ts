@@ -5,7 +5,7 @@
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
  * shown, never refused (validation is src/files/'s job). No `vscode` import.
  */
-import { TOO_DEEP } from '../common/problems';
+import { TOO_DEEP } from '../files/problems';
 import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
 import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 

@@ -12,7 +12,7 @@ import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { webviewHtml, webviewOptions } from '../common/webview';
+import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { UploadReport } from '../trajectories/report';
 import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../files';

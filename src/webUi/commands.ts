@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { InputError, parseRef } from '../api';
-import { isScriptArgument, registerCommand } from '../common/interaction';
+import { isScriptArgument, registerCommand } from '../ui/commands';
 import type { Connection } from '../service/connection';
 import type { ThreadsModel } from '../threads/model';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { ErrorPresenter } from '../../../src/common/errors';
-import { presentCommandErrors, registerCommand } from '../../../src/common/interaction';
+import { presentCommandErrors, registerCommand } from '../../../src/ui/commands';
 import { Logger } from '../../../src/common/logger';
 import type { ConnectionChange } from '../../../src/service/connection';
 import type { ReferenceServer } from '../../server';

@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { webviewHtml } from '../../../src/common/webview';
+import { webviewHtml } from '../../../src/ui/webview';
 import { looksLikeTrajectories } from '../../../src/viewer/provider';
 import type { ViewerSession } from '../../../src/viewer/session';
 import type { ReferenceServer } from '../../server';

@@ -5,9 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { InputError, ProtocolError, SvcError, decodeJsonl, JsonlError } from '../../../src/api';
-import { JsonScanError, scanJson } from '../../../src/common/jsonScan';
-import { LineTooLongError, readLines } from '../../../src/common/lines';
-import { ProblemError } from '../../../src/common/problems';
+import { JsonScanError, scanJson } from '../../../src/files/jsonScan';
+import { LineTooLongError, readLines } from '../../../src/files/lines';
+import { ProblemError } from '../../../src/files/problems';
 import { readTrajectoryGroups } from '../../../src/files';
 
 async function* chunks(...texts: string[]): AsyncGenerator<Uint8Array> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { isThreadNode, parseAttachArgs, turnChoices } from '../../../src/feedback/args';
-import { treeNode } from '../../../src/common/treeNodes';
+import { treeNode } from '../../../src/ui/treeNodes';
 
 const REF = 'svc:///acme/chatbot/call/c1';
 const ok = (raw: unknown) => {

@@ -2,8 +2,8 @@
 // viewer shows unsaved edits through the same line reader and JSON scanner that validate a file.
 import assert from 'node:assert/strict';
 import { chunksOf, FileBytes, MemoryBytes, type ByteSource } from '../../../src/files/bytes';
-import { readLines } from '../../../src/common/lines';
-import { scanJson } from '../../../src/common/jsonScan';
+import { readLines } from '../../../src/files/lines';
+import { scanJson } from '../../../src/files/jsonScan';
 import { collect, useTempDir, writeTemp } from '../trajectories/helpers';
 
 /** A source that records whether it was closed. */

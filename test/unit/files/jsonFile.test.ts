@@ -5,7 +5,7 @@ import { ProblemError, readTrajectoryGroups, validateTrajectoryFile } from '../.
 import { artGroup } from '../../fixtures/art/producers';
 import { brief, collect, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from '../trajectories/helpers';
 
-// A .json file over 16 MiB is streamed group by group (src/common/jsonScan.ts) instead of read
+// A .json file over 16 MiB is streamed group by group (src/files/jsonScan.ts) instead of read
 // whole. The two paths must say the same thing about every file: the same problems at the same
 // places, and the same group texts and lines. `streamJsonAbove: 0` streams every file, and tiny
 // chunks put a chunk boundary inside every token.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INVALID_UTF8 } from '../../../src/common/problems';
+import { INVALID_UTF8 } from '../../../src/files/problems';
 import { groupText, openArtParquet, readArtGroups, readTrajectoryGroups, validateTrajectoryFile, type ArtGroup, type GroupRecord, type ValidationSummary } from '../../../src/files';
 import { describeLines, uploadGroups } from '../../../src/trajectories/upload';
 import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows, type ArtRow } from '../../fixtures/art/parquet';

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import type { Problem } from '../../../src/common/problems';
+import type { Problem } from '../../../src/files/problems';
 import { BOM, editorLines } from './helpers';
 
 /** How a JSONL file is laid out around its records. */

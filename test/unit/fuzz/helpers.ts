@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ProblemError, type Problem } from '../../../src/common/problems';
+import { ProblemError, type Problem } from '../../../src/files/problems';
 
 const RUN_FACTOR = Number(process.env.FUZZ_RUNS ?? 1) || 1;
 const SEED_OVERRIDE = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
@@ -164,7 +164,7 @@ export class Tally {
   }
 }
 
-/** JSONL lines as src/common/lines.ts defines them: \n ends a line, a final \r is dropped, a leading BOM is not text. */
+/** JSONL lines as src/files/lines.ts defines them: \n ends a line, a final \r is dropped, a leading BOM is not text. */
 export function jsonlLines(bytes: Buffer): string[] {
   const body = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
   const parts: string[] = [];

@@ -180,7 +180,7 @@ describe('fuzz: api/jsonl decodeJsonl', function () {
   // FIXED BUG 4 (reported to the lead): the cap counts the \r of a CRLF line break, so a line that
   // fits with LF is refused with CRLF ("CRLF counts as LF" says the module). Shrunk: the line `""`
   // (2 bytes) with maxLineBytes 2: `""\n` decodes, `""\r\n` is 'too-long' at line 1. readLines
-  // (src/common/lines.ts) lets a final \r go free.
+  // (src/files/lines.ts) lets a final \r go free.
   const c5 = fuzz(0x15015, 400);
   it(named('regression: CRLF and LF line breaks give the same outcome, also at the length cap', c5), async () => {
     await checkAsync(

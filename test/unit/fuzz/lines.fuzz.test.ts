@@ -1,11 +1,11 @@
 /**
- * Properties of src/common/lines.ts readLines: whatever the bytes and wherever its 64 KiB read
+ * Properties of src/files/lines.ts readLines: whatever the bytes and wherever its 64 KiB read
  * chunks end (inside a line, a CRLF, a multi-byte character or a BOM), the lines are those of a
  * model that looks at the whole file at once.
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { isValidUtf8, LineTooLongError, readLines, type Line } from '../../../src/common/lines';
+import { isValidUtf8, LineTooLongError, readLines, type Line } from '../../../src/files/lines';
 import { BOM, checkAsync, fuzz, named, nastyBytes, useTempDir, withTimeout, writeFresh } from './helpers';
 
 const CHUNK = 64 * 1024;
@@ -13,7 +13,7 @@ const CR = 0x0d;
 
 type Outcome = { lines: Line[]; tooLong?: number };
 
-/** The documented conventions (src/common/lines.ts header), applied to the whole file. */
+/** The documented conventions (src/files/lines.ts header), applied to the whole file. */
 function model(file: Buffer, maxLineBytes: number, skipOverlong: boolean): Outcome {
   const lines: Line[] = [];
   let start = file.length >= 3 && file[0] === 0xef && file[1] === 0xbb && file[2] === 0xbf ? 3 : 0;
@@ -116,7 +116,7 @@ const chunkyFile = fc
     return Buffer.concat(parts);
   });
 
-describe('fuzz: common/lines readLines', function () {
+describe('fuzz: files/lines readLines', function () {
   this.timeout(60_000);
   const dir = useTempDir('svc-fuzz-lines-');
 

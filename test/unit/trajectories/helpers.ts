@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { Problem } from '../../../src/common/problems';
+import type { Problem } from '../../../src/files/problems';
 
 export const TRAJECTORY_FIXTURES = resolve(__dirname, '../../fixtures/trajectories');
 export const CALL_FIXTURES = resolve(__dirname, '../../fixtures/calls');

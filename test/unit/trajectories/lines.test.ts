@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createWriteStream, openSync, readSync, closeSync } from 'node:fs';
 import { join } from 'node:path';
-import { LineTooLongError, readLines, type Line } from '../../../src/common/lines';
+import { LineTooLongError, readLines, type Line } from '../../../src/files/lines';
 import { collect, MiB, retainedHeap, useTempDir, writeTemp } from './helpers';
 
 /** The bytes [byteStart, byteEnd) of a file. */

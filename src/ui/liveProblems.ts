@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ownProblems, toDiagnostic, type FileProblem } from './diagnostics';
-import { background } from './background';
+import { background } from '../common/background';
 
 /** Documents larger than this are checked again on save only (a copy per keystroke would cost too much). */
 const LIVE_LIMIT_CHARS = 8 * 1024 * 1024;

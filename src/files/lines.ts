@@ -10,9 +10,9 @@
  *   are exactly the line's text. A UTF-8 byte order mark at the very start of the file belongs to no
  *   line: line 1 then starts at byte 3 and its text does not contain U+FEFF.
  */
-import { formatBytes } from './format';
+import { formatBytes } from '../common/format';
 import { InputError } from '../api/errors';
-import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
+import { chunksOf, FileBytes, type ByteSource } from './bytes';
 
 export interface Line {
   /** 1-based. */

@@ -37,32 +37,3 @@ export function toDiagnostic(p: FileProblem): vscode.Diagnostic {
   d.source = 'svc';
   return d;
 }
-
-/** Files a command may receive: explorer (uri, uris[]), editor title (uri), or scripted lists. */
-export function filesFromArgs(clicked: unknown, selected: unknown): vscode.Uri[] {
-  const list = Array.isArray(selected) && selected.every((u) => u instanceof vscode.Uri) && selected.length ? selected : clicked;
-  const items = Array.isArray(list) ? list : list ? [list] : [];
-  return items
-    .map((x) => (x instanceof vscode.Uri ? x : typeof x === 'string' ? vscode.Uri.file(x) : undefined))
-    .filter((u): u is vscode.Uri => !!u);
-}
-
-/**
- * Why files cannot be read, when one is not on this machine's disk (a virtual workspace, an
- * untitled buffer): upload and import stream files from disk with Node, so they take local files
- * only (package.json says so: `capabilities.virtualWorkspaces` is "limited").
- */
-export function notOnDisk(files: readonly vscode.Uri[]): string | undefined {
-  const other = files.find((u) => u.scheme !== 'file');
-  return other ? `${other.toString(true)} is not a file on this machine's disk; only local files can be read (a virtual workspace's files cannot).` : undefined;
-}
-
-/** The options object of a scripted call: the last argument that is a plain object. */
-export function optionsFromArgs<T extends object>(...args: unknown[]): Partial<T> {
-  for (let i = args.length - 1; i >= 0; i--) {
-    const arg = args[i];
-    if (arg && typeof arg === 'object' && !Array.isArray(arg) && !(arg instanceof vscode.Uri)) return arg as Partial<T>;
-  }
-  return {};
-}
-

@@ -8,15 +8,15 @@
  *
  * Only the outer structure is checked here (brackets, commas, colons, keys). A captured value is
  * cut out by bracket matching (aware of strings and escapes); its own syntax is the caller's to
- * check, with JSON.parse. Positions follow src/common/problems.ts: 1-based lines and UTF-16
+ * check, with JSON.parse. Positions follow src/files/problems.ts: 1-based lines and UTF-16
  * columns, `\r\n`, `\r` and `\n` each end a line, and a byte order mark belongs to no column.
  */
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
-import { chunksOf, FileBytes, type ByteSource } from '../files/bytes';
+import { chunksOf, FileBytes, type ByteSource } from './bytes';
 import { firstInvalidUtf8 } from './lines';
 
-/** What an invalid byte is told (src/common/problems.ts says the same of a line). */
+/** What an invalid byte is told (src/files/problems.ts says the same of a line). */
 export const INVALID_UTF8_HERE = 'The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
 
 export interface ScannedValue {

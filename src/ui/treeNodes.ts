@@ -3,7 +3,7 @@
  *
  * VS Code passes the focused row to view-title commands and the clicked row (plus the selection)
  * to item commands. A command that also takes a scripting object (`{ preset }`, `{ projectId }`…)
- * must not read a row as one: a row means "run as if clicked with nothing", a scripting object
+ * must not read a row as one (scriptArgs in commands.ts): a row means "run as if clicked with nothing", a scripting object
  * means "do exactly this, never prompt". Nodes are recognised by identity (the providers register
  * every node they return), not by shape, so no field name of a node can pass for an argument.
  */
@@ -18,12 +18,4 @@ export function treeNode<T extends object>(node: T): T {
 /** Whether `value` is a node some tree provider of this extension returned. */
 export function isTreeNode(value: unknown): boolean {
   return typeof value === 'object' && value !== null && issued.has(value);
-}
-
-/**
- * The scripting argument of a command: undefined when VS Code passed a tree node (or nothing);
- * otherwise the value itself, for the command to check.
- */
-export function scriptArgs(value: unknown): unknown {
-  return value === undefined || value === null || isTreeNode(value) ? undefined : value;
 }
