@@ -47,6 +47,7 @@ function loadSuites(): void {
   require('./suites/connection.test');
   require('./suites/errors.test');
   require('./suites/presenter.test');
+  require('./suites/connectionChange.test');
   require('./suites/upload.test');
   require('./suites/uploadParquet.test');
   require('./suites/import.test');

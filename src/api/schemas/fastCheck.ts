@@ -3,7 +3,7 @@
  * zod schema (./models.ts), for the upload's validation pass over large files: most groups are
  * valid, and saying so by hand is several times cheaper than a schema parse. A group this check
  * refuses is parsed by the schema, which says why. Kept honest by
- * test/unit/trajectories/fastCheck.test.ts: on the producers' variants and on fuzzed groups, this
+ * test/unit/api/trajectoryFastCheck.test.ts: on the producers' variants and on fuzzed groups, this
  * check and the schema must agree on every value.
  */
 import { isProjectId } from '../refs';

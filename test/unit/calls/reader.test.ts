@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { ProblemError, readCallItems, validateCallsFile } from '../../../src/calls/reader';
-import { brief, CALL_FIXTURES, collect, useTempDir, writeTemp } from '../trajectories/helpers';
+import { brief, CALL_FIXTURES, collect, useTempDir, writeTemp } from '../files/helpers';
 
 const fixture = (name: string) => join(CALL_FIXTURES, name);
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chunksOf, FileBytes, MemoryBytes, type ByteSource } from '../../../src/files/bytes';
 import { readLines } from '../../../src/files/lines';
 import { scanJson } from '../../../src/files/jsonScan';
-import { collect, useTempDir, writeTemp } from '../trajectories/helpers';
+import { collect, useTempDir, writeTemp } from './helpers';
 
 /** A source that records whether it was closed. */
 class Watched implements ByteSource {

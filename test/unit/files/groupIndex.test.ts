@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../../../src/files/groupIndex';
-import { useTempDir, writeTemp } from '../trajectories/helpers';
+import { useTempDir, writeTemp } from './helpers';
 
 const FIXTURES = resolve(__dirname, '../../fixtures/viewer');
 

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ProblemError, readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
 import { artGroup } from '../../fixtures/art/producers';
-import { brief, collect, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from '../trajectories/helpers';
+import { brief, collect, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from './helpers';
 
 // A .json file over 16 MiB is streamed group by group (src/files/jsonScan.ts) instead of read
 // whole. The two paths must say the same thing about every file: the same problems at the same

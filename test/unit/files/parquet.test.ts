@@ -6,7 +6,7 @@ import { groupText, openArtParquet, readArtGroups, readTrajectoryGroups, validat
 import { describeLines, uploadGroups } from '../../../src/trajectories/upload';
 import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows, type ArtRow } from '../../fixtures/art/parquet';
 import { harness, type Harness } from '../contract/helpers';
-import { collect, useTempDir } from '../trajectories/helpers';
+import { collect, useTempDir } from './helpers';
 
 const errors = (s: ValidationSummary) => s.problems.filter((p) => p.severity === 'error').map((p) => p.message);
 

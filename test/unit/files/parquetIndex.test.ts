@@ -7,7 +7,7 @@ import { GroupFiles } from '../../../src/viewer/groupFile';
 import { ParquetFile } from '../../../src/files';
 import { artLayout } from '../../../src/trajectories/layout';
 import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
-import { useTempDir } from '../trajectories/helpers';
+import { useTempDir } from './helpers';
 
 async function indexOf(path: string): Promise<ParquetIndex> {
   const index = await ParquetIndex.open(path);

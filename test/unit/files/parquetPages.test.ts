@@ -5,7 +5,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { compressors, ParquetFile } from '../../../src/files/parquet';
 import { ParquetPages } from '../../../src/files/parquetPages';
 import { compactGroup, emptyGroup, writeArtParquet } from '../../fixtures/art/parquet';
-import { useTempDir } from '../trajectories/helpers';
+import { useTempDir } from './helpers';
 
 describe('files/parquetPages: a few rows of a column without the rows before them', function () {
   // DuckDB writes the fixture.

@@ -10,7 +10,7 @@ import {
   type GroupRecord,
 } from '../../../src/files';
 import { exchangeOf } from '../../fixtures/art/producers';
-import { brief, collect, MiB, retainedHeap, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from '../trajectories/helpers';
+import { brief, collect, MiB, retainedHeap, TRAJECTORY_FIXTURES, useTempDir, writeTemp } from './helpers';
 
 const fixture = (name: string) => join(TRAJECTORY_FIXTURES, name);
 const spans = (groups: GroupRecord[]) => groups.map((g) => [g.index, g.line, g.endLine, g.trajectories]);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { artLayout, artSplitFolder, artTail, stepFiles, uploadOrder } from '../../../src/trajectories/layout';
-import { useTempDir } from './helpers';
+import { useTempDir } from '../files/helpers';
 
 describe('trajectories/layout: ART\'s .art/<project>/models/<model>/trajectories/<split>/<step> files', () => {
   const dir = useTempDir();

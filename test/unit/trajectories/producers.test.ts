@@ -25,7 +25,7 @@ import {
   type Field,
 } from '../../fixtures/art/producers';
 import { harness, type Harness } from '../contract/helpers';
-import { collect, useTempDir } from './helpers';
+import { collect, useTempDir } from '../files/helpers';
 
 // The oracle is the producers' own field lists (test/fixtures/art/producers.ts: ART's Trajectory,
 // TrajectoryGroup, History and PydanticException; the OpenAI SDK's Choice and

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { startReferenceServer, type ReferenceServer } from '../server';
+import { startReferenceServer, type ReferenceServer } from '../../server';
 
-const root = path.resolve(__dirname, '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
 
 describe('scripts/api-example.js: a plain Node program on the built src/api', () => {
   let server: ReferenceServer;

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ESLint } from 'eslint';
 
-const root = path.resolve(__dirname, '..', '..');
+const root = path.resolve(__dirname, '..', '..', '..');
 const lint = path.join(root, 'scripts', 'lint.js');
 
 function tree(files: Record<string, string>): string {
