@@ -6,9 +6,9 @@
  */
 import uPlot from 'uplot';
 import { formatMetric } from '../../common/format';
-import { groupMetrics, metricGroup } from '../../dashboard/core/metrics';
-import type { CheckpointSeries } from '../../dashboard/core/series';
-import { smoothEma } from '../../dashboard/core/smooth';
+import { groupMetrics, metricGroup } from '../../dashboard/shared/metrics';
+import type { CheckpointSeries } from '../../dashboard/shared/series';
+import { smoothEma } from '../../dashboard/shared/smooth';
 import { h, isHighContrast, themeColor } from './dom';
 
 export interface ChartMarks {

@@ -8,12 +8,12 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './compare.css';
 import uPlot from 'uplot';
-import { columnFormatter } from '../../dashboard/core/columnFormat';
-import { alignByStep, compareTable, type CompareRow } from '../../dashboard/core/compare';
-import { FromCompare, ToCompare } from '../../dashboard/core/compareProtocol';
-import { defaultCharts, orderedMetrics } from '../../dashboard/core/metrics';
-import { parseMessage, type SyncStatus } from '../../dashboard/core/protocol';
-import { CheckpointSeries } from '../../dashboard/core/series';
+import { columnFormatter } from '../../dashboard/shared/columnFormat';
+import { alignByStep, compareTable, type CompareRow } from '../../dashboard/shared/compare';
+import { FromCompare, ToCompare } from '../../dashboard/shared/compareProtocol';
+import { defaultCharts, orderedMetrics } from '../../dashboard/shared/metrics';
+import { parseMessage, type SyncStatus } from '../../dashboard/shared/protocol';
+import { CheckpointSeries } from '../../dashboard/shared/series';
 import { h, isHighContrast, themeColor } from './dom';
 
 const vscode = acquireVsCodeApi();

@@ -1,6 +1,6 @@
 /** The metric picker, the best-checkpoint choice and the smoothing slider. */
-import { groupMetrics, guessDirection, type Direction } from '../../dashboard/core/metrics';
-import { MAX_SMOOTHING } from '../../dashboard/core/protocol';
+import { groupMetrics, guessDirection, type Direction } from '../../dashboard/shared/metrics';
+import { MAX_SMOOTHING } from '../../dashboard/shared/protocol';
 import { h } from './dom';
 
 export interface ControlEvents {

@@ -1,7 +1,7 @@
 /** The diff of two selected checkpoints: value, Δ (later − earlier) and %, per metric. */
 import { formatMetric } from '../../common/format';
-import { diffRows, knownDirection, orderPair } from '../../dashboard/core/metrics';
-import type { CheckpointSeries } from '../../dashboard/core/series';
+import { diffRows, knownDirection, orderPair } from '../../dashboard/shared/metrics';
+import type { CheckpointSeries } from '../../dashboard/shared/series';
 import { h } from './dom';
 
 function signed(v: number): string {
