@@ -8,7 +8,7 @@ import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { Connection } from '../service/connection';
 import { FromCompare, MAX_RUNS, type ToCompare } from './shared/compareProtocol';
-import { parseMessage } from './shared/protocol';
+import { parseMessage } from '../webview/shared/protocol';
 import { HistorySync } from './historySync';
 import type { DashboardSource } from './source';
 import { CheckpointSync } from './sync';

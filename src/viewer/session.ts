@@ -21,7 +21,8 @@ import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../fil
 import { ParquetIndex } from '../files/parquetIndex';
 import type { GroupFiles } from './groupFile';
 import { asGroup, groupDetail, mayContain, searchTrajectory, trajectoryView } from './model';
-import { parseFromWebview, type FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
+import { parseMessage } from '../webview/shared/protocol';
+import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { transcript } from './transcript';
 import { background } from '../common/background';
 
@@ -283,12 +284,12 @@ export class ViewerSession extends Disposable {
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    const parsed = parseFromWebview(raw);
+    const parsed = parseMessage(FromWebview, raw);
     if (!parsed.ok) {
       this.deps.log.warn(`Trajectory viewer: ignored a malformed message from the webview: ${parsed.error}`);
       return;
     }
-    const m = parsed.message;
+    const m = parsed.value;
     try {
       await this.handle(m);
     } catch (e) {

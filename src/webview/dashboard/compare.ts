@@ -12,9 +12,11 @@ import { columnFormatter } from '../../dashboard/shared/columnFormat';
 import { alignByStep, compareTable, type CompareRow } from '../../dashboard/shared/compare';
 import { FromCompare, ToCompare } from '../../dashboard/shared/compareProtocol';
 import { defaultCharts, orderedMetrics } from '../../dashboard/shared/metrics';
-import { parseMessage, type SyncStatus } from '../../dashboard/shared/protocol';
+import { type SyncStatus } from '../../dashboard/shared/protocol';
+import { parseMessage } from '../shared/protocol';
 import { CheckpointSeries } from '../../dashboard/shared/series';
-import { h, isHighContrast, themeColor } from './dom';
+import { h } from '../shared/dom';
+import { isHighContrast, themeColor } from './dom';
 
 const vscode = acquireVsCodeApi();
 const post = (m: FromCompare) => vscode.postMessage(m);

@@ -2,7 +2,7 @@
 import { formatMetric } from '../../common/format';
 import { diffRows, knownDirection, orderPair } from '../../dashboard/shared/metrics';
 import type { CheckpointSeries } from '../../dashboard/shared/series';
-import { h } from './dom';
+import { h } from '../shared/dom';
 
 function signed(v: number): string {
   const text = formatMetric(v);

@@ -5,7 +5,7 @@
  */
 import { columnFormatter, scrollAfterSort } from '../../dashboard/shared/columnFormat';
 import type { CheckpointSeries } from '../../dashboard/shared/series';
-import { h } from './dom';
+import { h } from '../shared/dom';
 
 export interface Sort {
   key: string;
