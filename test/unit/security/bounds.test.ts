@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_LIMITS, PageGuard } from '../../../src/dashboard/shared/pa
 import { TOO_DEEP } from '../../../src/files/problems';
 import { validateTrajectoryFile } from '../../../src/files';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
-import { groupDetail, trajectoryView } from '../../../src/viewer/model';
+import { groupDetail, trajectoryView } from '../../../src/viewer/views';
 
 describe('issue 19: promises under attack', () => {
   describe('hostile input', () => {
