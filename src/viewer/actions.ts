@@ -9,7 +9,8 @@ import { background } from '../common/background';
 import type { UploadReport } from '../trajectories/report';
 import { asGroup } from './model';
 import type { FromWebview, GroupRow } from './protocol';
-import type { GroupIndex, SessionDeps } from './session';
+import type { SessionDeps } from './session';
+import type { GroupIndex } from './source';
 import { transcript } from './transcript';
 import { trajectoryView } from './views';
 

@@ -6,7 +6,7 @@ import { exchangeConversation, hasExchanges } from './exchanges';
 import { itemsOf, messageViews } from './messages';
 import { asGroup, isObj } from './model';
 import type { MessageView, SearchHit } from './protocol';
-import type { GroupIndex } from './session';
+import type { GroupIndex } from './source';
 
 const MAX_HITS = 1000;
 

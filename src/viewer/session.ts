@@ -2,7 +2,8 @@
  * One open trajectory viewer: its file's index (rebuilt when the file or its open text document
  * changes), the file's validation problems, and the webview's requests. The webview asks for what
  * it shows (a window of group rows, one group, one trajectory), so only that is ever parsed.
- * Search is search.ts's, the actions (reveal, upload, compare and its pickers) actions.ts's.
+ * Search is search.ts's, the actions (reveal, upload, compare and its pickers) actions.ts's, reading
+ * and watching the file source.ts's.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -15,21 +16,17 @@ import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../files';
 import { withTempCopy } from '../files/tempCopy';
 import type { TranscriptStore } from './compare';
-import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../files/groupIndex';
-import { ParquetIndex } from '../files/parquetIndex';
+import { MemoryBytes, TrajectoryIndex } from '../files/groupIndex';
 import type { GroupFiles } from './groupFile';
 import { compare, reveal, uploadFile, uploadGroup, type ActionHost } from './actions';
 import { asGroup } from './model';
 import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
+import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
 import { groupDetail, trajectoryView } from './views';
 import { background } from '../common/background';
 
-const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
-
-/** A text file's index by byte offsets, or a Parquet step file's by row range. */
-export type GroupIndex = TrajectoryIndex | ParquetIndex;
 
 export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: number };
 
@@ -121,38 +118,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       clearTimeout(this.rebuildTimer);
       this.rebuildTimer = setTimeout(() => background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`), 250);
     };
-    // Edits in a text editor of the same file show live (VS Code gives extensions the text of
-    // documents up to 50 MB); saves and changes on disk come through the watcher.
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.sameUri(e.document.uri) && e.contentChanges.length && schedule()));
-    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.sameUri(d.uri) && schedule()));
-    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.sameUri(d.uri) && schedule()));
-    if (this.uri.scheme === 'file') {
-      const w = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(this.uri.fsPath)), path.basename(this.uri.fsPath))));
-      this._register(w.onDidChange(schedule));
-      this._register(w.onDidCreate(schedule));
-      this._register(w.onDidDelete(schedule));
-    }
-  }
-
-  /** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
-  private async openIndex(): Promise<{ index: GroupIndex; memory?: Buffer }> {
-    if (this.parquet) {
-      if (this.uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
-      return { index: await ParquetIndex.open(this.uri.fsPath) };
-    }
-    const { source, memory } = await this.openSource();
-    return { index: new TrajectoryIndex(source, textFormat(this.uri.path)), memory };
-  }
-
-  private async openSource(): Promise<{ source: ByteSource; memory?: Buffer }> {
-    const doc = this.openDocument();
-    if (doc?.isDirty) {
-      const bytes = Buffer.from(doc.getText(), 'utf8');
-      return { source: new MemoryBytes(bytes), memory: bytes };
-    }
-    if (this.uri.scheme === 'file') return { source: await FileBytes.open(this.uri.fsPath) };
-    const bytes = Buffer.from(await vscode.workspace.fs.readFile(this.uri));
-    return { source: new MemoryBytes(bytes), memory: bytes };
+    for (const d of watchFile(this.uri, schedule)) this._register(d);
   }
 
   private async rebuild(): Promise<void> {
@@ -168,7 +134,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     try {
       let opened: { index: GroupIndex; memory?: Buffer };
       try {
-        opened = await this.openIndex();
+        opened = await openIndex(this.uri, this.openDocument());
       } catch (e) {
         this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), textFormat(this.uri.path));
         this.index.done = true;
