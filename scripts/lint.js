@@ -4,7 +4,7 @@
 // then the project rules that are not about TypeScript. Exits 1 on any finding.
 //  - no focused tests (.only) anywhere in test/;
 //  - every eslint-disable comment says why (`-- reason`);
-//  - webview code (src/webview, src/dashboard/core) imports neither vscode nor Node; the dashboard's
+//  - webview code (src/webview, src/dashboard/shared) imports neither vscode nor Node; the dashboard's
 //    never sets HTML;
 //  - no import cycle: the plain-JS scripts' requires, and src/**/*.ts's static imports (a cycle
 //    hands one module a half-built other).
@@ -56,10 +56,10 @@ check(testFiles, /\b(describe|it|suite|test|context)\.only\s*\(/, 'focused test 
 // A rule switched off needs its reason next to it: `// eslint-disable-next-line rule -- why`.
 check([...srcFiles, ...testFiles, ...scriptFiles], /(\/\/|\/\*)\s*eslint-disable(?!.*\s--\s+\S)/, 'an eslint-disable comment needs its reason after " -- "');
 // Code bundled into webviews runs in a browser: no vscode, no Node modules.
-const webviewFiles = [...walk(path.join(root, 'src', 'webview')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
+const webviewFiles = [...walk(path.join(root, 'src', 'webview')), ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
 check(webviewFiles, /(from\s+['"](vscode|node:[\w/]+|fs|path|crypto)['"]|require\()/, 'webview code must not import vscode or Node modules');
 // The dashboard shows only data and builds its DOM with textContent: no HTML from strings at all.
-const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'core'))];
+const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
 check(dashboardFiles, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML\(|document\.write\(/, 'the dashboard builds its DOM with textContent, never from HTML strings');
 
 // Import cycles: among the scripts' relative requires (scripts/**/*.js and test/host/ui/*.js), and

@@ -95,9 +95,9 @@ export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (c) => `\\${c}`).replace(/\r?\n/g, ' ');
 }
 
-/** `64 MiB` (exact), `1.2 MiB`, `850.5 KiB`, `12 bytes`. */
+/** `64 MiB` (exact), `1.2 MiB`, `850.5 KiB`, `12 bytes`, `2.5 GiB` (a trajectory file the viewer opens). */
 export function formatBytes(n: number): string {
-  const [size, unit] = n >= 1024 * 1024 ? [1024 * 1024, 'MiB'] : n >= 1024 ? [1024, 'KiB'] : [1, 'bytes'];
+  const [size, unit] = n >= 1024 ** 3 ? [1024 ** 3, 'GiB'] : n >= 1024 * 1024 ? [1024 * 1024, 'MiB'] : n >= 1024 ? [1024, 'KiB'] : [1, 'bytes'];
   const v = n / size;
   if (n === 1) return '1 byte';
   return `${Number.isInteger(v) ? v : v.toFixed(1)} ${unit}`;

@@ -4,9 +4,9 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './core/history';
-import type { SyncStatus } from './core/protocol';
-import { CheckpointSeries, columnsFromCheckpoints } from './core/series';
+import { HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './shared/history';
+import type { SyncStatus } from './shared/protocol';
+import { CheckpointSeries, columnsFromCheckpoints } from './shared/series';
 import type { DashboardSource, SourceAppend } from './source';
 import { background } from '../common/background';
 

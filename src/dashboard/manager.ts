@@ -6,15 +6,16 @@ import type { ErrorPresenter } from '../common/errors';
 import { formatMetric } from '../common/format';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
-import { toCsv } from './core/csv';
-import { bestRow, resolveBest, type Direction } from './core/metrics';
-import { BestChoice, DEFAULT_UI, parseMessage, UiState } from './core/protocol';
+import { toCsv } from './shared/csv';
+import { bestRow, resolveBest, type Direction } from './shared/metrics';
+import { parseMessage } from '../webview/shared/protocol';
+import { BestChoice, DEFAULT_UI, UiState } from './shared/protocol';
 import { DASHBOARD_PANEL } from '../boot/ids';
 import { DashboardPanel, type DashboardHost } from './panel';
 import { CheckpointSync, type SyncAppend } from './sync';
 import { background } from '../common/background';
 import { FILE_KEY, HistorySync } from './historySync';
-import { stepFileNames } from './core/history';
+import { stepFileNames } from './shared/history';
 import { TRAJECTORY_VIEWER } from '../boot/ids';
 
 /** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { FromWebview, parseMessage, type BestChoice, type ToWebview, type UiState } from './core/protocol';
-import { concatColumns, type Columns } from './core/series';
+import { parseMessage } from '../webview/shared/protocol';
+import { FromWebview, type BestChoice, type ToWebview, type UiState } from './shared/protocol';
+import { concatColumns, type Columns } from './shared/series';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import type { SyncStatus } from './core/protocol';
-import type { CheckpointSeries, Columns } from './core/series';
+import type { SyncStatus } from './shared/protocol';
+import type { CheckpointSeries, Columns } from './shared/series';
 
 /** Rows that arrived, as columns. */
 export interface SourceAppend {

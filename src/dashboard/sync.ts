@@ -4,10 +4,10 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
-import { PageGuard } from './core/pages';
-import { pollDelayMs } from './core/poll';
-import type { SyncStatus } from './core/protocol';
-import { CheckpointSeries, columnsFromCheckpoints, type Columns, type MergeResult } from './core/series';
+import { PageGuard } from './shared/pages';
+import { pollDelayMs } from './shared/poll';
+import type { SyncStatus } from './shared/protocol';
+import { CheckpointSeries, columnsFromCheckpoints, type Columns, type MergeResult } from './shared/series';
 import { background } from '../common/background';
 
 /** Cursor pages of the dashboard: the largest the service allows. */

@@ -4,6 +4,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../ui/webview';
+import { parseMessage } from '../webview/shared/protocol';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';
@@ -62,12 +63,12 @@ export class ThreadDetailsPanel extends Disposable {
 
   /** Handles a message from the webview; anything that fails the schema is logged and dropped. */
   async handleMessage(raw: unknown): Promise<void> {
-    const parsed = FromWebviewSchema.safeParse(raw);
-    if (!parsed.success) {
-      this.log.warn(`Thread details: ignored a message that is not in the protocol (${parsed.error.issues[0]?.message ?? 'invalid'}).`);
+    const parsed = parseMessage(FromWebviewSchema, raw);
+    if (!parsed.ok) {
+      this.log.warn(`Thread details: ignored a message that is not in the protocol (${parsed.error}).`);
       return;
     }
-    const msg: FromWebview = parsed.data;
+    const msg: FromWebview = parsed.value;
     const shown = this.shown;
     if (msg.type === 'ready') {
       this.ready = true;

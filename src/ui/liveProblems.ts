@@ -1,9 +1,6 @@
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { withTempCopy } from '../files/tempCopy';
 import { ownProblems, toDiagnostic, type FileProblem } from './diagnostics';
-import { background } from '../common/background';
 
 /** Documents larger than this are checked again on save only (a copy per keystroke would cost too much). */
 const LIVE_LIMIT_CHARS = 8 * 1024 * 1024;
@@ -18,7 +15,6 @@ export class LiveProblems implements vscode.Disposable {
   private readonly watched = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[];
-  private tmpDir: string | undefined;
 
   constructor(
     private readonly diagnostics: vscode.DiagnosticCollection,
@@ -44,7 +40,6 @@ export class LiveProblems implements vscode.Disposable {
   dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
     for (const s of this.subscriptions) s.dispose();
-    if (this.tmpDir) background(fs.rm(this.tmpDir, { recursive: true, force: true }), `Removing ${this.tmpDir}`);
   }
 
   private changed(doc: vscode.TextDocument, saved: boolean): void {
@@ -70,13 +65,7 @@ export class LiveProblems implements vscode.Disposable {
 
   private async recheck(doc: vscode.TextDocument, saved: boolean): Promise<void> {
     const version = doc.version;
-    let file = doc.uri.fsPath;
-    if (!saved && doc.isDirty) {
-      this.tmpDir ??= await fs.mkdtemp(path.join(os.tmpdir(), 'svc-live-'));
-      file = path.join(this.tmpDir, path.basename(doc.uri.fsPath));
-      await fs.writeFile(file, doc.getText(), 'utf8');
-    }
-    const problems = await this.validate(file);
+    const problems = !saved && doc.isDirty ? await withTempCopy(doc.uri.fsPath, doc.getText(), (file) => this.validate(file)) : await this.validate(doc.uri.fsPath);
     // An edit while checking makes this result stale: the next timer brings the fresh one.
     if (doc.version !== version || !this.watched.has(doc.uri.toString())) return;
     this.set(doc.uri, problems);

@@ -1,6 +1,6 @@
 /**
  * The messages between the trajectory viewer's extension side and its webview, as zod schemas.
- * Both sides parse what they receive (`parseToWebview` / `parseFromWebview`): a message that does
+ * Both sides parse what they receive (`parseMessage`, src/webview/shared/protocol.ts): a message that does
  * not match is dropped and logged, never acted on. `zod/mini` keeps the webview bundle small; no
  * `vscode` and no DOM import, so both bundles share this file.
  */
@@ -253,13 +253,3 @@ export const FromWebview = z.discriminatedUnion('type', [
   }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;
-
-export function parseToWebview(data: unknown): ToWebview | undefined {
-  const r = ToWebview.safeParse(data);
-  return r.success ? r.data : undefined;
-}
-
-export function parseFromWebview(data: unknown): { ok: true; message: FromWebview } | { ok: false; error: string } {
-  const r = FromWebview.safeParse(data);
-  return r.success ? { ok: true, message: r.data } : { ok: false, error: z.prettifyError(r.error) };
-}

@@ -1,14 +1,12 @@
-// Over 300 lines: the webview's request handlers share one file index and its rebuilds; split, that state would be spread over files.
 /**
  * One open trajectory viewer: its file's index (rebuilt when the file or its open text document
  * changes), the file's validation problems, and the webview's requests. The webview asks for what
  * it shows (a window of group rows, one group, one trajectory), so only that is ever parsed.
+ * Search is search.ts's, the actions (reveal, upload, compare and its pickers) actions.ts's, reading
+ * and watching the file source.ts's.
  */
-import { writeFile, rm, mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
@@ -16,19 +14,19 @@ import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { UploadReport } from '../trajectories/report';
 import { artLayout } from '../trajectories/layout';
 import { formatOf, validateTrajectoryFile } from '../files';
+import { withTempCopy } from '../files/tempCopy';
 import type { TranscriptStore } from './compare';
-import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../files/groupIndex';
-import { ParquetIndex } from '../files/parquetIndex';
+import { MemoryBytes, TrajectoryIndex } from '../files/groupIndex';
 import type { GroupFiles } from './groupFile';
-import { asGroup, groupDetail, mayContain, searchTrajectory, trajectoryView } from './model';
-import { parseFromWebview, type FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
-import { transcript } from './transcript';
+import { compare, reveal, uploadFile, uploadGroup, type ActionHost } from './actions';
+import { asGroup } from './model';
+import { parseMessage } from '../webview/shared/protocol';
+import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
+import { searchFile } from './search';
+import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
+import { groupDetail, trajectoryView } from './views';
 import { background } from '../common/background';
 
-const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
-
-/** A text file's index by byte offsets, or a Parquet step file's by row range. */
-export type GroupIndex = TrajectoryIndex | ParquetIndex;
 
 export type RenderedReport = Extract<FromWebview, { type: 'rendered' }> & { at: number };
 
@@ -41,9 +39,8 @@ export interface SessionDeps {
 }
 
 const MAX_ROWS = 500;
-const MAX_HITS = 1000;
 
-export class ViewerSession extends Disposable {
+export class ViewerSession extends Disposable implements ActionHost {
   /** Bumped on every rebuild; the webview drops answers of older versions. */
   version = 0;
   index: GroupIndex | undefined;
@@ -66,12 +63,12 @@ export class ViewerSession extends Disposable {
   private rebuildTimer: ReturnType<typeof setTimeout> | undefined;
   private groupProblems = new Map<number, ProblemView[]>();
   private fileProblems: ProblemView[] = [];
-  private readonly name: string;
+  readonly name: string;
 
   constructor(
     readonly uri: vscode.Uri,
     readonly panel: vscode.WebviewPanel,
-    private readonly deps: SessionDeps,
+    readonly deps: SessionDeps,
   ) {
     super();
     this.name = path.basename(uri.path);
@@ -112,7 +109,7 @@ export class ViewerSession extends Disposable {
     return u.toString() === this.uri.toString();
   }
 
-  private openDocument(): vscode.TextDocument | undefined {
+  openDocument(): vscode.TextDocument | undefined {
     return vscode.workspace.textDocuments.find((d) => this.sameUri(d.uri));
   }
 
@@ -121,38 +118,7 @@ export class ViewerSession extends Disposable {
       clearTimeout(this.rebuildTimer);
       this.rebuildTimer = setTimeout(() => background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`), 250);
     };
-    // Edits in a text editor of the same file show live (VS Code gives extensions the text of
-    // documents up to 50 MB); saves and changes on disk come through the watcher.
-    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.sameUri(e.document.uri) && e.contentChanges.length && schedule()));
-    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.sameUri(d.uri) && schedule()));
-    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.sameUri(d.uri) && schedule()));
-    if (this.uri.scheme === 'file') {
-      const w = this._register(vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(this.uri.fsPath)), path.basename(this.uri.fsPath))));
-      this._register(w.onDidChange(schedule));
-      this._register(w.onDidCreate(schedule));
-      this._register(w.onDidDelete(schedule));
-    }
-  }
-
-  /** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
-  private async openIndex(): Promise<{ index: GroupIndex; memory?: Buffer }> {
-    if (this.parquet) {
-      if (this.uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
-      return { index: await ParquetIndex.open(this.uri.fsPath) };
-    }
-    const { source, memory } = await this.openSource();
-    return { index: new TrajectoryIndex(source, textFormat(this.uri.path)), memory };
-  }
-
-  private async openSource(): Promise<{ source: ByteSource; memory?: Buffer }> {
-    const doc = this.openDocument();
-    if (doc?.isDirty) {
-      const bytes = Buffer.from(doc.getText(), 'utf8');
-      return { source: new MemoryBytes(bytes), memory: bytes };
-    }
-    if (this.uri.scheme === 'file') return { source: await FileBytes.open(this.uri.fsPath) };
-    const bytes = Buffer.from(await vscode.workspace.fs.readFile(this.uri));
-    return { source: new MemoryBytes(bytes), memory: bytes };
+    for (const d of watchFile(this.uri, schedule)) this._register(d);
   }
 
   private async rebuild(): Promise<void> {
@@ -168,7 +134,7 @@ export class ViewerSession extends Disposable {
     try {
       let opened: { index: GroupIndex; memory?: Buffer };
       try {
-        opened = await this.openIndex();
+        opened = await openIndex(this.uri, this.openDocument());
       } catch (e) {
         this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), textFormat(this.uri.path));
         this.index.done = true;
@@ -210,18 +176,13 @@ export class ViewerSession extends Disposable {
 
   /** The file's validation problems (the upload's own validator), shown on their groups. */
   private async validate(version: number, index: GroupIndex, memory: Buffer | undefined): Promise<void> {
-    let tmp: string | undefined;
     this.validating = true;
     this.postProgress();
     try {
-      let file = this.uri.fsPath;
-      if (memory) {
-        // Unsaved text: validated as a file of the same kind, so positions match the editor.
-        tmp = await mkdtemp(path.join(tmpdir(), 'svc-viewer-check-'));
-        file = path.join(tmp, this.name);
-        await writeFile(file, memory);
-      }
-      const summary = await validateTrajectoryFile(file, { signal: this.building?.signal });
+      const signal = this.building?.signal;
+      const check = (file: string) => validateTrajectoryFile(file, { signal });
+      // Unsaved text: validated as a file of the same kind, so positions match the editor.
+      const summary = memory ? await withTempCopy(this.name, memory, check) : await check(this.uri.fsPath);
       if (version !== this.version) return;
       const byGroup = new Map<number, ProblemView[]>();
       const outside: ProblemView[] = [];
@@ -238,7 +199,6 @@ export class ViewerSession extends Disposable {
     } catch (e) {
       if (version === this.version) this.deps.log.warn(`Trajectory viewer: validating ${this.name} failed: ${(e as Error).message}`);
     } finally {
-      if (tmp) await rm(tmp, { recursive: true, force: true }).catch(() => undefined);
       if (version === this.version) {
         this.validating = false;
         this.postProgress();
@@ -273,7 +233,7 @@ export class ViewerSession extends Disposable {
     });
   }
 
-  private row(index: GroupIndex, i: number): GroupRow {
+  row(index: GroupIndex, i: number): GroupRow {
     const row = index.row(i);
     for (const p of this.groupProblems.get(i) ?? []) {
       if (p.severity === 'error') row.errors++;
@@ -283,12 +243,12 @@ export class ViewerSession extends Disposable {
   }
 
   private async onMessage(raw: unknown): Promise<void> {
-    const parsed = parseFromWebview(raw);
+    const parsed = parseMessage(FromWebview, raw);
     if (!parsed.ok) {
       this.deps.log.warn(`Trajectory viewer: ignored a malformed message from the webview: ${parsed.error}`);
       return;
     }
-    const m = parsed.message;
+    const m = parsed.value;
     try {
       await this.handle(m);
     } catch (e) {
@@ -357,183 +317,47 @@ export class ViewerSession extends Disposable {
     }
   }
 
-  private async trajectory(index: GroupIndex, group: number, t: number): Promise<unknown> {
+  async trajectory(index: GroupIndex, group: number, t: number): Promise<unknown> {
     if (group < 0 || group >= index.groups) return undefined;
     const g = asGroup((await index.readGroup(group)).value);
     return g?.trajectories[t];
   }
 
-  // --- search -------------------------------------------------------------------------------------
+  // --- search and actions ------------------------------------------------------------------------
 
   /** Searches every message of the file; posts hits to the webview as they come, and returns them all. */
   async search(query: string): Promise<SearchHit[]> {
     this.searching?.abort();
     const abort = new AbortController();
     this.searching = abort;
-    const hits: SearchHit[] = [];
-    let scanned = 0;
-    let truncated = false;
-    const send = (done: boolean) => this.post({ type: 'search', query, hits: [...hits], done, truncated, groupsScanned: scanned });
+    const send = (hits: SearchHit[], done: boolean, truncated: boolean, groupsScanned: number) => this.post({ type: 'search', query, hits, done, truncated, groupsScanned });
     if (!query.trim()) {
-      send(true);
-      return hits;
+      send([], true, false, 0);
+      return [];
     }
     await this.built;
     const index = this.index;
-    if (!index || abort.signal.aborted) return hits;
-    const q = query.toLowerCase();
-    let last = performance.now();
-    try {
-      for await (const { index: gi, text } of index.rawGroups(0, 1024 * 1024, abort.signal)) {
-        scanned++;
-        if (mayContain(text.toLowerCase(), q)) {
-          let value: unknown;
-          try {
-            value = JSON.parse(text);
-          } catch {
-            continue;
-          }
-          const group = asGroup(value);
-          group?.trajectories.forEach((t, ti) => {
-            for (const h of searchTrajectory(t, ti, query)) if (hits.length < MAX_HITS) hits.push({ group: gi, ...h });
-          });
-          if (hits.length >= MAX_HITS) {
-            truncated = true;
-            break;
-          }
-        }
-        if (performance.now() - last > 200) {
-          last = performance.now();
-          send(false);
-        }
-      }
-    } catch {
-      if (abort.signal.aborted) return hits;
-    }
-    if (!abort.signal.aborted) send(true);
-    return hits;
+    if (!index || abort.signal.aborted) return [];
+    return searchFile(index, query, abort.signal, send);
   }
 
-  // --- actions ------------------------------------------------------------------------------------
-
   /** Opens the file as text beside the viewer, at a problem's position or where an item starts. */
-  async reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
-    const index = this.index;
-    // A Parquet file has no text to reveal (the webview shows no such button for one).
-    if (!index || index.format === 'parquet') return;
-    let pos: { line: number; column: number };
-    if (m.line !== undefined) pos = { line: m.line, column: m.column ?? 1 };
-    else {
-      const p: (string | number)[] = [];
-      if (m.trajectory !== undefined) {
-        p.push('trajectories', m.trajectory);
-        if (m.path) p.push(...m.path);
-        else {
-          if (m.history !== undefined && m.history >= 0) p.push('additional_histories', m.history);
-          if (m.message !== undefined) p.push('messages_and_choices', m.message);
-        }
-      }
-      pos = await index.positionOf(m.group, p);
-    }
-    const at = new vscode.Position(pos.line - 1, pos.column - 1);
-    // 'default': the text editor, even where this viewer is the default editor of the file.
-    await vscode.commands.executeCommand('vscode.openWith', this.uri, 'default', {
-      selection: new vscode.Range(at, at),
-      viewColumn: vscode.ViewColumn.Beside,
-      preview: false,
-    } satisfies vscode.TextDocumentShowOptions);
+  reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
+    return reveal(this, m);
   }
 
   /** Uploads the file through svc.uploadTrajectories (after saving unsaved edits, if the user agrees). */
-  async uploadFile(): Promise<UploadReport | undefined> {
-    const doc = this.openDocument();
-    if (doc?.isDirty) {
-      const choice = await vscode.window.showWarningMessage(`${this.name} has unsaved changes; the upload sends the file on disk.`, { modal: true }, 'Save and Upload');
-      if (choice !== 'Save and Upload') return undefined;
-      await doc.save();
-    }
-    return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', this.uri);
+  uploadFile(): Promise<UploadReport | undefined> {
+    return uploadFile(this);
   }
 
   /** Uploads one group through svc.uploadTrajectories (a file holding just its text). */
-  async uploadGroup(group: number): Promise<UploadReport | undefined> {
-    await this.built;
-    const index = this.index;
-    if (!index || group >= index.groups) return undefined;
-    const row = this.row(index, group);
-    const where = index.format === 'parquet' ? `rows ${row.line}–${row.endLine}` : `line ${row.line}`;
-    const lossy = index.format === 'parquet' && index.notice;
-    if (row.invalid || row.errors || lossy) {
-      const why = lossy ? "is in ART's lossy Parquet format (version 1): it is not the group the client dumped" : row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`;
-      background(this.deps.errors.showMessage(`svc: group ${group + 1} (${where}) ${why}; nothing was sent.`), 'Showing an error');
-      return undefined;
-    }
-    const { text, error } = await index.readGroup(group);
-    if (error) throw new InputError(`svc: group ${group + 1} (${where}) cannot be read: ${error}`);
-    // A Parquet group goes as a one-line .jsonl of its exact JSON (group_json + trajectory_json).
-    const file = await this.deps.groupFiles.write(this.uri.fsPath || this.uri.path, group, text, index.format === 'parquet' ? 'jsonl' : index.format);
-    return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', vscode.Uri.file(file));
+  uploadGroup(group: number): Promise<UploadReport | undefined> {
+    return uploadGroup(this, group);
   }
 
   /** Opens two trajectories' transcripts in the diff editor; asks which other one when `to` is not given. */
-  async compare(from: { group: number; trajectory: number }, to?: { group: number; trajectory: number }): Promise<void> {
-    await this.built;
-    const index = this.index;
-    if (!index) return;
-    const target = to ?? (await this.pickOther(index, from));
-    if (!target) return;
-    const side = async (p: { group: number; trajectory: number }) => {
-      const t = await this.trajectory(index, p.group, p.trajectory);
-      if (t === undefined) throw new InputError(`${this.name} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}`);
-      const title = `${this.name} · group ${p.group + 1} · trajectory ${p.trajectory + 1}`;
-      return this.deps.transcripts.put(title, transcript(trajectoryView(t, p.group, p.trajectory), title));
-    };
-    const left = await side(from);
-    const right = await side(target);
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${this.name}: ${from.group + 1}.${from.trajectory + 1} ↔ ${target.group + 1}.${target.trajectory + 1}`);
+  compare(from: { group: number; trajectory: number }, to?: { group: number; trajectory: number }): Promise<void> {
+    return compare(this, from, to);
   }
-
-  /** Lists the groups (number, size, reward mean) to pick the one to compare with. */
-  private async pickGroup(index: GroupIndex, current: number): Promise<number | undefined> {
-    type Item = vscode.QuickPickItem & { group: number };
-    const items: Item[] = [];
-    for (let i = 0; i < index.groups; i++) {
-      if (i === current) continue;
-      items.push({ ...groupPickItem(this.row(index, i)), group: i });
-    }
-    const pick = await vscode.window.showQuickPick(items, { title: 'svc: Compare with a trajectory of group…', matchOnDescription: true });
-    return pick?.group;
-  }
-
-  private async pickOther(index: GroupIndex, from: { group: number; trajectory: number }): Promise<{ group: number; trajectory: number } | undefined> {
-    let group = from.group;
-    for (;;) {
-      const g = asGroup((await index.readGroup(group)).value);
-      type Item = vscode.QuickPickItem & { trajectory?: number; other?: boolean };
-      const items: Item[] = (g?.trajectories ?? [])
-        .map((t, i): Item => ({ label: `Trajectory ${i + 1}`, description: `reward ${rewardOf(t)}`, trajectory: i }))
-        .filter((it) => !(group === from.group && it.trajectory === from.trajectory));
-      if (index.groups > 1) items.push({ label: 'Another group…', other: true, alwaysShow: true });
-      const pick = await vscode.window.showQuickPick(items, { title: `svc: Compare trajectory ${from.group + 1}.${from.trajectory + 1} with (group ${group + 1})` });
-      if (!pick) return undefined;
-      if (pick.trajectory !== undefined) return { group, trajectory: pick.trajectory };
-      const other = await this.pickGroup(index, group);
-      if (other === undefined) return undefined;
-      group = other;
-    }
-  }
-}
-
-/** A group's line in the group picker: its number, size and reward mean. */
-export function groupPickItem(row: GroupRow): { label: string; description: string; detail?: string } {
-  const s = row.stats;
-  const size = `${s.count} ${s.count === 1 ? 'trajectory' : 'trajectories'}`;
-  const mean = s.mean === null ? 'no rewards' : `mean reward ${Number(s.mean.toPrecision(4))}`;
-  return { label: `Group ${row.index + 1}`, description: `${size} · ${mean}`, ...(row.invalid ? { detail: row.invalid } : {}) };
-}
-
-/** A trajectory's reward for a label: the number, or 0 when it has none. */
-function rewardOf(trajectory: unknown): number {
-  const reward = (trajectory as { reward?: unknown } | undefined)?.reward;
-  return typeof reward === 'number' ? reward : 0;
 }

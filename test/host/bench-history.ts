@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SvcExtensionApi } from '../../src/extension';
-import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
+import { DEFAULT_UI } from '../../src/dashboard/shared/protocol';
 import type { RenderedMessage } from '../../src/dashboard/panel';
 import { METRICS30 } from '../../scripts/bench/keys';
 

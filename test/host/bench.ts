@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/report';
-import { DEFAULT_UI } from '../../src/dashboard/core/protocol';
+import { DEFAULT_UI } from '../../src/dashboard/shared/protocol';
 import type { RenderedMessage } from '../../src/dashboard/panel';
 import type { CheckpointSync } from '../../src/dashboard/sync';
 import { METRICS30 } from '../../scripts/bench/keys';

@@ -1,6 +1,6 @@
 /** svc_list_checkpoints: a model's checkpoints, with the best and the latest named. Pure: no vscode import. */
 import type { Checkpoint } from '../../api';
-import { defaultBestMetric, guessDirection, orderedMetrics, type Direction } from '../../dashboard/core/metrics';
+import { defaultBestMetric, guessDirection, orderedMetrics, type Direction } from '../../dashboard/shared/metrics';
 import { count, cutNote, num, table } from './format';
 import { describeError, readyClient, ToolProblem, type ToolHost } from './host';
 import type { ListCheckpointsInput } from './schemas';

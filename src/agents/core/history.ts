@@ -1,12 +1,12 @@
 /**
  * svc_summarize_run's view of the training client's history.jsonl: the dashboard's line reader
- * (src/dashboard/core/history.ts: one JSON object per `log` call, `step` or `training_step`, several
+ * (src/dashboard/shared/history.ts: one JSON object per `log` call, `step` or `training_step`, several
  * lines per step merged), kept with the one thing a run summary needs beyond the dashboard: which
  * metrics were written as non-finite (`Infinity`, `NaN`), as `null`. Pure: no vscode import.
  */
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../../api/errors';
-import { isProblem, parseHistoryLine } from '../../dashboard/core/history';
+import { isProblem, parseHistoryLine } from '../../dashboard/shared/history';
 
 export interface RunPoint {
   step: number;

@@ -4,7 +4,7 @@
  * rewards and the exception rate over time, metrics that vanished or went non-finite) and gives no
  * advice it cannot back. Pure: no vscode import.
  */
-import { defaultBestMetric, guessDirection, orderedMetrics } from '../../dashboard/core/metrics';
+import { defaultBestMetric, guessDirection, orderedMetrics } from '../../dashboard/shared/metrics';
 import { readCheckpoints } from './checkpoints';
 import { count, num, signed } from './format';
 import { readHistory, type RunPoint } from './history';

@@ -6,10 +6,11 @@
  */
 import uPlot from 'uplot';
 import { formatMetric } from '../../common/format';
-import { groupMetrics, metricGroup } from '../../dashboard/core/metrics';
-import type { CheckpointSeries } from '../../dashboard/core/series';
-import { smoothEma } from '../../dashboard/core/smooth';
-import { h, isHighContrast, themeColor } from './dom';
+import { groupMetrics, metricGroup } from '../../dashboard/shared/metrics';
+import type { CheckpointSeries } from '../../dashboard/shared/series';
+import { smoothEma } from '../../dashboard/shared/smooth';
+import { h } from '../shared/dom';
+import { isHighContrast, themeColor } from './dom';
 
 export interface ChartMarks {
   /** The best checkpoint: a star on its metric's chart, a dashed line on the others. */

@@ -1,8 +1,8 @@
 /** The diff of two selected checkpoints: value, Δ (later − earlier) and %, per metric. */
 import { formatMetric } from '../../common/format';
-import { diffRows, knownDirection, orderPair } from '../../dashboard/core/metrics';
-import type { CheckpointSeries } from '../../dashboard/core/series';
-import { h } from './dom';
+import { diffRows, knownDirection, orderPair } from '../../dashboard/shared/metrics';
+import type { CheckpointSeries } from '../../dashboard/shared/series';
+import { h } from '../shared/dom';
 
 function signed(v: number): string {
   const text = formatMetric(v);

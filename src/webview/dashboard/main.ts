@@ -6,13 +6,15 @@
 import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import { formatMetric } from '../../common/format';
-import { bestRow, defaultCharts, orderedMetrics, resolveBest } from '../../dashboard/core/metrics';
-import { DEFAULT_UI, parseMessage, ToWebview, type BestChoice, type FromWebview, type SyncStatus, type UiState } from '../../dashboard/core/protocol';
-import { CheckpointSeries } from '../../dashboard/core/series';
+import { bestRow, defaultCharts, orderedMetrics, resolveBest } from '../../dashboard/shared/metrics';
+import { DEFAULT_UI, ToWebview, type BestChoice, type FromWebview, type SyncStatus, type UiState } from '../../dashboard/shared/protocol';
+import { parseMessage } from '../shared/protocol';
+import { CheckpointSeries } from '../../dashboard/shared/series';
 import { Charts } from './charts';
 import { Controls } from './controls';
 import { renderDiff } from './diff';
-import { h, nf } from './dom';
+import { h } from '../shared/dom';
+import { nf } from './dom';
 import { CheckpointTable } from './table';
 
 const vscode = acquireVsCodeApi();

@@ -6,6 +6,8 @@
 import * as z from 'zod/mini';
 import { formatDuration, formatLocalDateTime, formatRelative, formatUtcOffset, plural } from '../../common/format';
 import { ToWebviewSchema, type FromWebview, type ThreadDetails } from '../../threads/detailsProtocol';
+import { h } from '../shared/dom';
+import { parseMessage } from '../shared/protocol';
 import './style.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };
@@ -16,15 +18,6 @@ z.config({ jitless: true });
 const vscode = acquireVsCodeApi();
 const post = (message: FromWebview) => vscode.postMessage(message);
 const app = document.getElementById('app')!;
-
-type Child = Node | string | false | null | undefined;
-
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
-  for (const c of children) if (c) el.append(c instanceof Node ? c : document.createTextNode(c));
-  return el;
-}
 
 function button(label: string, onClick: () => void, options: { secondary?: boolean; title?: string; id?: string } = {}): HTMLButtonElement {
   const b = h('button', { type: 'button', ...(options.secondary ? { class: 'secondary' } : {}), ...(options.title ? { title: options.title } : {}), ...(options.id ? { 'data-action': options.id } : {}) }, label);
@@ -109,9 +102,9 @@ function render(thread: ThreadDetails): void {
 }
 
 window.addEventListener('message', (event: MessageEvent) => {
-  const parsed = ToWebviewSchema.safeParse(event.data);
-  if (!parsed.success) return;
-  const msg = parsed.data;
+  const parsed = parseMessage(ToWebviewSchema, event.data);
+  if (!parsed.ok) return;
+  const msg = parsed.value;
   if (msg.type === 'show') render(msg.thread);
   else {
     const b = copyButtons.get(msg.target);

@@ -5,7 +5,9 @@
  */
 import type { MessageView, ToolView, TrajectoryView } from '../../viewer/protocol';
 import { exchangeTitle, totalsText } from '../../viewer/usageText';
-import { fmt, h, plural, section, table } from './dom';
+import { plural } from '../../common/format';
+import { h } from '../shared/dom';
+import { fmt, section, table } from './dom';
 import { renderMarkdown } from './markdown';
 
 /** Content longer than this starts collapsed. */

@@ -67,6 +67,9 @@ describe('common/format', () => {
     assert.equal(plural(12_345, 'row'), '12,345 rows');
     assert.equal(formatBytes(1), '1 byte');
     assert.equal(formatBytes(2), '2 bytes');
+    assert.equal(formatBytes(1536), '1.5 KiB');
+    assert.equal(formatBytes(64 * 1024 * 1024), '64 MiB');
+    assert.equal(formatBytes(2.5 * 1024 ** 3), '2.5 GiB');
   });
 
   it('formats metrics', () => {

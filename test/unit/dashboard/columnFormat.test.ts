@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { columnFormat, columnFormatter, scrollAfterSort } from '../../../src/dashboard/core/columnFormat';
+import { columnFormat, columnFormatter, scrollAfterSort } from '../../../src/dashboard/shared/columnFormat';
 
 describe('dashboard table: one number format per column', () => {
   it('uses fixed decimals for a whole column when every |value| is in [1e-3, 1e6), enough for four significant digits of the smallest', () => {

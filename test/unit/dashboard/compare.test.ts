@@ -1,8 +1,8 @@
 import * as assert from 'assert';
-import { alignByStep, compareTable, summarize } from '../../../src/dashboard/core/compare';
-import { FromCompare, ToCompare } from '../../../src/dashboard/core/compareProtocol';
-import { parseMessage } from '../../../src/dashboard/core/protocol';
-import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/core/series';
+import { alignByStep, compareTable, summarize } from '../../../src/dashboard/shared/compare';
+import { FromCompare, ToCompare } from '../../../src/dashboard/shared/compareProtocol';
+import { parseMessage } from '../../../src/webview/shared/protocol';
+import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/shared/series';
 
 function run(points: [number, Record<string, number>][], prefix = 'r'): CheckpointSeries {
   const s = new CheckpointSeries();

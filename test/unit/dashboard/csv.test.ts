@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { csvField, toCsv } from '../../../src/dashboard/core/csv';
-import { CheckpointSeries } from '../../../src/dashboard/core/series';
+import { csvField, toCsv } from '../../../src/dashboard/shared/csv';
+import { CheckpointSeries } from '../../../src/dashboard/shared/series';
 
 describe('dashboard/csv', () => {
   it('quotes fields with commas, quotes, line breaks or edge spaces, doubling quotes', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HistoryReader, parseHistoryLine, parseRecordedAt, readHistory, stepFileNames } from '../../../src/dashboard/core/history';
+import { HistoryReader, parseHistoryLine, parseRecordedAt, readHistory, stepFileNames } from '../../../src/dashboard/shared/history';
 
 // Lines as ART's Model._log_metrics writes them: json.dumps (", " and ": " separators) of the
 // qualified metrics without NaN, then training_step, step and recorded_at (datetime.now().isoformat()).

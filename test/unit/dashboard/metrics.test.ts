@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { bestRow, defaultBestMetric, defaultCharts, diffRows, groupMetrics, guessDirection, knownDirection, orderPair } from '../../../src/dashboard/core/metrics';
-import { CheckpointSeries } from '../../../src/dashboard/core/series';
+import { bestRow, defaultBestMetric, defaultCharts, diffRows, groupMetrics, guessDirection, knownDirection, orderPair } from '../../../src/dashboard/shared/metrics';
+import { CheckpointSeries } from '../../../src/dashboard/shared/series';
 
 function series(rows: [string, number, Record<string, number | null>][]): CheckpointSeries {
   const s = new CheckpointSeries();

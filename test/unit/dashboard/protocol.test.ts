@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { smoothEma } from '../../../src/dashboard/core/smooth';
-import { pollDelayMs } from '../../../src/dashboard/core/poll';
-import { DEFAULT_UI, FromWebview, parseMessage, ToWebview } from '../../../src/dashboard/core/protocol';
+import { smoothEma } from '../../../src/dashboard/shared/smooth';
+import { pollDelayMs } from '../../../src/dashboard/shared/poll';
+import { DEFAULT_UI, FromWebview, ToWebview } from '../../../src/dashboard/shared/protocol';
+import { parseMessage } from '../../../src/webview/shared/protocol';
 
 describe('dashboard/protocol: messages checked at both ends', () => {
   it('accepts well-formed messages in both directions', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CheckpointSeries, columnsFromCheckpoints, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow } from '../../../src/dashboard/core/series';
+import { CheckpointSeries, columnsFromCheckpoints, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow } from '../../../src/dashboard/shared/series';
 
 const row = (id: string, step: number, metrics: Record<string, number | null> = {}): CheckpointRow => ({ id, step, metrics });
 

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
 import { groupText, openArtParquet, readArtGroups, validateTrajectoryFile, type ArtGroup } from '../../../src/files';
-import { readHistory } from '../../../src/dashboard/core/history';
+import { readHistory } from '../../../src/dashboard/shared/history';
 import { ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TRAJECTORY_FIELDS, OPENAI_CHOICE_FIELDS, OPENAI_MESSAGE_FIELDS } from '../../fixtures/viewer/producers';
 
 const root = path.resolve(__dirname, '..', '..', '..');

@@ -6,11 +6,11 @@ import { createServiceClient } from '../../../src/api';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEFAULT_PAGE_LIMITS, PageGuard } from '../../../src/dashboard/core/pages';
+import { DEFAULT_PAGE_LIMITS, PageGuard } from '../../../src/dashboard/shared/pages';
 import { TOO_DEEP } from '../../../src/files/problems';
 import { validateTrajectoryFile } from '../../../src/files';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
-import { groupDetail, trajectoryView } from '../../../src/viewer/model';
+import { groupDetail, trajectoryView } from '../../../src/viewer/views';
 
 describe('issue 19: promises under attack', () => {
   describe('hostile input', () => {

@@ -4,7 +4,9 @@
 // (test/fixtures/art/producers.ts), not from our schemas.
 import assert from 'node:assert/strict';
 import { exchangeConversation, timeMs, usageOf } from '../../../src/viewer/exchanges';
-import { asGroup, groupDetail, searchTrajectory, summarize, trajectoryView } from '../../../src/viewer/model';
+import { asGroup } from '../../../src/viewer/model';
+import { searchTrajectory } from '../../../src/viewer/search';
+import { groupDetail, summarize, trajectoryView } from '../../../src/viewer/views';
 import { ToWebview, type GroupRow } from '../../../src/viewer/protocol';
 import { transcript } from '../../../src/viewer/transcript';
 import { agentLoopTrajectory, ANTHROPIC_USAGE, COMPLETION_USAGE, compactGroups, RESPONSE_USAGE } from '../../fixtures/art/producers';

@@ -1,20 +1,10 @@
 // The trajectory viewer's view model: tool-call pairing, group stats, zero variance, ordering,
 // search, and leniency towards what producers write.
 import assert from 'node:assert/strict';
-import {
-  asGroup,
-  contentParts,
-  filterByReward,
-  groupDetail,
-  groupRewards,
-  groupStats,
-  mayContain,
-  messageViews,
-  searchTrajectory,
-  sortSummaries,
-  summarize,
-  trajectoryView,
-} from '../../../src/viewer/model';
+import { contentParts, messageViews } from '../../../src/viewer/messages';
+import { asGroup, groupRewards, groupStats } from '../../../src/viewer/model';
+import { mayContain, searchTrajectory } from '../../../src/viewer/search';
+import { filterByReward, groupDetail, sortSummaries, summarize, trajectoryView } from '../../../src/viewer/views';
 import type { GroupRow, TrajectorySummary } from '../../../src/viewer/protocol';
 import { transcript } from '../../../src/viewer/transcript';
 import { artGroups } from '../../fixtures/viewer/producers';

@@ -120,12 +120,3 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);
 export type FromWebview = z.infer<typeof FromWebview>;
-
-/** Parses a message, or describes what is wrong with it (for the log; never echoes the data). */
-export function parseMessage<T>(schema: z.ZodMiniType<T>, raw: unknown): { ok: true; value: T } | { ok: false; error: string } {
-  const r = schema.safeParse(raw);
-  if (r.success) return { ok: true, value: r.data };
-  const issue = r.error.issues[0];
-  const type = typeof raw === 'object' && raw !== null && typeof (raw as { type?: unknown }).type === 'string' ? (raw as { type: string }).type : typeof raw;
-  return { ok: false, error: `message "${type.slice(0, 40)}" refused at ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}` };
-}

@@ -1,0 +1,51 @@
+/**
+ * The bytes a trajectory viewer shows and when they change: a Parquet file's index, or a text
+ * file's over the unsaved text of an open document, else the file; and the events that call for a
+ * new index (edits, saves, closes, changes on disk).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { formatOf } from '../files';
+import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../files/groupIndex';
+import { ParquetIndex } from '../files/parquetIndex';
+
+/** A text file's index by byte offsets, or a Parquet step file's by row range. */
+export type GroupIndex = TrajectoryIndex | ParquetIndex;
+
+export const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
+
+/** Calls `changed` whenever the file's bytes may have changed; dispose what it returns to stop. */
+export function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
+  const same = (u: vscode.Uri) => u.toString() === uri.toString();
+  const subs: vscode.Disposable[] = [];
+  // Edits in a text editor of the same file show live (VS Code gives extensions the text of
+  // documents up to 50 MB); saves and changes on disk come through the watcher.
+  subs.push(vscode.workspace.onDidChangeTextDocument((e) => same(e.document.uri) && e.contentChanges.length && changed()));
+  subs.push(vscode.workspace.onDidSaveTextDocument((d) => same(d.uri) && changed()));
+  subs.push(vscode.workspace.onDidCloseTextDocument((d) => same(d.uri) && changed()));
+  if (uri.scheme === 'file') {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(uri.fsPath)), path.basename(uri.fsPath)));
+    subs.push(w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed));
+  }
+  return subs;
+}
+
+/** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
+export async function openIndex(uri: vscode.Uri, doc: vscode.TextDocument | undefined): Promise<{ index: GroupIndex; memory?: Buffer }> {
+  if (formatOf(uri.path) === 'parquet') {
+    if (uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
+    return { index: await ParquetIndex.open(uri.fsPath) };
+  }
+  const { source, memory } = await openSource(uri, doc);
+  return { index: new TrajectoryIndex(source, textFormat(uri.path)), memory };
+}
+
+async function openSource(uri: vscode.Uri, doc: vscode.TextDocument | undefined): Promise<{ source: ByteSource; memory?: Buffer }> {
+  if (doc?.isDirty) {
+    const bytes = Buffer.from(doc.getText(), 'utf8');
+    return { source: new MemoryBytes(bytes), memory: bytes };
+  }
+  if (uri.scheme === 'file') return { source: await FileBytes.open(uri.fsPath) };
+  const bytes = Buffer.from(await vscode.workspace.fs.readFile(uri));
+  return { source: new MemoryBytes(bytes), memory: bytes };
+}

@@ -1,0 +1,113 @@
+/**
+ * What the viewer's panes show: a group's pane (its trajectories' rows, tables, exceptions,
+ * problems) and a trajectory's (its bubbles, tools, histories, metrics), and the order and filter of
+ * the rows. No `vscode` import.
+ */
+import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
+import { extras, isChoice, itemsOf, messageOf, messageViews, rawToolCalls, toolViews } from './messages';
+import { asGroup, entries, exceptionsOf, GROUP_FIELDS, isObj, jsonText, numericMetrics, rewardOf } from './model';
+import type { GroupDetail, GroupRow, ProblemView, TrajectorySummary, TrajectoryView } from './protocol';
+
+/** The short row of a trajectory in the group's list. */
+export function summarize(t: unknown, index: number): TrajectorySummary {
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const items = exchanges?.items ?? itemsOf(t);
+  const { value, missing } = rewardOf(t);
+  let choices = 0;
+  let toolCalls = 0;
+  for (const it of items) {
+    if (isChoice(it)) choices++;
+    toolCalls += rawToolCalls(messageOf(it)).length;
+  }
+  const summary: TrajectorySummary = { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  if (exchanges) summary.totals = exchangeTotals(exchanges.exchanges);
+  return summary;
+}
+
+/** Metric names across the trajectories of a group, sorted. */
+export function metricNames(summaries: readonly TrajectorySummary[]): string[] {
+  const names = new Set<string>();
+  for (const s of summaries) for (const k of Object.keys(s.metrics)) names.add(k);
+  return [...names].sort();
+}
+
+const SHOWN_TRAJECTORY_FIELDS = new Set(['exchanges', 'messages_and_choices', 'reward', 'tools', 'additional_histories', 'metrics', 'auto_metrics', 'metadata', 'logs', 'start_time', 'initial_policy_version', 'final_policy_version']);
+
+/** Everything the conversation pane shows for one trajectory. */
+export function trajectoryView(t: unknown, group: number, index: number): TrajectoryView {
+  const o = isObj(t) ? t : {};
+  const histories = Array.isArray(o.additional_histories) ? o.additional_histories : [];
+  const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
+  const messages = messageViews(exchanges?.items ?? itemsOf(t));
+  if (exchanges) messages.forEach((m, i) => (m.path = exchanges.paths[i]));
+  return {
+    group,
+    index,
+    summary: summarize(t, index),
+    messages,
+    ...(exchanges ? { exchanges: exchanges.exchanges } : {}),
+    tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? (o.tools as unknown[]) : [])] : o.tools),
+    histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObj(h) ? h.tools : undefined) })),
+    metrics: [...entries(o.metrics), ...entries(o.auto_metrics).map(([k, v]): [string, string] => [`${k} (auto)`, v])],
+    metadata: entries(o.metadata),
+    logs: Array.isArray(o.logs) ? o.logs.map((l) => jsonText(l)) : [],
+    info: [
+      ...(['start_time', 'initial_policy_version', 'final_policy_version'] as const).filter((k) => o[k] !== undefined && o[k] !== null).map((k): [string, string] => [k, jsonText(o[k])]),
+      ...extras(o, SHOWN_TRAJECTORY_FIELDS),
+    ],
+  };
+}
+
+// --- ordering and filtering ------------------------------------------------------------------------
+
+export type SortKey = 'index' | 'reward' | `metric:${string}`;
+
+/**
+ * Trajectory rows in the order asked for. Stable (ties keep file order), and rows without the
+ * value sort last in either direction.
+ */
+export function sortSummaries(rows: readonly TrajectorySummary[], key: SortKey, dir: 'asc' | 'desc'): TrajectorySummary[] {
+  const value = (r: TrajectorySummary): number | undefined => {
+    if (key === 'index') return r.index;
+    if (key === 'reward') return r.reward ?? undefined;
+    return r.metrics[key.slice('metric:'.length)];
+  };
+  const sign = dir === 'asc' ? 1 : -1;
+  return rows
+    .map((r) => ({ r, v: value(r) }))
+    .sort((a, b) => {
+      if (a.v === undefined || b.v === undefined) return a.v === b.v ? a.r.index - b.r.index : a.v === undefined ? 1 : -1;
+      return a.v === b.v ? a.r.index - b.r.index : (a.v - b.v) * sign;
+    })
+    .map((x) => x.r);
+}
+
+/** Rows whose reward lies in [min, max] (either bound may be open); an invalid reward never matches a bound. */
+export function filterByReward(rows: readonly TrajectorySummary[], min: number | undefined, max: number | undefined): TrajectorySummary[] {
+  if (min === undefined && max === undefined) return [...rows];
+  return rows.filter((r) => r.reward !== null && (min === undefined || r.reward >= min) && (max === undefined || r.reward <= max));
+}
+
+// --- groups ----------------------------------------------------------------------------------------
+
+const SHOWN_GROUP_FIELDS = GROUP_FIELDS;
+
+/** The group pane: its trajectories' rows, tables, exceptions and the problems found in its lines. */
+export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[]): GroupDetail {
+  const group = asGroup(value);
+  const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
+  const raw = group && !group.bare && isObj(group.raw) ? group.raw : {};
+  const totals = sumTotals(trajectories.map((s) => s.totals));
+  return {
+    ...(totals ? { totals } : {}),
+    row,
+    trajectories,
+    metricNames: metricNames(trajectories),
+    metadata: entries(raw.metadata),
+    metrics: entries(raw.metrics),
+    logs: Array.isArray(raw.logs) ? raw.logs.map((l) => jsonText(l)) : [],
+    exceptions: group && !group.bare ? exceptionsOf(raw) : [],
+    problems,
+    info: extras(raw, SHOWN_GROUP_FIELDS),
+  };
+}

@@ -1,0 +1,183 @@
+/** The group list (virtualized; rows fetched as they scroll into view) and the selected group's pane. */
+import { plural } from '../../common/format';
+import type { GroupDetail, GroupRow } from '../../viewer/protocol';
+import { totalsText } from '../../viewer/usageText';
+import { h } from '../shared/dom';
+import { fmt, section, table } from './dom';
+import { groupInfo, sortSelect, trajPane } from './layout';
+import { page, place, save, send, state } from './state';
+import { applyOrder } from './trajectories';
+import { VirtualList } from './vlist';
+
+export const groupList = new VirtualList('groups', {
+  label: 'Groups',
+  rowHeight: 64,
+  render: (i, row) => renderGroupRow(i, row),
+  describe: (i) => describeGroup(i),
+  onSelect: (i) => selectGroup(i),
+  onWindow: (first, last) => requestRows(first, last),
+});
+export const groupsHead = h('div', { class: 'pane-head' }, 'Groups');
+
+export function requestRows(first: number, last: number): void {
+  let start = -1;
+  for (let i = first; i <= last; i++) {
+    if (page.rows.has(i) || page.requested.has(i)) continue;
+    if (start < 0) start = i;
+    page.requested.add(i);
+  }
+  if (start >= 0) send({ type: 'groups', start, count: last - start + 1 + 20 });
+}
+
+// --- groups ---------------------------------------------------------------------------------------
+
+export function statsLine(r: GroupRow): string {
+  const s = r.stats;
+  if (r.invalid) return r.invalid;
+  const parts = [plural(s.count, 'trajectory', 'trajectories')];
+  if (s.mean !== null) parts.push(`μ ${fmt(s.mean)}`, `σ ${fmt(s.std)}`, `${fmt(s.min)} – ${fmt(s.max)}`);
+  if (s.exceptions) parts.push(plural(s.exceptions, 'exception'));
+  return parts.join(' · ');
+}
+
+export function strip(r: GroupRow): HTMLElement {
+  const lo = page.progress?.rewardMin ?? 0;
+  const hi = page.progress?.rewardMax ?? 1;
+  const el = h('div', { class: 'strip', 'aria-hidden': 'true', title: `rewards on the file's range ${fmt(lo)} – ${fmt(hi)}` });
+  for (const v of r.rewards) {
+    const tick = h('span', { class: 'tick' });
+    tick.style.left = `${hi > lo ? ((v - lo) / (hi - lo)) * 100 : 50}%`;
+    el.append(tick);
+  }
+  return el;
+}
+
+export function renderGroupRow(i: number, row: HTMLElement): void {
+  const r = page.rows.get(i);
+  if (!r) {
+    row.append(h('div', { class: 'g-title' }, `Group ${i + 1}`), h('div', { class: 'g-stats muted' }, '…'));
+    return;
+  }
+  row.classList.toggle('invalid', !!r.invalid);
+  row.append(
+    h(
+      'div',
+      { class: 'g-title' },
+      h('span', {}, `Group ${i + 1}`),
+      h('span', { class: 'muted' }, ` ${place(r)}`),
+      h('span', { class: 'spacer' }),
+      r.stats.zeroVariance && h('span', { class: 'badge warn zero-variance', title: 'No learning signal: every trajectory has the same reward' }, '⚠ no signal'),
+      r.stats.count === 1 && h('span', { class: 'badge single', title: 'A group of one has no variance to learn from: GRPO compares trajectories within a group, so it needs two or more' }, 'single'),
+      r.errors > 0 && h('span', { class: 'badge error' }, plural(r.errors, 'error')),
+      r.warnings > 0 && h('span', { class: 'badge warn' }, plural(r.warnings, 'warning')),
+    ),
+    h('div', { class: 'g-stats' }, statsLine(r)),
+    strip(r),
+  );
+}
+
+export function describeGroup(i: number): string {
+  const r = page.rows.get(i);
+  if (!r) return `Group ${i + 1}, loading`;
+  return [
+    `Group ${i + 1}`,
+    statsLine(r),
+    r.stats.zeroVariance ? 'no learning signal: every trajectory has the same reward' : '',
+    r.stats.count === 1 ? 'a group of one has no variance to learn from' : '',
+    r.errors ? plural(r.errors, 'error') : '',
+    r.warnings ? plural(r.warnings, 'warning') : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+export function selectGroup(i: number, focusList = false, trajectory?: number): void {
+  if (!page.progress || i < 0 || i >= page.progress.groups) return;
+  if (i !== state.group || page.detail === undefined || trajectory !== undefined) {
+    if (i !== state.group) state.trajectory = -1;
+    if (trajectory !== undefined) state.trajectory = trajectory;
+    state.group = i;
+    page.detail = undefined;
+    page.view = undefined;
+    send({ type: 'group', index: i });
+  }
+  groupList.select(i, focusList);
+  save();
+}
+
+export function problemList(problems: { line: number; column: number; message: string; severity: string }[], group: number): HTMLElement {
+  return h(
+    'ul',
+    { class: 'problems' },
+    ...problems.map((p) =>
+      h(
+        'li',
+        { class: p.severity },
+        // A Parquet problem names its row and group in its message, and has no text to reveal.
+        page.parquet ? undefined : h('button', { type: 'button', class: 'link', title: 'Reveal in text editor', onclick: () => send({ type: 'reveal', group: Math.max(group, 0), line: p.line, column: p.column }) }, `Ln ${p.line}, Col ${p.column}`),
+        page.parquet ? p.message : ` ${p.message}`,
+      ),
+    ),
+  );
+}
+
+export function present(...items: (HTMLElement | undefined)[]): HTMLElement[] {
+  return items.filter((x): x is HTMLElement => x !== undefined);
+}
+
+export function onGroup(d: GroupDetail | undefined, error: string | undefined): void {
+  page.detail = d;
+  if (!d) {
+    groupInfo.replaceChildren(h('div', { class: 'banner error' }, error ?? 'This group cannot be shown'));
+    return;
+  }
+  page.rows.set(d.row.index, d.row);
+  const r = d.row;
+  const s = r.stats;
+  trajPane.setAttribute('aria-label', `Group ${r.index + 1}`);
+  groupInfo.replaceChildren(
+    ...present(
+    h('h2', {}, `Group ${r.index + 1}`, h('span', { class: 'muted' }, ` · ${place(r)}`)),
+    r.invalid ? h('div', { class: 'banner error', role: 'alert' }, r.invalid) : undefined,
+    r.bare ? h('div', { class: 'banner warn' }, 'A single trajectory where a group belongs: shown as a group of one.') : undefined,
+    s.zeroVariance ? h('div', { class: 'banner warn zero-variance', role: 'note' }, `⚠ No learning signal: every trajectory has the same reward (${fmt(s.min)}).`) : undefined,
+    h(
+      'dl',
+      { class: 'stats' },
+      ...(
+        [
+          ['trajectories', fmt(s.count)],
+          ['mean', fmt(s.mean)],
+          ['std', fmt(s.std)],
+          ['min', fmt(s.min)],
+          ['max', fmt(s.max)],
+          ['exceptions', fmt(s.exceptions)],
+        ] as const
+      ).flatMap(([k, v]) => [h('dt', {}, k), h('dd', {}, v)]),
+    ),
+    d.totals ? h('p', { class: 'muted group-totals' }, totalsText(d.totals)) : undefined,
+    d.problems.length ? section(`${plural(d.problems.length, 'problem')} in this group`, d.problems.length <= 5, problemList(d.problems, r.index)) : undefined,
+    d.exceptions.length
+      ? section(
+          `${plural(d.exceptions.length, 'exception')}`,
+          false,
+          ...d.exceptions.map((x) => h('details', { class: 'exception' }, h('summary', {}, `${x.type}: ${x.message}`), h('pre', {}, x.traceback || '(no traceback)'))),
+        )
+      : undefined,
+    d.metrics.length || d.metadata.length || d.info.length ? section('Group metrics and metadata', false, table('Metrics', d.metrics), table('Metadata', d.metadata), table('Other fields', d.info)) : undefined,
+    d.logs.length ? section(`Logs (${d.logs.length})`, false, h('pre', { class: 'logs' }, d.logs.join('\n'))) : undefined,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', onclick: () => send({ type: 'upload', group: r.index }) }, 'Upload this group…'),
+      h('button', { type: 'button', class: 'reveal-text', onclick: () => send({ type: 'reveal', group: r.index }) }, 'Reveal in text editor'),
+    ),
+    ),
+  );
+  // Sort choices: file order, reward, then each metric.
+  const current = state.sort;
+  sortSelect.replaceChildren(h('option', { value: 'index' }, 'file order'), h('option', { value: 'reward' }, 'reward'), ...d.metricNames.map((n) => h('option', { value: `metric:${n}` }, n)));
+  sortSelect.value = [...sortSelect.options].some((o) => o.value === current) ? current : 'index';
+  state.sort = sortSelect.value;
+  applyOrder();
+}

@@ -1,0 +1,142 @@
+/** The selected group's trajectories (sorted and filtered here) and the selected one as a conversation. */
+import { plural } from '../../common/format';
+import type { TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
+import { h } from '../shared/dom';
+import { renderTrajectory, showAllBubbles } from './conversation';
+import { fmt } from './dom';
+import { highlight } from './highlight';
+import { conversation, dirButton } from './layout';
+import { page, save, send, state } from './state';
+import { VirtualList } from './vlist';
+
+export const trajList = new VirtualList('trajectories', {
+  label: 'Trajectories',
+  rowHeight: 40,
+  render: (i, row) => renderTrajRow(i, row),
+  describe: (i) => describeTraj(i),
+  onSelect: (i) => selectTrajectory(page.visible[i]!.index),
+});
+
+export function applyOrder(keepSelection = true): void {
+  if (!page.detail) return;
+  const key = state.sort;
+  const value = (t: TrajectorySummary): number | undefined => (key === 'index' ? t.index : key === 'reward' ? (t.reward ?? undefined) : t.metrics[key.slice(7)]);
+  const sign = state.dir === 'asc' ? 1 : -1;
+  page.visible = page.detail.trajectories
+    .filter((t) => (state.min === undefined || (t.reward !== null && t.reward >= state.min)) && (state.max === undefined || (t.reward !== null && t.reward <= state.max)))
+    .map((t) => ({ t, v: value(t) }))
+    .sort((a, b) => (a.v === undefined || b.v === undefined ? (a.v === b.v ? a.t.index - b.t.index : a.v === undefined ? 1 : -1) : a.v === b.v ? a.t.index - b.t.index : (a.v - b.v) * sign))
+    .map((x) => x.t);
+  dirButton.textContent = state.dir === 'asc' ? '↑' : '↓';
+  dirButton.title = state.dir === 'asc' ? 'Ascending' : 'Descending';
+  trajList.setLabel(`Trajectories of group ${page.detail.row.index + 1}: ${page.visible.length} of ${page.detail.trajectories.length} shown`);
+  trajList.setCount(page.visible.length);
+  trajList.refresh();
+  const at = page.visible.findIndex((t) => t.index === state.trajectory);
+  if (keepSelection && at >= 0) {
+    trajList.select(at);
+    if (!page.view || page.view.index !== state.trajectory) send({ type: 'trajectory', group: state.group, index: state.trajectory });
+  } else if (page.visible.length) {
+    selectTrajectory(page.visible[0]!.index);
+  } else {
+    page.view = undefined;
+    conversation.replaceChildren(h('p', { class: 'empty' }, page.detail.trajectories.length ? 'No trajectory matches the reward filter.' : 'This group has no trajectories.'));
+    report(undefined);
+  }
+  save();
+}
+
+export function renderTrajRow(i: number, row: HTMLElement): void {
+  const t = page.visible[i];
+  if (!t) return;
+  const lo = page.progress?.rewardMin ?? 0;
+  const hi = page.progress?.rewardMax ?? 1;
+  const bar = h('span', { class: 'bar-fill' });
+  bar.style.width = `${t.reward === null ? 0 : hi > lo ? ((t.reward - lo) / (hi - lo)) * 100 : 50}%`;
+  const metric = state.sort.startsWith('metric:') ? state.sort.slice(7) : undefined;
+  row.append(
+    h('span', { class: 't-index' }, `#${t.index + 1}`),
+    h('span', { class: 't-reward' }, t.reward === null ? 'invalid' : fmt(t.reward)),
+    h('span', { class: 'reward-bar', 'aria-hidden': 'true' }, bar),
+    h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${plural(t.toolCalls, 'call')}` : ''}`),
+  );
+}
+
+export function describeTraj(i: number): string {
+  const t = page.visible[i];
+  if (!t) return '';
+  return `Trajectory ${t.index + 1}, reward ${t.reward === null ? 'invalid' : fmt(t.reward)}, ${plural(t.messages, 'message')}`;
+}
+
+export function selectTrajectory(index: number): void {
+  state.trajectory = index;
+  const at = page.visible.findIndex((t) => t.index === index);
+  if (at >= 0) trajList.select(at);
+  send({ type: 'trajectory', group: state.group, index });
+  save();
+}
+
+export function onTrajectory(v: TrajectoryView | undefined, error: string | undefined): void {
+  if (!v) {
+    conversation.replaceChildren(h('div', { class: 'banner error' }, error ?? 'This trajectory cannot be shown'));
+    return;
+  }
+  // The first trajectory comes unasked with the first group: take it when nothing is chosen yet,
+  // and render an answer only once (a request may cross the unasked copy).
+  if (state.trajectory < 0 && page.detail && v.group === page.detail.row.index) state.trajectory = v.index;
+  if (v.index !== state.trajectory) return;
+  if (page.view && page.view.group === v.group && page.view.index === v.index && !page.pendingMessage) return;
+  page.view = v;
+  conversation.replaceChildren(
+    renderTrajectory(v, page.detail?.trajectories.length ?? 0, {
+      reveal: (message, history, path) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history, path }),
+      compare: () => send({ type: 'compare', group: v.group, trajectory: v.index }),
+    }),
+  );
+  if (page.pendingMessage) {
+    const { message, history, query: pendingQuery } = page.pendingMessage;
+    page.pendingMessage = undefined;
+    if (history >= 0) conversation.querySelectorAll('details.section').forEach((d) => ((d as HTMLDetailsElement).open = true));
+    showAllBubbles(conversation);
+    const el = document.getElementById(history >= 0 ? `h${history}-m-${message}` : `m-${message}`);
+    el?.classList.add('hit');
+    const mark = el && pendingQuery ? highlight(el, pendingQuery) : undefined;
+    (mark ?? el)?.scrollIntoView({ block: 'center' });
+  } else {
+    // A newly selected trajectory opens at its top; only the one shown before the tab hid keeps its place.
+    const restore = page.restoreScroll && page.restoreScroll.group === v.group && page.restoreScroll.trajectory === v.index ? page.restoreScroll.top : 0;
+    conversation.scrollTop = restore;
+    state.convScroll = restore;
+    save();
+  }
+  page.restoreScroll = undefined;
+  report(v);
+}
+
+/** Tells the extension what is on screen (the tests and the bench read it). */
+export function report(v: TrajectoryView | undefined): void {
+  const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble, :scope .trajectory > .exchange > .bubbles > .bubble')].map((b) => ({
+    index: Number(b.dataset.index),
+    role: b.dataset.role ?? '',
+    // Enough to check what is shown; a huge message is not sent back whole.
+    text: [...b.querySelectorAll<HTMLElement>(':scope > .content, :scope > .long > .content')].map((c) => c.textContent ?? '').join('\n').slice(0, 20_000),
+    trainable: b.classList.contains('trainable'),
+  }));
+  const heads = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .exchange > .exchange-head')].map((e) => e.textContent ?? '');
+  const totals = conversation.querySelector<HTMLElement>(':scope .traj-head .totals')?.textContent ?? undefined;
+  const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
+  send({
+    type: 'rendered',
+    group: state.group,
+    trajectory: v?.index,
+    bubbles,
+    ...(heads.length ? { exchanges: heads } : {}),
+    ...(totals ? { totals } : {}),
+    groupRows: document.querySelectorAll('#groups .vrow').length,
+    liveLinks: conversation.querySelectorAll('a[href]').length,
+    sinceLoadMs: performance.now(),
+    scriptStartMs: page.scriptStart,
+    heapBytes: memory?.usedJSHeapSize,
+    domNodes: document.getElementsByTagName('*').length,
+  });
+}
