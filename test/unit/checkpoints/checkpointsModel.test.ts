@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { Checkpoint } from '../../../src/api';
 import { CheckpointsModel, ORDER_KEY } from '../../../src/checkpoints/model';
 import { connect, turn, type Service } from '../../fakes/service';
 import { fake } from '../../fakes/vscode';
@@ -22,6 +23,8 @@ describe('CheckpointsModel (plain Node, reference service)', () => {
     await svc.close();
   });
 
+  /** Checkpoints the service just stored, as a dashboard's poll reads them. */
+  const added = (n: number) => svc.server.addCheckpoints(MODEL, n).map((c) => Checkpoint.parse(c));
   const steps = (id = MODEL) => model.state(id).items.map((c) => c.step);
 
   it('pages newest first by cursor (after = the last id shown) until the service has no more', async () => {
@@ -48,7 +51,7 @@ describe('CheckpointsModel (plain Node, reference service)', () => {
 
   it('puts checkpoints a dashboard found on top of a loaded newest-first list, once each', async () => {
     await model.whenSettled(MODEL);
-    const found = svc.server.addCheckpoints(MODEL, 2);
+    const found = added(2);
     model.addFound(MODEL, found);
     model.addFound(MODEL, found);
     assert.deepEqual(steps(), [70, 60, 50, 40]);
@@ -57,7 +60,7 @@ describe('CheckpointsModel (plain Node, reference service)', () => {
   it('leaves an oldest-first list alone when its end is not loaded (its last page will have them)', async () => {
     await model.setOrder('asc');
     await model.whenSettled(MODEL);
-    model.addFound(MODEL, svc.server.addCheckpoints(MODEL, 1));
+    model.addFound(MODEL, added(1));
     assert.deepEqual(steps(), [10, 20]);
   });
 

@@ -54,11 +54,12 @@ describe('CheckpointSync (plain Node, reference service)', () => {
     const lastSeen = appends.at(-1)!.page.at(-1)!.id;
     const found = svc.server.addCheckpoints(MODEL, 2);
     svc.server.faults.add({ kind: 'stall', path: CHECKPOINTS });
-    void sync.sync();
+    const stalled = sync.sync();
     while (svc.server.stats.count(CHECKPOINTS) < 4) await turn();
     sync.setActive(false);
     assert.equal(sync.busy, false, 'hiding ends the run');
     assert.equal(sync.series.length, 250, 'the stalled page never arrived');
+    await stalled;
     sync.setActive(true);
     await sync.sync();
     assert.equal(sync.series.length, 252);
