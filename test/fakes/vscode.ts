@@ -147,6 +147,64 @@ export class CancellationTokenSource {
   }
 }
 
+export class Position {
+  constructor(
+    readonly line: number,
+    readonly character: number,
+  ) {}
+  isBefore(o: Position): boolean {
+    return this.line < o.line || (this.line === o.line && this.character < o.character);
+  }
+  isEqual(o: Position): boolean {
+    return this.line === o.line && this.character === o.character;
+  }
+  translate(lines = 0, characters = 0): Position {
+    return new Position(this.line + lines, this.character + characters);
+  }
+}
+export class Range {
+  constructor(
+    readonly start: Position,
+    readonly end: Position,
+  ) {}
+}
+export enum DiagnosticSeverity {
+  Error = 0,
+  Warning = 1,
+  Information = 2,
+  Hint = 3,
+}
+export class Diagnostic {
+  source?: string;
+  constructor(
+    readonly range: Range,
+    readonly message: string,
+    readonly severity: DiagnosticSeverity = DiagnosticSeverity.Error,
+  ) {}
+}
+
+/** A DiagnosticCollection: what the Problems panel would list, by file URI. */
+export class FakeDiagnostics {
+  readonly entries = new Map<string, Diagnostic[]>();
+  constructor(readonly name: string) {}
+  set(uri: Uri, diagnostics: readonly Diagnostic[] | undefined): void {
+    if (diagnostics?.length) this.entries.set(uri.toString(), [...diagnostics]);
+    else this.entries.delete(uri.toString());
+  }
+  get(uri: Uri): readonly Diagnostic[] | undefined {
+    return this.entries.get(uri.toString());
+  }
+  delete(uri: Uri): void {
+    this.entries.delete(uri.toString());
+  }
+  clear(): void {
+    this.entries.clear();
+  }
+  dispose(): void {
+    this.entries.clear();
+  }
+}
+
 export const version = '1.100.0-fake';
 
 /** A message the extension showed, and the answer the test scripted for it. */
@@ -213,6 +271,14 @@ class FakeHost {
   commands = new Map<string, (...args: unknown[]) => unknown>();
   executed: { command: string; args: unknown[] }[] = [];
   saveDialogAnswer: Uri | undefined;
+  /** What the open dialog returns; undefined: the user closed it. */
+  openDialogAnswer: Uri[] | undefined;
+  openDialogs = 0;
+  /** Progress notifications open now; `cancelProgress()` presses their Cancel buttons. */
+  progress = new Set<CancellationTokenSource>();
+  progressTitles: string[] = [];
+  /** Diagnostic collections created, by name. */
+  diagnostics = new Map<string, FakeDiagnostics>();
   readonly configChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
   readonly trustGranted = new EventEmitter<void>();
 
@@ -226,6 +292,11 @@ class FakeHost {
     this.commands.clear();
     this.executed = [];
     this.saveDialogAnswer = undefined;
+    this.openDialogAnswer = undefined;
+    this.openDialogs = 0;
+    this.progress.clear();
+    this.progressTitles = [];
+    this.diagnostics.clear();
     workspace.isTrusted = true;
   }
 
@@ -240,6 +311,11 @@ class FakeHost {
 
   fireConfigChange(keys: string[]): void {
     this.configChanged.fire({ affectsConfiguration: (section) => keys.some((k) => k === section || k.startsWith(`${section}.`)) });
+  }
+
+  /** Presses Cancel on every progress notification open now. */
+  cancelProgress(): void {
+    for (const p of this.progress) p.cancel();
   }
 
   /** The messages shown so far, as text. */
@@ -276,8 +352,14 @@ function configuration(section: string) {
   };
 }
 
+const noDocumentEvents = new EventEmitter<never>();
+
 export const workspace = {
   isTrusted: true,
+  textDocuments: [] as { uri: Uri }[],
+  onDidChangeTextDocument: noDocumentEvents.event,
+  onDidSaveTextDocument: noDocumentEvents.event,
+  onDidCloseTextDocument: noDocumentEvents.event,
   workspaceFile: undefined as Uri | undefined,
   workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
   getConfiguration: configuration,
@@ -318,9 +400,21 @@ export const window = {
     fake.logLines.push(`status: ${text}`);
     return new Disposable(() => undefined);
   },
-  withProgress: <R>(_options: unknown, task: (progress: { report(v: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>): Promise<R> =>
-    task({ report() {} }, new CancellationTokenSource().token),
+  withProgress: async <R>(options: { title?: string }, task: (progress: { report(v: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>): Promise<R> => {
+    const source = new CancellationTokenSource();
+    fake.progress.add(source);
+    fake.progressTitles.push(options.title ?? '');
+    try {
+      return await task({ report() {} }, source.token);
+    } finally {
+      fake.progress.delete(source);
+    }
+  },
   showSaveDialog: () => Promise.resolve(fake.saveDialogAnswer),
+  showOpenDialog: () => {
+    fake.openDialogs++;
+    return Promise.resolve(fake.openDialogAnswer);
+  },
 };
 
 export const commands = {
@@ -337,6 +431,14 @@ export const commands = {
     fake.executed.push({ command, args });
     const handler = fake.commands.get(command);
     return Promise.resolve(handler?.(...args));
+  },
+};
+
+export const languages = {
+  createDiagnosticCollection(name: string): FakeDiagnostics {
+    const collection = new FakeDiagnostics(name);
+    fake.diagnostics.set(name, collection);
+    return collection;
   },
 };
 
