@@ -205,6 +205,49 @@ export class FakeDiagnostics {
   }
 }
 
+/** A webview panel: what the extension posted, and `receive()` for what its page would send. */
+export class FakeWebviewPanel {
+  private readonly viewState = new EventEmitter<void>();
+  private readonly disposed = new EventEmitter<void>();
+  private readonly received = new EventEmitter<unknown>();
+  readonly onDidChangeViewState = this.viewState.event;
+  readonly onDidDispose = this.disposed.event;
+  visible = true;
+  active = true;
+  iconPath: unknown;
+  reveals = 0;
+  readonly posted: unknown[] = [];
+  readonly webview = {
+    html: '',
+    options: {} as unknown,
+    cspSource: 'vscode-webview://fake',
+    asWebviewUri: (uri: Uri) => uri,
+    onDidReceiveMessage: this.received.event,
+    postMessage: (message: unknown) => {
+      this.posted.push(message);
+      return Promise.resolve(true);
+    },
+  };
+  constructor(
+    readonly viewType: string,
+    public title: string,
+  ) {}
+  /** Delivers a message as the page would send it. */
+  receive(message: unknown): void {
+    this.received.fire(message);
+  }
+  setVisible(visible: boolean): void {
+    this.visible = visible;
+    this.viewState.fire();
+  }
+  reveal(): void {
+    this.reveals++;
+  }
+  dispose(): void {
+    this.disposed.fire();
+  }
+}
+
 export const version = '1.100.0-fake';
 
 /** A message the extension showed, and the answer the test scripted for it. */
@@ -277,6 +320,8 @@ class FakeHost {
   /** Progress notifications open now; `cancelProgress()` presses their Cancel buttons. */
   progress = new Set<CancellationTokenSource>();
   progressTitles: string[] = [];
+  /** Webview panels created, in order. */
+  panels: FakeWebviewPanel[] = [];
   /** Diagnostic collections created, by name. */
   diagnostics = new Map<string, FakeDiagnostics>();
   readonly configChanged = new EventEmitter<{ affectsConfiguration(section: string): boolean }>();
@@ -297,6 +342,7 @@ class FakeHost {
     this.progress.clear();
     this.progressTitles = [];
     this.diagnostics.clear();
+    this.panels = [];
     workspace.isTrusted = true;
   }
 
@@ -411,6 +457,11 @@ export const window = {
     }
   },
   showSaveDialog: () => Promise.resolve(fake.saveDialogAnswer),
+  createWebviewPanel: (viewType: string, title: string) => {
+    const panel = new FakeWebviewPanel(viewType, title);
+    fake.panels.push(panel);
+    return panel;
+  },
   showOpenDialog: () => {
     fake.openDialogs++;
     return Promise.resolve(fake.openDialogAnswer);
