@@ -23,8 +23,11 @@ import { registerDashboardCommands } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { CompareRuns } from './dashboard/compare';
 import { registerCompareCommand } from './dashboard/compareCommand';
-import { registerFeedback } from './feedback';
-import { CallImports } from './calls/commands';
+import { registerFeedbackCommands } from './feedback/commands';
+import { FeedbackManager } from './feedback/manager';
+import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './feedback/providers';
+import { registerImportCommands } from './calls/commands';
+import { ImportManager } from './calls/manager';
 import { FileKindContext } from './calls/fileKindContext';
 import { registerUploadCommands } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
@@ -32,7 +35,7 @@ import { Logger } from './common/logger';
 import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
-import { StatusBar, registerProjectCommand } from './status/statusBar';
+import { StatusBar } from './status/statusBar';
 import { registerThreadCommands, showThreadDetails } from './threads/commands';
 import { ThreadDetailsProvider, THREAD_SCHEME } from './threads/details';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
@@ -174,6 +177,9 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   );
 
   const uploads = new UploadManager(connection, errors, log, context);
+  // After an import the new threads should show: drop the loaded rows; a visible view reloads.
+  const imports = new ImportManager(connection, errors, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds })));
+  const feedback = new FeedbackManager({ connection, errors, log, globalState: context.globalState, record: feedbackRecord });
   const links = new LinkHandler({
     connection,
     errors,
@@ -190,23 +196,23 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 
   subs.push(
-    ...registerAuthCommands({ credentials, connection, approvals, errors }),
-    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel),
+    ...registerAuthCommands({ credentials, connection, approvals }),
+    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel, connection, context.globalState),
     ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     registerCompareCommand(compareRuns, connection, context.globalState),
-    registerProjectCommand(connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
-    ...registerFeedback({ connection, errors, log, context, record: feedbackRecord }),
+    ...registerFeedbackCommands(feedback),
+    vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
+    vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(connection, feedbackRecord)),
     ...webUi.register(),
     // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
     fileKinds,
     ...registerUploadCommands(uploads),
     ...viewer.register(),
-    // After an import the new threads should show: drop the loaded rows; a visible view reloads.
-    ...new CallImports(connection, errors, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds }))).register(),
+    ...registerImportCommands(imports),
   );
 
   // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import type { ErrorPresenter } from '../common/errors';
 import { registerCommand, type Invocation } from '../ui/commands';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from '../service/connection';
@@ -28,32 +27,21 @@ export interface AuthDeps {
   credentials: CredentialManager;
   connection: Connection;
   approvals: KeyApprovals;
-  errors: Pick<ErrorPresenter, 'show'>;
 }
 
 export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
   return [
     registerCommand('svc.signIn', (how, args?: SignInArgs) => signIn(deps, how, args)),
     registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(deps, how, args)),
+    registerCommand('svc.setBaseUrl', (_how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(args)),
     registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
     registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 
-/**
- * A refusal of a command: the presenter shows it when the user ran it (the command then returns
- * false), a scripted caller gets it as the rejection.
- */
-function fail(deps: Pick<AuthDeps, 'errors'>, how: Invocation, error: Error): false {
-  if (!how.interactive) throw error;
-  background(deps.errors.show(error), 'Showing an error');
-  return false;
-}
-
-async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args?.scope !== undefined && !isSettingsScope(args.scope)) return fail(deps, how, new InputError(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`, { field: 'scope' }));
-  if (args && args.baseUrl === undefined) return fail(deps, how, new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' }));
+async function setBaseUrl(args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
+  if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`, { field: 'scope' });
+  if (args && args.baseUrl === undefined) throw new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' });
   const url =
     args?.baseUrl ??
     (await vscode.window.showInputBox({
@@ -65,7 +53,7 @@ async function setBaseUrl(deps: Pick<AuthDeps, 'errors'>, how: Invocation, args?
     }));
   if (url === undefined) return false;
   const problem = validateUrl(url);
-  if (problem) return fail(deps, how, new InputError(`svc: ${problem}`, { field: 'baseUrl' }));
+  if (problem) throw new InputError(`svc: ${problem}`, { field: 'baseUrl' });
   const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
   if (!scope) return false;
   await writeSetting('baseUrl', trimSlashes(url.trim()), scope);
@@ -153,11 +141,11 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   const { connection, credentials, approvals } = deps;
   if (!connection.client) {
     if (args) throw new ConfigurationError('svc: set svc.baseUrl before signing in.');
-    if (!(await setBaseUrl(deps, how))) return false;
+    if (!(await setBaseUrl())) return false;
     if (!connection.client) return false;
   }
   if (args?.target !== undefined && args.target !== 'trace' && args.target !== 'training') {
-    return fail(deps, how, new InputError(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`, { field: 'target' }));
+    throw new InputError(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`, { field: 'target' });
   }
   if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
   const asked = await askCredentials(deps, args);
@@ -172,7 +160,7 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
   // The advanced form's separate token goes to the model endpoints on the same origin: check it too.
   const sameOriginToken = target === 'trace' && other === origin && creds.accessToken !== creds.password ? await check(deps, creds, 'training') : undefined;
   const rejected = [first, sameOriginToken].find((c) => c?.outcome === 'rejected');
-  if (rejected) return fail(deps, how, new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`));
+  if (rejected) throw new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`);
 
   const where = await credentials.store(origin, creds);
   await connection.refreshAuth();

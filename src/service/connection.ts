@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, createServiceClient, displayUrl, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
+import { AuthenticationError, ConfigurationError, createServiceClient, displayUrl, hostOf, originOf, type Credentials, type ServiceClient, type ServiceClientOptions } from '../api';
 import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager, CredentialSource, FoundKey } from '../auth/credentials';
 import type { KeyApproval } from '../auth/resolve';
@@ -123,6 +123,16 @@ export class Connection extends Disposable {
   /** The service client, or undefined when no valid base URL is configured. */
   get client(): ServiceClient | undefined {
     return this._client;
+  }
+
+  /**
+   * The client for a command that sends to `base`; refused (an AuthenticationError naming `command`
+   * and the host, which the presenter offers Sign In for) without one or when signed out.
+   */
+  signedInClient(command: string, base: Base): ServiceClient {
+    if (this._client && this._state !== 'signedOut') return this._client;
+    const host = hostOf(base === 'training' ? this._config.trainingBaseUrl || this._config.baseUrl : this._config.baseUrl);
+    throw new AuthenticationError(`${command}: not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
   }
 
   /** The origin of the trace endpoints or of the model endpoints. */

@@ -1,11 +1,8 @@
 import * as vscode from 'vscode';
-import { displayUrl, InputError, isProjectId } from '../api';
+import { displayUrl } from '../api';
 import { describeSource } from '../auth/credentials';
-import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { Disposable } from '../common/disposable';
 import { escapeMarkdown } from '../common/format';
-import { registerCommand, scriptArgs } from '../ui/commands';
-import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 
 /**
@@ -85,30 +82,4 @@ export class StatusBar extends Disposable {
     }
     return lines;
   }
-}
-
-export function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
-    // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
-    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
-    if (args !== undefined && typeof args !== 'object') throw new InputError('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
-    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new InputError('svc.selectProject: projectId must be a string such as "acme/chatbot".');
-    let projectId = (args?.projectId as string | undefined)?.trim();
-    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
-    if (projectId === undefined) {
-      if (args) throw new InputError('svc.selectProject needs { projectId }.');
-      const current = connection.config.project;
-      const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
-      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
-      if (projectId === undefined) return undefined;
-    }
-    if (!isProjectId(projectId)) throw new InputError(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`, { field: 'projectId' });
-    // The project switched away from is remembered too, so the picker offers the way back.
-    const previous = connection.config.project;
-    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
-    if (!scope) return undefined;
-    await writeSetting('project', projectId, scope);
-    await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
-    return projectId;
-  });
 }

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import { InputError, callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
+import type { Connection } from '../service/connection';
 import { registerCommand, scriptArgs } from '../ui/commands';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
@@ -12,7 +15,7 @@ type ThreadArg = ThreadNode | { threadId: string } | undefined;
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel): vscode.Disposable[] {
+export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
   const rowOf = (arg: ThreadArg) => {
     // A tree node carries its row, so a click still works while the view reloads; a scripted
     // `{ threadId }` is looked up among the loaded rows.
@@ -42,6 +45,7 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
   const openJson = (project: string, row: ThreadRow) => openThreadJson(details, project, row);
 
   return [
+    registerProjectCommand(connection, globalState),
     // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
     registerCommand('svc.threads.refresh', (how) => model.refresh(how)),
     registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
@@ -210,4 +214,31 @@ export async function showImportedThreads(model: ThreadsModel, panel: ThreadDeta
   const row = model.findRow(threadIds[0]!);
   if (!row) throw new InputError(`Thread ${threadIds[0]} is not in ${project} yet: refresh the Threads view in a moment.`);
   await showThreadDetails(panel, details, project, row);
+}
+
+/** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */
+function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
+    // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
+    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
+    if (args !== undefined && typeof args !== 'object') throw new InputError('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
+    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new InputError('svc.selectProject: projectId must be a string such as "acme/chatbot".');
+    let projectId = (args?.projectId as string | undefined)?.trim();
+    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
+    if (projectId === undefined) {
+      if (args) throw new InputError('svc.selectProject needs { projectId }.');
+      const current = connection.config.project;
+      const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
+      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
+      if (projectId === undefined) return undefined;
+    }
+    if (!isProjectId(projectId)) throw new InputError(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`, { field: 'projectId' });
+    // The project switched away from is remembered too, so the picker offers the way back.
+    const previous = connection.config.project;
+    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
+    if (!scope) return undefined;
+    await writeSetting('project', projectId, scope);
+    await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
+    return projectId;
+  });
 }

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AuthenticationError, ConfigurationError, hostOf, InputError, NotFoundError } from '../api';
+import { ConfigurationError, InputError, NotFoundError } from '../api';
 import { background, setContext } from '../common/background';
-import { filesFromArgs, notOnDisk, optionsFromArgs, type Invocation } from '../ui/commands';
+import { localFiles, type Invocation } from '../ui/commands';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
@@ -78,44 +78,24 @@ export class UploadManager implements vscode.Disposable {
   }
 
   async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
-    // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
-    const refuse = (message: string, field?: string): UploadReport => {
-      const error = new InputError(`svc.uploadTrajectories: ${message}`, { field });
-      if (!how.interactive) throw error;
-      background(this.errors.show(error), 'Showing an error');
-      return { status: 'aborted', files: [] };
-    };
-    if (this.running) return refuse('an upload is already running; cancel it or wait for it to finish.');
-    const args = optionsFromArgs<UploadArgs>(a, b, c);
-    let files = args.files ? filesFromArgs(args.files, undefined) : filesFromArgs(a, b);
-    if (!how.interactive) {
-      if (files.length === 0) return refuse('no files: pass an explorer selection or { files: [...] }.', 'files');
-      if (!args.modelId) return refuse('no model: pass { modelId }.', 'modelId');
-      if (!args.split) return refuse('no split: pass { split }.', 'split');
-    }
-    if (files.length === 0) {
-      const picked = await vscode.window.showOpenDialog({
-        canSelectMany: true,
-        openLabel: 'Upload',
-        title: 'svc: Upload trajectories',
-        filters: { Trajectories: ['json', 'jsonl', 'parquet'] },
-      });
-      if (!picked?.length) return { status: 'aborted', files: [] };
-      files = picked;
-    }
-    const remote = notOnDisk(files);
-    if (remote) return refuse(remote);
-    const expanded = await this.expandFolders(files, how.interactive);
-    if (typeof expanded === 'string') return refuse(expanded);
+    if (this.running) throw new InputError('svc.uploadTrajectories: an upload is already running; cancel it or wait for it to finish.');
+    const call = await localFiles<UploadArgs>(
+      'svc.uploadTrajectories',
+      how,
+      [a, b, c],
+      { openLabel: 'Upload', title: 'svc: Upload trajectories', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } },
+      (args) => {
+        if (!args.modelId) throw new InputError('svc.uploadTrajectories: no model: pass { modelId }.', { field: 'modelId' });
+        if (!args.split) throw new InputError('svc.uploadTrajectories: no split: pass { split }.', { field: 'split' });
+      },
+    );
+    if (!call) return { status: 'aborted', files: [] };
+    const { options: args } = call;
+    const expanded = await this.expandFolders(call.files, how.interactive);
+    if (typeof expanded === 'string') throw new InputError(`svc.uploadTrajectories: ${expanded}`);
     if (!expanded) return { status: 'aborted', files: [] };
-    files = uploadOrder(expanded, (u) => u.fsPath);
-    const client = this.connection.client;
-    if (!client || this.connection.state === 'signedOut') {
-      const host = hostOf(this.connection.config.trainingBaseUrl || this.connection.config.baseUrl);
-      if (!how.interactive) throw new AuthenticationError(`svc.uploadTrajectories: not signed in${host ? ` to ${host}` : ''}: run "svc: Sign In" first.`);
-      background(this.errors.show(new AuthenticationError(`Sign in${host ? ` to ${host}` : ' to the svc service'} before uploading.`)), 'Showing an error');
-      return { status: 'aborted', files: [] };
-    }
+    const files = uploadOrder(expanded, (u) => u.fsPath);
+    this.connection.signedInClient('svc.uploadTrajectories', 'training');
 
     // 1. Validate everything before sending anything.
     const summaries = await this.validate(files);

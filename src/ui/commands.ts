@@ -9,6 +9,7 @@
  * created in.
  */
 import * as vscode from 'vscode';
+import { InputError } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
 import { isTreeNode } from './treeNodes';
@@ -118,4 +119,41 @@ export function optionsFromArgs<T extends object>(...args: unknown[]): Partial<T
     if (arg && typeof arg === 'object' && !Array.isArray(arg) && !(arg instanceof vscode.Uri)) return arg as Partial<T>;
   }
   return {};
+}
+
+/** What the local-files prelude found: the files and the scripted options. */
+export interface LocalFilesCall<T> {
+  files: vscode.Uri[];
+  options: Partial<T>;
+}
+
+/**
+ * The prelude Upload and Import share: the files a command acts on, from `{ files }` or the
+ * explorer selection, else (a user's action only) an open dialog. A scripted call without files,
+ * or any file not on this machine's disk, is refused: an InputError naming `command`, which
+ * registerCommand hands to the presenter. `check` refuses scripted options before the dialog
+ * opens. Undefined: the user closed the dialog.
+ */
+export async function localFiles<T extends { files?: (string | vscode.Uri)[] }>(
+  command: string,
+  how: Invocation,
+  args: unknown[],
+  dialog: vscode.OpenDialogOptions,
+  check?: (options: Partial<T>) => void,
+): Promise<LocalFilesCall<T> | undefined> {
+  const options = optionsFromArgs<T>(...args);
+  let files = options.files ? filesFromArgs(options.files, undefined) : filesFromArgs(args[0], args[1]);
+  // A scripted call (an arguments object) never waits on a prompt: it does the work or rejects.
+  if (!how.interactive) {
+    if (files.length === 0) throw new InputError(`${command}: no files: pass an explorer selection or { files: [...] }.`, { field: 'files' });
+    check?.(options);
+  }
+  if (files.length === 0) {
+    const picked = await vscode.window.showOpenDialog({ canSelectMany: true, ...dialog });
+    if (!picked?.length) return undefined;
+    files = picked;
+  }
+  const remote = notOnDisk(files);
+  if (remote) throw new InputError(`${command}: ${remote}`, { field: 'files' });
+  return { files, options };
 }

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ImportReport } from '../../../src/calls/commands';
+import type { ImportReport } from '../../../src/calls/manager';
 import type { ReferenceServer } from '../../server';
 import { api, connect, endSuite, PROJECT, startServer, waitFor } from './helpers';
 
