@@ -137,7 +137,19 @@ export async function benchRender(): Promise<RenderFigures> {
       await page.addStyleTag({ path: css });
       await page.addScriptTag({ path: bundle });
       await page.evaluate(`window.__data = ${JSON.stringify(data)}`);
+      // SVC_BENCH_PROFILE=<dir>: a CPU profile of the first run's page (dashboard-render.cpuprofile).
+      const profile = process.env.SVC_BENCH_PROFILE && run === 0 ? await page.context().newCDPSession(page) : undefined;
+      if (profile) {
+        await profile.send('Profiler.enable');
+        await profile.send('Profiler.setSamplingInterval', { interval: 100 });
+        await profile.send('Profiler.start');
+      }
       const timing = (await page.evaluate(`(${DASHBOARD_RUN})(5000)`)) as { render: number; append: number };
+      if (profile) {
+        const { profile: cpu } = await profile.send('Profiler.stop');
+        fs.mkdirSync(process.env.SVC_BENCH_PROFILE!, { recursive: true });
+        fs.writeFileSync(path.join(process.env.SVC_BENCH_PROFILE!, 'dashboard-render.cpuprofile'), JSON.stringify(cpu));
+      }
       runs.render.push(timing.render);
       runs.append.push(timing.append);
       await page.close();

@@ -13,7 +13,7 @@ import { alignByStep, compareTable, type CompareRow } from '../../dashboard/core
 import { FromCompare, ToCompare } from '../../dashboard/core/compareProtocol';
 import { defaultCharts, orderedMetrics } from '../../dashboard/core/metrics';
 import { parseMessage, type SyncStatus } from '../../dashboard/core/protocol';
-import { CheckpointSeries } from '../../dashboard/core/series';
+import { CheckpointSeries, columnsFromWire } from '../../dashboard/core/series';
 import { h, isHighContrast, themeColor } from './dom';
 
 const vscode = acquireVsCodeApi();
@@ -210,13 +210,17 @@ window.addEventListener('message', (event: MessageEvent) => {
       document.title = `Compare: ${runs.map((r) => r.label).join(' vs ')}`;
       return;
     case 'data':
-      series[msg.run]!.mergeColumns(msg.columns);
+      series[msg.run]!.mergeColumns(columnsFromWire(msg.columns));
       if (msg.done) schedule();
       return;
-    case 'status':
+    case 'status': {
+      // A history file is looked at every 2 s: only what the page shows of a status redraws it.
+      const shown = (st: SyncStatus | undefined) => st && `${st.count}|${st.loading}|${st.error ?? ''}`;
+      const changed = shown(statuses[msg.run]) !== shown(msg.status);
       statuses[msg.run] = msg.status;
-      schedule();
+      if (changed) schedule();
       return;
+    }
     case 'reset':
       series[msg.run]!.clear();
       schedule();

@@ -8,7 +8,7 @@ import './style.css';
 import { formatMetric } from '../../common/format';
 import { bestRow, defaultCharts, orderedMetrics, resolveBest } from '../../dashboard/core/metrics';
 import { DEFAULT_UI, parseMessage, ToWebview, type BestChoice, type FromWebview, type SyncStatus, type UiState } from '../../dashboard/core/protocol';
-import { CheckpointSeries } from '../../dashboard/core/series';
+import { CheckpointSeries, columnsFromWire } from '../../dashboard/core/series';
 import { Charts } from './charts';
 import { Controls } from './controls';
 import { renderDiff } from './diff';
@@ -99,6 +99,8 @@ function setUi(next: UiState, what: Draw = 'all'): void {
 // Drawing: at once when the data is complete, at most once a second while pages still arrive.
 type Draw = 'all' | 'table' | 'marks';
 let pending: Draw | undefined;
+/** Something was drawn from data: the charts exist, and a page while loading waits for the throttle. */
+let chartsBuilt = false;
 let frame = 0;
 let throttle = 0;
 function draw(what: Draw, urgent = true): void {
@@ -129,6 +131,7 @@ function paint(): void {
   const latestId = latest === undefined ? undefined : series.ids[latest];
   const marks = { best: row === undefined ? undefined : { metric: choice.metric!, row }, selected: selectedRows, latest };
   if (what === 'all') charts.render(series, shown, ui.smoothing, marks);
+  if (series.length) chartsBuilt = true;
   else charts.mark(marks);
   table.update(series, names, ui.sort, ui.selected, bestId, latestId);
   renderDiff(diffRoot, series, ui.selected, names);
@@ -237,9 +240,11 @@ window.addEventListener('message', (event: MessageEvent) => {
       pendingFocus = msg.focus;
       return;
     case 'data': {
-      series.mergeColumns(msg.columns);
+      series.mergeColumns(columnsFromWire(msg.columns));
       since = received;
-      draw('all', msg.done);
+      // The first rows draw at once (the charts are built then; later pages only give them new
+      // data); while more is coming, at most once a second after that.
+      draw('all', msg.done || !chartsBuilt);
       if (msg.done && pendingFocus) {
         const id = pendingFocus;
         pendingFocus = undefined;
@@ -261,6 +266,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       return;
     case 'reset':
       series.clear();
+      chartsBuilt = false;
       since = received;
       draw('all');
       return;
