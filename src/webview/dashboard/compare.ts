@@ -165,6 +165,8 @@ function drawTable(rows: CompareRow[]): void {
 }
 
 let frame = 0;
+/** Rows merged since the last draw was asked for. */
+let undrawn = false;
 function schedule(): void {
   if (!frame) frame = requestAnimationFrame(paint);
 }
@@ -209,10 +211,16 @@ window.addEventListener('message', (event: MessageEvent) => {
       chartKey = '';
       document.title = `Compare: ${runs.map((r) => r.label).join(' vs ')}`;
       return;
-    case 'data':
-      series[msg.run]!.mergeColumns(columnsFromWire(msg.columns));
-      if (msg.done) schedule();
+    case 'data': {
+      // A poll or a look at the file that found nothing new ends with an empty `done`: no redraw.
+      const merged = series[msg.run]!.mergeColumns(columnsFromWire(msg.columns));
+      if (merged.added || merged.updated) undrawn = true;
+      if (msg.done && undrawn) {
+        undrawn = false;
+        schedule();
+      }
       return;
+    }
     case 'status': {
       // A history file is looked at every 2 s: only what the page shows of a status redraws it.
       const shown = (st: SyncStatus | undefined) => st && `${st.count}|${st.loading}|${st.error ?? ''}`;
