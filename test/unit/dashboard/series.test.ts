@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CheckpointSeries, columnsFromCheckpoints, columnsFromWire, columnsToWire, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow } from '../../../src/dashboard/core/series';
+import { CheckpointSeries, columnsFromCheckpoints, columnsFromWire, columnsToWire, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow, type Columns } from '../../../src/dashboard/core/series';
 
 const row = (id: string, step: number, metrics: Record<string, number | null> = {}): CheckpointRow => ({ id, step, metrics });
 
@@ -64,7 +64,7 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
   });
 
   it('sends joined column sets as Float64Arrays of one buffer (NaN where missing) and reads them back as the join', () => {
-    const parts = [
+    const parts: Columns[] = [
       { ids: ['a'], steps: [1], metrics: { x: [1] } },
       { ids: ['b', 'c'], steps: [2, 3], metrics: { y: [2, null], x: [-0.5, 1e-9] } },
     ];
