@@ -96,7 +96,9 @@ function setUi(next: UiState, what: Draw = 'all'): void {
   draw(what);
 }
 
-// Drawing: at once when the data is complete, at most once a second while pages still arrive.
+// Drawing: at once when the data is complete; while pages still arrive, the first rows within
+// FIRST_DRAW_MS, then at most once a second.
+const FIRST_DRAW_MS = 250;
 type Draw = 'all' | 'table' | 'marks';
 let pending: Draw | undefined;
 /** Something was drawn from data: the charts exist, and a page while loading waits for the throttle. */
@@ -106,7 +108,8 @@ let throttle = 0;
 function draw(what: Draw, urgent = true): void {
   pending = pending === 'all' || what === 'all' ? 'all' : pending === 'table' || what === 'table' ? 'table' : 'marks';
   if (!urgent) {
-    if (!throttle && !frame) throttle = window.setTimeout(() => ((throttle = 0), schedule()), 1000);
+    // The first draw of a load waits a moment only: a load that ends meanwhile is built once.
+    if (!throttle && !frame) throttle = window.setTimeout(() => ((throttle = 0), schedule()), chartsBuilt ? 1000 : FIRST_DRAW_MS);
     return;
   }
   clearTimeout(throttle);
@@ -242,9 +245,9 @@ window.addEventListener('message', (event: MessageEvent) => {
     case 'data': {
       series.mergeColumns(columnsFromWire(msg.columns));
       since = received;
-      // The first rows draw at once (the charts are built then; later pages only give them new
-      // data); while more is coming, at most once a second after that.
-      draw('all', msg.done || !chartsBuilt);
+      // While more is coming, the first rows draw within FIRST_DRAW_MS (the charts are built
+      // then; later pages only give them new data), and then at most once a second.
+      draw('all', msg.done);
       if (msg.done && pendingFocus) {
         const id = pendingFocus;
         pendingFocus = undefined;
