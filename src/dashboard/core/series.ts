@@ -83,7 +83,11 @@ export function columnsToWire(parts: readonly Columns[]): WireColumns {
   let n = 0;
   for (const p of parts) {
     n += p.ids.length;
-    for (const k in p.metrics) if (!seen.has(k)) seen.add(k), names.push(k);
+    for (const k in p.metrics) {
+      if (seen.has(k)) continue;
+      seen.add(k);
+      names.push(k);
+    }
   }
   const buffer = new ArrayBuffer(8 * n * (names.length + 1));
   const column = (i: number) => new Float64Array(buffer, 8 * n * i, n);
