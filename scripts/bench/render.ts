@@ -3,7 +3,7 @@
 // webviews), against a baseline of the same run: bare uPlot drawing the same 30 series into
 // charts of the same size. The page is the production bundle (dist/webview/dashboard.js) with a
 // stand-in for the VS Code webview API; the data arrives as the extension sends it to a page
-// that (re)loads: chunks of 5,000 rows, the last one marked done.
+// that (re)loads: Float64Arrays of one buffer per message (chunks of 20,000 rows, the last one marked done).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -68,18 +68,26 @@ const DASHBOARD_RUN = `async (chunk) => {
   });
   send({ type: 'init', modelId: 'bench', ui: { metrics: names, smoothing: 0, sort: { key: 'step', direction: 'desc' }, selected: [] }, best: { direction: 'max' } });
   const n = d.ids.length;
+  // As the extension sends columns: Float64Arrays of one buffer, NaN where missing (WireColumns).
+  const wire = (ids, steps, cols) => {
+    const buffer = new ArrayBuffer(8 * ids.length * (cols.length + 1));
+    const column = (i, values) => {
+      const a = new Float64Array(buffer, 8 * ids.length * i, ids.length);
+      for (let j = 0; j < values.length; j++) a[j] = values[j] ?? NaN;
+      return a;
+    };
+    const metrics = {};
+    cols.forEach(([k, values], i) => (metrics[k] = column(i + 1, values)));
+    return { ids, steps: column(0, steps), metrics };
+  };
   for (let from = 0; from < n; from += chunk) {
     const to = Math.min(n, from + chunk);
-    const metrics = {};
-    for (const k of names) metrics[k] = d.metrics[k].slice(from, to);
-    send({ type: 'data', columns: { ids: d.ids.slice(from, to), steps: d.steps.slice(from, to), metrics }, done: to >= n, fresh: false });
+    send({ type: 'data', columns: wire(d.ids.slice(from, to), d.steps.slice(from, to), names.map((k) => [k, d.metrics[k].slice(from, to)])), done: to >= n, fresh: false });
   }
   const first = await rendered((p) => p.count === n && p.charts === names.length);
   // A poll that found one more checkpoint: appended to the charts that exist.
-  const metrics = {};
-  for (const k of names) metrics[k] = [0.5];
   window.__posted.length = 0;
-  send({ type: 'data', columns: { ids: ['ffffffff-0000-4000-8000-000000000000'], steps: [n + 1], metrics }, done: true, fresh: true });
+  send({ type: 'data', columns: wire(['ffffffff-0000-4000-8000-000000000000'], [n + 1], names.map((k) => [k, [0.5]])), done: true, fresh: true });
   const second = await rendered((p) => p.count === n + 1);
   return { render: first.ms, append: second.ms };
 }`;
@@ -130,14 +138,26 @@ export async function benchRender(): Promise<RenderFigures> {
   const runs = { render: [] as number[], append: [] as number[], baseline: [] as number[] };
   try {
     for (let run = 0; run < RUNS; run++) {
-      // The dashboard: init with every metric charted, then the data in chunks of 5,000.
+      // The dashboard: init with every metric charted, then the data in one message, as the extension sends it.
       const page = await browser.newPage({ viewport: VIEWPORT });
       await page.setContent(`<!DOCTYPE html><html><head><style>${THEME}</style></head><body class="vscode-dark"><main id="app"></main></body></html>`);
       await page.addScriptTag({ content: STUB_VSCODE_API });
       await page.addStyleTag({ path: css });
       await page.addScriptTag({ path: bundle });
       await page.evaluate(`window.__data = ${JSON.stringify(data)}`);
-      const timing = (await page.evaluate(`(${DASHBOARD_RUN})(5000)`)) as { render: number; append: number };
+      // SVC_BENCH_PROFILE=<dir>: a CPU profile of the first run's page (dashboard-render.cpuprofile).
+      const profile = process.env.SVC_BENCH_PROFILE && run === 0 ? await page.context().newCDPSession(page) : undefined;
+      if (profile) {
+        await profile.send('Profiler.enable');
+        await profile.send('Profiler.setSamplingInterval', { interval: 100 });
+        await profile.send('Profiler.start');
+      }
+      const timing = (await page.evaluate(`(${DASHBOARD_RUN})(20000)`)) as { render: number; append: number };
+      if (profile) {
+        const { profile: cpu } = await profile.send('Profiler.stop');
+        fs.mkdirSync(process.env.SVC_BENCH_PROFILE!, { recursive: true });
+        fs.writeFileSync(path.join(process.env.SVC_BENCH_PROFILE!, 'dashboard-render.cpuprofile'), JSON.stringify(cpu));
+      }
       runs.render.push(timing.render);
       runs.append.push(timing.append);
       await page.close();
@@ -147,7 +167,14 @@ export async function benchRender(): Promise<RenderFigures> {
       await base.setContent(`<!DOCTYPE html><html><head><style>${uplotCss}</style></head><body><div id="root"></div></body></html>`);
       await base.addScriptTag({ content: uplotJs });
       await base.evaluate(`window.__data = ${JSON.stringify(data)}`);
+      const baseProfile = process.env.SVC_BENCH_PROFILE && run === 0 ? await base.context().newCDPSession(base) : undefined;
+      if (baseProfile) {
+        await baseProfile.send('Profiler.enable');
+        await baseProfile.send('Profiler.setSamplingInterval', { interval: 100 });
+        await baseProfile.send('Profiler.start');
+      }
       const baseline = (await base.evaluate(`(${BASELINE_RUN})()`)) as number;
+      if (baseProfile) fs.writeFileSync(path.join(process.env.SVC_BENCH_PROFILE!, 'uplot-baseline.cpuprofile'), JSON.stringify((await baseProfile.send('Profiler.stop')).profile));
       runs.baseline.push(baseline);
       await base.close();
     }

@@ -9,6 +9,7 @@ import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { Connection } from '../service/connection';
 import { FromCompare, MAX_RUNS, type ToCompare } from './shared/compareProtocol';
 import { parseMessage } from '../webview/shared/protocol';
+import { columnsToWire } from './shared/series';
 import { HistorySync } from './historySync';
 import type { DashboardSource } from './source';
 import { CheckpointSync } from './sync';
@@ -49,7 +50,7 @@ export class ComparePanel extends Disposable {
       }),
     );
     sources.forEach((s, run) => {
-      this._register(s.onDidAppend((e) => this.ready && this.post({ type: 'data', run, columns: e.columns, done: e.done || !s.busy })));
+      this._register(s.onDidAppend((e) => this.ready && this.post({ type: 'data', run, columns: columnsToWire([e.columns]), done: e.done || !s.busy })));
       this._register(s.onDidClear(() => this.ready && this.post({ type: 'reset', run })));
       this._register(s.onDidChangeStatus(() => this.ready && this.post({ type: 'status', run, status: s.status() })));
       this._register(s);
@@ -76,7 +77,7 @@ export class ComparePanel extends Disposable {
         this.post({ type: 'init', runs: this.sources.map((s) => ({ label: s.title ?? s.modelId, kind: s.file ? 'file' : 'model' })) });
         this.sources.forEach((s, run) => {
           this.post({ type: 'status', run, status: s.status() });
-          this.post({ type: 'data', run, columns: s.series.slice(), done: !s.busy });
+          this.post({ type: 'data', run, columns: columnsToWire([s.series.slice()]), done: s.loaded || !s.busy });
         });
         return;
       case 'refresh':

@@ -14,8 +14,8 @@ import { background } from '../common/background';
 export const FILE_KEY = 'file:';
 /** How often a visible dashboard looks at the file besides the watcher (which some file systems lack). */
 const CHECK_MS = 2000;
-/** Bytes read at once: a 10k-line history is about 3 MiB. */
-const CHUNK = 4 << 20;
+/** Bytes read at once (a 10k-line history is 3–6 MiB): the first rows open the panel. */
+const CHUNK = 1 << 20;
 /** Problems kept for the status and the log (the count goes on). */
 const KEEP_PROBLEMS = 20;
 
@@ -63,6 +63,8 @@ export class HistorySync extends Disposable implements DashboardSource {
   private recordedAt: number | undefined;
   /** Reads made, for the tests that check a hidden dashboard reads nothing. */
   reads = 0;
+  /** Called once the series has rows (load() waits for it). */
+  private onRows: (() => void) | undefined;
 
   constructor(
     readonly fsPath: string,
@@ -106,7 +108,16 @@ export class HistorySync extends Disposable implements DashboardSource {
    * that reads (it is not a history file), naming the file and the first bad line.
    */
   async load(): Promise<void> {
-    await this.check();
+    // The first rows are enough to open the panel: the rest of the file is read while its webview
+    // starts (the reader sends it on as it comes). A file without a good row is read to the end.
+    let found: () => void = () => undefined;
+    const rows = new Promise<void>((resolve) => (found = resolve));
+    this.onRows = found;
+    const run = this.check();
+    await Promise.race([run, rows]);
+    this.onRows = undefined;
+    if (this.series.length > 0) return;
+    await run;
     if (this.error) throw new InputError(`${this.file}: ${this.error}`, { file: this.fsPath });
     if (this.series.length === 0 && this.problems.length > 0) {
       const p = this.problems[0]!;
@@ -185,6 +196,7 @@ export class HistorySync extends Disposable implements DashboardSource {
         this.problemsFound(h.problems);
         if (h.lastRecordedAt) this.recordedAt = parseRecordedAt(h.lastRecordedAt) ?? this.recordedAt;
         if (h.rows.length) added = this.merge(h.rows, first, false) || added;
+        if (this.series.length) this.onRows?.();
       }
       const pending = this.reader.pending();
       if (pending) added = this.merge(mergeHistoryLines([pending]), first, false) || added;

@@ -3,13 +3,16 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type BestChoice, type ToWebview, type UiState } from './shared/protocol';
-import { concatColumns, type Columns } from './shared/series';
+import { columnsToWire, type Columns } from './shared/series';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';
 
-/** Rows per data message when a (re)loaded page gets everything at once. */
-const REPLAY_CHUNK = 5000;
+/**
+ * Rows per data message when a (re)loaded page gets everything at once: the numbers travel as one
+ * ArrayBuffer per message (8 bytes a value), so a 10,000 × 30 dashboard is one message of 2.4 MB.
+ */
+const REPLAY_CHUNK = 20_000;
 const FLUSH_MS = 100;
 
 export type RenderedMessage = Extract<FromWebview, { type: 'rendered' }>;
@@ -131,7 +134,7 @@ export class DashboardPanel extends Disposable {
     clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
     if (!this.ready) return;
-    if (this.pending.length) this.post({ type: 'data', columns: concatColumns(this.pending), done, fresh: this.pendingFresh });
+    if (this.pending.length) this.post({ type: 'data', columns: columnsToWire(this.pending), done, fresh: this.pendingFresh });
     this.pending = [];
     this.pendingFresh = false;
     this.post({ type: 'status', status: this.sync.status() });
@@ -195,9 +198,12 @@ export class DashboardPanel extends Disposable {
     this.post({ type: 'init', modelId: this.modelId, ui: this.host.uiState(this.modelId), best: this.host.bestChoice(this.modelId), focus, title: this.sync.title });
     this.post({ type: 'status', status: this.sync.status() });
     const n = series.length;
+    // Once the source has loaded everything, what a run in progress finds (a poll, lines appended
+    // meanwhile) comes with its own `done`: the page draws what it has now.
+    const complete = this.sync.loaded || !this.sync.busy;
     for (let from = 0; from < n || from === 0; from += REPLAY_CHUNK) {
       const to = Math.min(n, from + REPLAY_CHUNK);
-      this.post({ type: 'data', columns: series.slice(from, to), done: to >= n && !this.sync.busy, fresh: false });
+      this.post({ type: 'data', columns: columnsToWire([series.slice(from, to)]), done: to >= n && complete, fresh: false });
       if (n === 0) break;
     }
   }

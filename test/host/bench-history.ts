@@ -42,7 +42,7 @@ function lines(): string[] {
   return out;
 }
 
-export async function benchHistory(api: SvcExtensionApi): Promise<HistoryFigures> {
+export async function benchHistory(api: SvcExtensionApi, startProfile: (name: string) => Promise<() => Promise<void>> = async () => async () => undefined): Promise<HistoryFigures> {
   const file = path.join(os.tmpdir(), `svc-bench-history-${process.pid}`, 'history.jsonl');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const all = lines();
@@ -57,10 +57,18 @@ export async function benchHistory(api: SvcExtensionApi): Promise<HistoryFigures
       if (n === 0) throw new Error('nothing parsed');
     }
     await api.dashboards.saveUiState(`file:${file}`, { ...DEFAULT_UI, metrics: METRICS30 });
+    const stopProfile = await startProfile('history');
     const t0 = performance.now();
     const key = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file });
     const readMs = performance.now() - t0;
     const panel = api.dashboards.panel(key)!;
+    // Every stage's time since the command (printed with SVC_BENCH_PROFILE): ready, paints (rows drawn).
+    const stages: string[] = [`command ${readMs.toFixed(0)}`];
+    const at = () => (performance.now() - t0).toFixed(0);
+    const stageSubs = [
+      panel.panel.webview.onDidReceiveMessage((m: { type?: string }) => m?.type === 'ready' && stages.push(`ready ${at()}`)),
+      panel.onDidRender((m) => stages.push(`paint ${m.count}×${m.charts} ${at()} (${m.ms.toFixed(0)})`)),
+    ];
     const drawn = await new Promise<RenderedMessage>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the history dashboard did not draw ${STEPS} × 30 within 120 s (last: ${JSON.stringify(panel.lastRendered)})`)), 120_000);
       const done = (m: RenderedMessage | undefined) => {
@@ -73,6 +81,9 @@ export async function benchHistory(api: SvcExtensionApi): Promise<HistoryFigures
       const sub = panel.onDidRender((m) => done(m) && sub.dispose());
     });
     const openMs = performance.now() - t0;
+    await stopProfile();
+    for (const d of stageSubs) d.dispose();
+    if (process.env.SVC_BENCH_PROFILE) console.log(`BENCH_HISTORY_STAGES ${stages.join('; ')}`);
     panel.panel.dispose();
     return { lines: all.length, bytes: fs.statSync(file).size, steps: drawn.count, charts: drawn.charts, openMs, readMs, drawMs: drawn.ms, parseMs: [...parseRuns].sort((a, b) => a - b)[1]! };
   } finally {

@@ -4,8 +4,11 @@
 // (10,000 checkpoints × 30 metrics) and prints `BENCH_DASHBOARD {json}` once the webview has drawn
 // them all, and the dashboard of a 10,000-line history.jsonl (`BENCH_HISTORY {json}`). The service is the bench's sink (SVC_BENCH_URL), in another process.
 import * as vscode from 'vscode';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
-import type { Exports } from '../../src/boot/main';
+import * as inspector from 'node:inspector';
+import * as path from 'node:path';
+import type { BootApi, Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/report';
 import { DEFAULT_UI } from '../../src/dashboard/shared/protocol';
@@ -24,6 +27,31 @@ export async function run(): Promise<void> {
   await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
   for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
   await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
+  // SVC_BENCH_ONLY=dashboard: the dashboard figures alone (no upload, no Threads view), for work
+  // on the dashboard; SVC_BENCH_PROFILE=<dir> also writes a CPU profile of this host per open.
+  const only = process.env.SVC_BENCH_ONLY === 'dashboard';
+  if (!only) await benchUpload(boot, api, file);
+  await benchDashboard(api);
+  if (only) return;
+
+  // First thread rows after opening the Threads view on a project of 100,000 threads, against the
+  // time to the first byte of the same request (the view's first page) sent raw from this host.
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  await vscode.workspace.getConfiguration('svc').update('project', 'bench/threads', vscode.ConfigurationTarget.Global);
+  for (let i = 0; i < 100 && api.threads.project !== 'bench/threads'; i++) await new Promise((r) => setTimeout(r, 20));
+  const pageSize = api.connection.config.threadsPageSize;
+  const firstRows: number[] = [];
+  const firstBytes: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    api.threads.reset();
+    firstBytes.push(await firstByteMs(url, key, JSON.stringify({ project_id: 'bench/threads', sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: pageSize + 1, offset: 0 })));
+    firstRows.push(await firstRowsMs(api));
+  }
+  console.log(`BENCH_THREADS_VIEW ${JSON.stringify({ firstRows, firstBytes, pageSize })}`);
+}
+
+async function benchUpload(boot: BootApi, api: SvcExtensionApi, file: string): Promise<void> {
   (globalThis as { gc?: () => void }).gc?.();
   const startRss = process.memoryUsage().rss;
   let peakRss = startRss;
@@ -42,6 +70,9 @@ export async function run(): Promise<void> {
   console.log(`BENCH ${JSON.stringify({ status: report.status, bytes, ms, startRss, peakRss, activationMs: boot.activationMs, composeMs: api.composeMs })}`);
   if (report.status !== 'done') throw new Error(`upload ${report.status}`);
 
+}
+
+async function benchDashboard(api: SvcExtensionApi): Promise<void> {
   // The same pages through the client alone, in this host: what the dashboard adds on top.
   const t0c = performance.now();
   for (let after: string | undefined; ; ) {
@@ -52,6 +83,7 @@ export async function run(): Promise<void> {
   const clientMs = performance.now() - t0c;
   await vscode.workspace.getConfiguration('svc').update('checkpoints.pollSeconds', 0, vscode.ConfigurationTarget.Global);
   await api.dashboards.saveUiState('bench30', { ...DEFAULT_UI, metrics: METRICS30 });
+  const stopProfile = await startProfile('dashboard');
   const t1 = performance.now();
   await vscode.commands.executeCommand('svc.dashboard.open', { modelId: 'bench30' });
   const panel = api.dashboards.panel('bench30')!;
@@ -63,6 +95,13 @@ export async function run(): Promise<void> {
   let firstPaintMs = 0;
   const readySub = panel.panel.webview.onDidReceiveMessage((m: { type?: string }) => m?.type === 'ready' && !readyMs && (readyMs = performance.now() - t1));
   const firstPaint = panel.onDidRender(() => firstPaintMs || (firstPaintMs = performance.now() - t1));
+  // Every stage's time since the command: pages merged (rows so far), paints (rows drawn).
+  const stages: string[] = [];
+  const stageSubs = [
+    panel.panel.webview.onDidReceiveMessage((m: { type?: string }) => m?.type === 'ready' && stages.push(`ready ${(performance.now() - t1).toFixed(0)}`)),
+    panel.sync.onDidAppend(() => stages.push(`page ${panel.sync.series.length} ${(performance.now() - t1).toFixed(0)}`)),
+    panel.onDidRender((m) => stages.push(`paint ${m.count}×${m.charts} ${(performance.now() - t1).toFixed(0)} (${m.ms.toFixed(0)})`)),
+  ];
   const drawn = await new Promise<RenderedMessage>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the dashboard did not draw 10,000 × 30 within 120 s (last: ${JSON.stringify(panel.lastRendered)})`)), 120_000);
     const sub = panel.onDidRender((m) => {
@@ -73,27 +112,32 @@ export async function run(): Promise<void> {
     });
   });
   const openMs = performance.now() - t1;
+  await stopProfile();
+  for (const d of stageSubs) d.dispose();
+  if (process.env.SVC_BENCH_PROFILE) console.log(`BENCH_STAGES ${stages.join('; ')}`);
   fetched.dispose();
   readySub.dispose();
   firstPaint.dispose();
   console.log(`BENCH_DASHBOARD ${JSON.stringify({ openMs, fetchedMs, readyMs, firstPaintMs, clientMs, drawMs: drawn.ms, count: drawn.count, charts: drawn.charts, requests: (panel.sync as CheckpointSync).requests })}`);
-  console.log(`BENCH_HISTORY ${JSON.stringify(await benchHistory(api))}`);
+  console.log(`BENCH_HISTORY ${JSON.stringify(await benchHistory(api, startProfile))}`);
+}
 
-  // First thread rows after opening the Threads view on a project of 100,000 threads, against the
-  // time to the first byte of the same request (the view's first page) sent raw from this host.
-  await vscode.commands.executeCommand('workbench.action.closeSidebar');
-  await vscode.workspace.getConfiguration('svc').update('project', 'bench/threads', vscode.ConfigurationTarget.Global);
-  for (let i = 0; i < 100 && api.threads.project !== 'bench/threads'; i++) await new Promise((r) => setTimeout(r, 20));
-  const pageSize = api.connection.config.threadsPageSize;
-  const firstRows: number[] = [];
-  const firstBytes: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    api.threads.reset();
-    firstBytes.push(await firstByteMs(url, key, JSON.stringify({ project_id: 'bench/threads', sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: pageSize + 1, offset: 0 })));
-    firstRows.push(await firstRowsMs(api));
-  }
-  console.log(`BENCH_THREADS_VIEW ${JSON.stringify({ firstRows, firstBytes, pageSize })}`);
+/** Starts a CPU profile of this host when $SVC_BENCH_PROFILE is set; the function returned writes it there as <name>.cpuprofile. */
+async function startProfile(name: string): Promise<() => Promise<void>> {
+  const dir = process.env.SVC_BENCH_PROFILE;
+  if (!dir) return async () => undefined;
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  };
 }
 
 /** Milliseconds from opening the Threads view to the tree returning its first thread rows. */

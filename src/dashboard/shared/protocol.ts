@@ -6,15 +6,22 @@
 import * as z from 'zod/mini';
 
 // Columns carry up to hundreds of thousands of values: one plain loop per array checks them
-// (a schema per element costs tens of milliseconds at 10,000 × 30).
+// (a schema per element costs tens of milliseconds at 10,000 × 30). The extension sends them as
+// Float64Arrays (NaN where missing: see WireColumns); plain arrays (null where missing) are accepted too.
 const arrayOf = <T>(what: string, ok: (v: unknown) => boolean) =>
   z.custom<T[]>((v) => Array.isArray(v) && v.every(ok), { message: `expected an array of ${what}` });
-const Values = arrayOf<number | null>('numbers or nulls', (x) => x === null || (typeof x === 'number' && Number.isFinite(x)));
+const isFloat64Array = (v: unknown): v is Float64Array => ArrayBuffer.isView(v) && Object.prototype.toString.call(v) === '[object Float64Array]';
+/** Every element passes `ok`, in a plain array or a Float64Array. */
+const numbers = <T>(what: string, plainOk: (v: unknown) => boolean, floatOk: (v: number) => boolean) =>
+  z.custom<T>((v) => (isFloat64Array(v) ? v.every(floatOk) : Array.isArray(v) && v.every(plainOk)), { message: `expected an array or a Float64Array of ${what}` });
+// `x - x === 0` is Number.isFinite for a number; `x !== x` is NaN (missing, in a Float64Array).
+const Values = numbers<Float64Array | (number | null)[]>('numbers (null or NaN where missing)', (x) => x === null || (typeof x === 'number' && x - x === 0), (x) => x - x === 0 || x !== x);
+const Steps = numbers<Float64Array | number[]>('integers', (x) => Number.isSafeInteger(x), (x) => Number.isSafeInteger(x));
 
 /** Appended checkpoints as columns; every column has one value per id. */
 export const ColumnsMessage = z.object({
   ids: arrayOf<string>('strings', (x) => typeof x === 'string'),
-  steps: arrayOf<number>('integers', (x) => Number.isSafeInteger(x)),
+  steps: Steps,
   metrics: z.record(z.string(), Values),
 }).check(
   z.refine((c) => c.steps.length === c.ids.length && Object.values(c.metrics).every((v) => v.length === c.ids.length), {

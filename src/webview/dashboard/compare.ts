@@ -14,7 +14,7 @@ import { FromCompare, ToCompare } from '../../dashboard/shared/compareProtocol';
 import { defaultCharts, orderedMetrics } from '../../dashboard/shared/metrics';
 import { type SyncStatus } from '../../dashboard/shared/protocol';
 import { parseMessage } from '../shared/protocol';
-import { CheckpointSeries } from '../../dashboard/shared/series';
+import { CheckpointSeries, columnsFromWire } from '../../dashboard/shared/series';
 import { h } from '../shared/dom';
 import { isHighContrast, themeColor } from './dom';
 
@@ -167,6 +167,8 @@ function drawTable(rows: CompareRow[]): void {
 }
 
 let frame = 0;
+/** Rows merged since the last draw was asked for. */
+let undrawn = false;
 function schedule(): void {
   if (!frame) frame = requestAnimationFrame(paint);
 }
@@ -211,14 +213,24 @@ window.addEventListener('message', (event: MessageEvent) => {
       chartKey = '';
       document.title = `Compare: ${runs.map((r) => r.label).join(' vs ')}`;
       return;
-    case 'data':
-      series[msg.run]!.mergeColumns(msg.columns);
-      if (msg.done) schedule();
+    case 'data': {
+      // A poll or a look at the file that found nothing new ends with an empty `done`: no redraw.
+      const merged = series[msg.run]!.mergeColumns(columnsFromWire(msg.columns));
+      if (merged.added || merged.updated) undrawn = true;
+      if (msg.done && undrawn) {
+        undrawn = false;
+        schedule();
+      }
       return;
-    case 'status':
+    }
+    case 'status': {
+      // A history file is looked at every 2 s: only what the page shows of a status redraws it.
+      const shown = (st: SyncStatus | undefined) => st && `${st.count}|${st.loading}|${st.error ?? ''}`;
+      const changed = shown(statuses[msg.run]) !== shown(msg.status);
       statuses[msg.run] = msg.status;
-      schedule();
+      if (changed) schedule();
       return;
+    }
     case 'reset':
       series[msg.run]!.clear();
       schedule();

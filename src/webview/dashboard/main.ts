@@ -9,7 +9,7 @@ import { formatMetric } from '../../common/format';
 import { bestRow, defaultCharts, orderedMetrics, resolveBest } from '../../dashboard/shared/metrics';
 import { DEFAULT_UI, ToWebview, type BestChoice, type FromWebview, type SyncStatus, type UiState } from '../../dashboard/shared/protocol';
 import { parseMessage } from '../shared/protocol';
-import { CheckpointSeries } from '../../dashboard/shared/series';
+import { CheckpointSeries, columnsFromWire } from '../../dashboard/shared/series';
 import { Charts } from './charts';
 import { Controls } from './controls';
 import { renderDiff } from './diff';
@@ -98,15 +98,20 @@ function setUi(next: UiState, what: Draw = 'all'): void {
   draw(what);
 }
 
-// Drawing: at once when the data is complete, at most once a second while pages still arrive.
+// Drawing: at once when the data is complete; while pages still arrive, the first rows within
+// FIRST_DRAW_MS, then at most once a second.
+const FIRST_DRAW_MS = 250;
 type Draw = 'all' | 'table' | 'marks';
 let pending: Draw | undefined;
+/** Something was drawn from data: the charts exist, and a page while loading waits for the throttle. */
+let chartsBuilt = false;
 let frame = 0;
 let throttle = 0;
 function draw(what: Draw, urgent = true): void {
   pending = pending === 'all' || what === 'all' ? 'all' : pending === 'table' || what === 'table' ? 'table' : 'marks';
   if (!urgent) {
-    if (!throttle && !frame) throttle = window.setTimeout(() => ((throttle = 0), schedule()), 1000);
+    // The first draw of a load waits a moment only: a load that ends meanwhile is built once.
+    if (!throttle && !frame) throttle = window.setTimeout(() => ((throttle = 0), schedule()), chartsBuilt ? 1000 : FIRST_DRAW_MS);
     return;
   }
   clearTimeout(throttle);
@@ -131,6 +136,7 @@ function paint(): void {
   const latestId = latest === undefined ? undefined : series.ids[latest];
   const marks = { best: row === undefined ? undefined : { metric: choice.metric!, row }, selected: selectedRows, latest };
   if (what === 'all') charts.render(series, shown, ui.smoothing, marks);
+  if (series.length) chartsBuilt = true;
   else charts.mark(marks);
   table.update(series, names, ui.sort, ui.selected, bestId, latestId);
   renderDiff(diffRoot, series, ui.selected, names);
@@ -239,8 +245,10 @@ window.addEventListener('message', (event: MessageEvent) => {
       pendingFocus = msg.focus;
       return;
     case 'data': {
-      series.mergeColumns(msg.columns);
+      series.mergeColumns(columnsFromWire(msg.columns));
       since = received;
+      // While more is coming, the first rows draw within FIRST_DRAW_MS (the charts are built
+      // then; later pages only give them new data), and then at most once a second.
       draw('all', msg.done);
       if (msg.done && pendingFocus) {
         const id = pendingFocus;
@@ -263,6 +271,7 @@ window.addEventListener('message', (event: MessageEvent) => {
       return;
     case 'reset':
       series.clear();
+      chartsBuilt = false;
       since = received;
       draw('all');
       return;

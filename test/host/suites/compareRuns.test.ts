@@ -90,6 +90,22 @@ describe('Compare Runs', () => {
     assert.deepStrictEqual(reward.runs[1], { best: { step: 110, value: 0.95 }, latest: { step: 110, value: 0.95 } });
   });
 
+  it('does not redraw while neither run changes, though the history.jsonl is looked at every 2 s', async () => {
+    const before = panel.lastRendered;
+    let redraws = 0;
+    const sub = panel.onDidRender(() => redraws++);
+    try {
+      // Two of the file's 2 s looks (and any poll of the model) with nothing new.
+      await new Promise((r) => setTimeout(r, 4500));
+    } finally {
+      sub.dispose();
+    }
+    assert.strictEqual(redraws, 0, 'a look that finds nothing new draws nothing');
+    assert.deepStrictEqual(panel.lastRendered, before);
+    fs.appendFileSync(file, artLine(120, { 'val/reward': 0.9, 'loss/train': 0.04 }) + '\n');
+    await rendered(panel, 'step 120 of the file run', (x) => x.counts[1] === 12);
+  });
+
   it('opens from several models selected in the Checkpoints view, and from several history files selected in the explorer', async () => {
     const a = await api();
     await a.checkpointsProvider.getChildren();

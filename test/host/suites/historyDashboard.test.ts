@@ -3,6 +3,8 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import type { Logger } from '../../../src/common/logger';
+import { HistorySync } from '../../../src/dashboard/historySync';
 import type { DashboardPanel, RenderedMessage } from '../../../src/dashboard/panel';
 import { api, EXTENSION_ID, waitFor } from './helpers';
 
@@ -130,6 +132,27 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: notHistory })), /rollouts\.jsonl line 1: no "step" or "training_step"/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: dir })), /has no history\.jsonl/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.open', { file: 3 })), /"file" must be the path of a history\.jsonl file/);
+  });
+
+  it('opens a history of several MiB once its first rows are read, and reads the rest while the panel starts', async () => {
+    const big = path.join(dir, 'big', 'history.jsonl');
+    fs.mkdirSync(path.dirname(big), { recursive: true });
+    const metrics = (step: number) => Object.fromEntries(Array.from({ length: 12 }, (_, k) => [`train/metric_${k}`, Math.sin(step / 50 + k)]));
+    const lines = Array.from({ length: 8000 }, (_, i) => pyLine(metrics(i + 1), i + 1, '2026-11-20T08:00:00'));
+    fs.writeFileSync(big, lines.join('\n') + '\n');
+    assert.ok(fs.statSync(big).size > 2 << 20, 'more than one read of the file');
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+    const history = new HistorySync(big, 'big/history.jsonl', log);
+    try {
+      await history.load();
+      assert.ok(history.series.length > 0 && history.series.length < 8000, `${history.series.length} steps when load() returned`);
+      assert.strictEqual(history.loaded, false, 'still reading');
+      await waitFor('the whole file read', () => history.loaded);
+      assert.strictEqual(history.series.length, 8000);
+      assert.strictEqual(history.status().file?.problems, 0);
+    } finally {
+      history.dispose();
+    }
   });
 
   it('comes back after a window reload (the panel serializer), reading the file again', async () => {

@@ -13,6 +13,18 @@ describe('dashboard/protocol: messages checked at both ends', () => {
     assert.ok(parseMessage(FromWebview, { type: 'rendered', count: 1, charts: 1, ms: 3.5, selected: [] }).ok);
   });
 
+  it('takes columns as Float64Arrays (NaN where missing) or plain arrays, and refuses infinities, fractional steps and other typed arrays', () => {
+    const data = (columns: object) => parseMessage(ToWebview, { type: 'data', columns, done: true, fresh: false });
+    assert.ok(data({ ids: ['a', 'b'], steps: new Float64Array([1, 2]), metrics: { m: new Float64Array([0.5, NaN]) } }).ok);
+    assert.ok(data({ ids: ['a', 'b'], steps: [1, 2], metrics: { m: [0.5, null] } }).ok);
+    assert.equal(data({ ids: ['a', 'b'], steps: new Float64Array([1, 2]), metrics: { m: new Float64Array([0.5, Infinity]) } }).ok, false);
+    assert.equal(data({ ids: ['a'], steps: new Float64Array([1.5]), metrics: {} }).ok, false);
+    assert.equal(data({ ids: ['a'], steps: new Float64Array([1]), metrics: { m: new Float32Array([1]) } }).ok, false);
+    assert.equal(data({ ids: ['a'], steps: [1], metrics: { m: [NaN] } }).ok, false);
+    const short = data({ ids: ['a', 'b'], steps: new Float64Array([1, 2]), metrics: { m: new Float64Array([1]) } });
+    assert.match((short as { error: string }).error, /one value per checkpoint/);
+  });
+
   it('refuses columns of different lengths, unknown types and out-of-range settings, naming the place', () => {
     const bad = parseMessage(ToWebview, { type: 'data', columns: { ids: ['a', 'b'], steps: [1], metrics: {} }, done: true, fresh: false });
     assert.equal(bad.ok, false);

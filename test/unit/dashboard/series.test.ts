@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CheckpointSeries, columnsFromCheckpoints, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow } from '../../../src/dashboard/shared/series';
+import { CheckpointSeries, columnsFromCheckpoints, columnsFromWire, columnsToWire, concatColumns, rowsFromCheckpoints, rowsFromColumns, type CheckpointRow, type Columns } from '../../../src/dashboard/shared/series';
 
 const row = (id: string, step: number, metrics: Record<string, number | null> = {}): CheckpointRow => ({ id, step, metrics });
 
@@ -61,6 +61,22 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
       { ids: ['b', 'c'], steps: [2, 3], metrics: { y: [2, 3] } },
     ]);
     assert.deepEqual(joined, { ids: ['a', 'b', 'c'], steps: [1, 2, 3], metrics: { x: [1, null, null], y: [null, 2, 3] } });
+  });
+
+  it('sends joined column sets as Float64Arrays of one buffer (NaN where missing) and reads them back as the join', () => {
+    const parts: Columns[] = [
+      { ids: ['a'], steps: [1], metrics: { x: [1] } },
+      { ids: ['b', 'c'], steps: [2, 3], metrics: { y: [2, null], x: [-0.5, 1e-9] } },
+    ];
+    const wire = columnsToWire(parts);
+    assert.ok(wire.steps instanceof Float64Array);
+    assert.ok(Object.values(wire.metrics).every((v) => v instanceof Float64Array && v.buffer === (wire.steps as Float64Array).buffer));
+    assert.equal((wire.steps as Float64Array).buffer.byteLength, 3 * 3 * 8);
+    assert.deepEqual([...(wire.metrics.y as Float64Array)], [NaN, 2, NaN]);
+    assert.deepEqual(columnsFromWire(wire), concatColumns(parts));
+    assert.deepEqual(columnsFromWire(columnsToWire([])), { ids: [], steps: [], metrics: {} });
+    // Plain arrays (null where missing) read as they are.
+    assert.deepEqual(columnsFromWire(parts[1]!), parts[1]);
   });
 
   it('keeps numbers only: strings, booleans, NaN and nested values count as missing', () => {
