@@ -1,5 +1,6 @@
 import { ProtocolError, ValidationError } from './errors';
-import { readCapped, type HttpClient } from './http';
+import type { HttpClient } from './http';
+import { readCapped } from './httpErrors';
 import {
   CheckpointList,
   ListCheckpointsQuery,
