@@ -10,7 +10,7 @@ import {
   type CheckpointOrder,
 } from './schemas';
 import { checkRequest, parseResponse } from './validate';
-import { isObj } from './schemas/fastCheck';
+import { isObject as isObj } from './json';
 import { z } from 'zod';
 
 export interface CallOptions {

@@ -16,17 +16,16 @@ import {
   byPosition,
   INVALID_UTF8,
   isBlank,
-  isObject,
-  JsonText,
-  kindOf,
   lineProblem,
   ProblemError,
   MAX_DEPTH,
   TOO_DEEP,
   tooDeepAt,
-  type JsonPath,
   type Problem,
 } from './problems';
+import { isObject } from '../api/json';
+import { kindOf } from './issues';
+import { JsonText, type JsonPath } from './jsonText';
 import { checkGroup, groupProblems, trajectoryCount, type GroupRecord, type ReadOptions, type ValidateOptions, type ValidationSummary } from './reader';
 
 export const DEFAULT_STREAM_JSON_ABOVE = 16 * 1024 * 1024;

@@ -5,15 +5,12 @@
  * webview shows. Lenient on purpose: it is for reading, so unknown fields and nulls anywhere are
  * shown, never refused (validation is src/files/'s job). No `vscode` import.
  */
+import { isObject as isObj } from '../api/json';
 import { TOO_DEEP } from '../files/problems';
 import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
 import type { GroupDetail, GroupRow, GroupStats, MessageView, PartView, ProblemView, ToolCallView, ToolView, TrajectorySummary, TrajectoryView } from './protocol';
 
 type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * A group as found in the file: `{trajectories: [...]}` (left out of a compact dump when empty), or
