@@ -14,7 +14,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
 import { chunksOf, FileBytes, type ByteSource } from './bytes';
-import { firstInvalidUtf8 } from './lines';
+import { firstInvalidUtf8, incompleteTail } from './lines';
 
 /** What an invalid byte is told (src/files/problems.ts says the same of a line). */
 export const INVALID_UTF8_HERE = 'The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
@@ -67,16 +67,6 @@ export class JsonScanError extends InputError {
 
 /** Bytes that are not UTF-8: refused at their place (decoded, they would be sent as U+FFFD). */
 export class InvalidUtf8Error extends JsonScanError {}
-
-/** How many bytes at the end of `b` begin a character that `b` does not complete (0–3). */
-function incompleteTail(b: Uint8Array): number {
-  for (let k = 1; k <= Math.min(3, b.length); k++) {
-    const c = b[b.length - k]!;
-    if (c < 0x80) return 0;
-    if (c >= 0xc0) return (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) > k ? k : 0;
-  }
-  return 0;
-}
 
 type Frame =
   | { kind: 'root'; state: 'value' | 'done' }
@@ -405,6 +395,4 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     stack.pop();
     valueDone();
   }
-
-
 }
