@@ -14,6 +14,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
 import { chunksOf, FileBytes, type ByteSource } from './bytes';
+import { SYNTAX } from './jsonText';
 import { firstInvalidUtf8, incompleteTail } from './lines';
 
 /** What an invalid byte is told (src/files/problems.ts says the same of a line). */
@@ -261,7 +262,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
             key = undefined;
             i++;
             continue;
-          } else if (c < 0x20) fail('control character in a string (write it escaped, e.g. \\n or \\t)');
+          } else if (c < 0x20) fail(SYNTAX.controlCharacter);
           if (key) key.text += text[i];
           i++;
           if (c === 0x0a || c === 0x0d) newline(c, i - 1);
@@ -274,15 +275,15 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
         }
         const f = top();
         // Structural characters.
-        if (f.kind === 'root' && f.state === 'done') fail('more content after the end of the JSON value');
+        if (f.kind === 'root' && f.state === 'done') fail(SYNTAX.moreContent);
         if (f.kind === 'object') {
           if (f.state === 'keyOrEnd' || f.state === 'key') {
             if (c === 0x7d && f.state === 'keyOrEnd') {
               closeContainer();
             } else if (c === 0x22) {
               key = { text: '"', escaped: false, line, column: columnAt(i) };
-            } else if (c === 0x7d) fail('trailing comma', comma.line, comma.column);
-            else fail('property name in double quotes expected');
+            } else if (c === 0x7d) fail(SYNTAX.trailingComma, comma.line, comma.column);
+            else fail(SYNTAX.propertyName);
             i++;
             if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
@@ -317,7 +318,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
           continue;
         }
         if (f.kind === 'array' && c === 0x5d) {
-          if (f.state === 'value') fail('trailing comma', comma.line, comma.column);
+          if (f.state === 'value') fail(SYNTAX.trailingComma, comma.line, comma.column);
           closeContainer();
           i++;
           continue;

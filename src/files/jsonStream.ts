@@ -8,7 +8,7 @@ import { formatBytes } from '../common/format';
 import { kindOf } from './issues';
 import { InvalidUtf8Error, JsonScanError, scanJson } from './jsonScan';
 import { isSingleKey, jsonlHint, memberProblem, recordMember, SHAPES, syntax } from './jsonShapes';
-import { JsonText, type JsonPath } from './jsonText';
+import { JsonText, SYNTAX, type JsonPath } from './jsonText';
 import { DEFAULT_MAX_LINE_BYTES } from './lines';
 import { lineProblem, MAX_DEPTH, ProblemError, TOO_DEEP, tooDeepAt, type Problem } from './problems';
 import type { ValidationSummary } from './reader';
@@ -101,7 +101,7 @@ export async function* streamGroupsIter(
     if (e instanceof JsonScanError) {
       const message = e.tooLarge
         ? `A group is larger than ${formatBytes(maxBytes)}: split it, or store one group per line in a .jsonl file`
-        : e.message + (/more content after the end/.test(e.message) ? (jsonlHint('EndOfFileExpected') ?? '') : '');
+        : e.message + (e.message.includes(SYNTAX.moreContent) ? (jsonlHint('EndOfFileExpected') ?? '') : '');
       const p: Problem = { file: path, line: e.line, column: e.column, endLine: e.line, endColumn: e.column + 1, message, severity: 'error' };
       throw new ProblemError(e.tooLarge || e instanceof InvalidUtf8Error ? p : syntax(p));
     }

@@ -140,7 +140,7 @@ export function firstSyntaxError(text: string, hint?: (code: string) => string |
   if (e) {
     const code = printParseErrorCode(e.error);
     const comma = trailingComma(code, text, e.offset);
-    if (comma !== undefined) return { offset: comma, length: 1, description: 'trailing comma' };
+    if (comma !== undefined) return { offset: comma, length: 1, description: SYNTAX.trailingComma };
     return { offset: e.offset, length: e.length, description: `${describeSyntaxError(code, text, e.offset, e.length)}${hint?.(code) ?? ''}` };
   }
   try {
@@ -163,20 +163,28 @@ function trailingComma(code: string, text: string, offset: number): number | und
   return text[i] === ',' ? i : undefined;
 }
 
+/** Words of syntax errors that the streaming scanner (jsonScan.ts) meets too, so both say them alike. */
+export const SYNTAX = {
+  trailingComma: 'trailing comma',
+  propertyName: 'property name in double quotes expected',
+  controlCharacter: 'control character in a string (write it escaped, e.g. \\n or \\t)',
+  moreContent: 'more content after the end of the JSON value',
+} as const;
+
 function describeSyntaxError(code: string, text: string, offset: number, length: number): string {
   switch (code) {
     case 'InvalidSymbol':
       return `unexpected ${JSON.stringify(text.slice(offset, offset + Math.min(length, 20)))}${text[offset] === "'" ? ' (strings and names need double quotes)' : ''}`;
     case 'PropertyNameExpected':
-      return 'property name in double quotes expected';
+      return SYNTAX.propertyName;
     case 'InvalidCommentToken':
       return 'comments are not allowed';
     case 'UnexpectedEndOfString':
       return 'unterminated string (a line break inside a string must be written \\n)';
     case 'EndOfFileExpected':
-      return 'more content after the end of the JSON value';
+      return SYNTAX.moreContent;
     case 'InvalidCharacter':
-      return 'control character in a string (write it escaped, e.g. \\n or \\t)';
+      return SYNTAX.controlCharacter;
     default:
       // "CloseBraceExpected" -> "close brace expected"
       return code.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
