@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { PayloadTooLargeError, ProtocolError } from './errors';
 import type { HttpClient } from './http';
 import { CallBatchItem, UpsertBatchResponse, type CallEndRes, type CallStartRes } from './schemas';
-import { isObj, isPlainCallBatchItem } from './schemas/fastCheck';
+import { isObject as isObj } from './json';
+import { isPlainCallBatchItem } from './schemas/fastCheck';
 import { checkRequest, parseResponse } from './validate';
 import { z } from 'zod';
 

@@ -1,5 +1,6 @@
 import { ProtocolError, ValidationError } from './errors';
-import { readCapped, type HttpClient } from './http';
+import type { HttpClient } from './http';
+import { readCapped } from './httpErrors';
 import {
   CheckpointList,
   ListCheckpointsQuery,
@@ -9,7 +10,7 @@ import {
   type CheckpointOrder,
 } from './schemas';
 import { checkRequest, parseResponse } from './validate';
-import { isObj } from './schemas/fastCheck';
+import { isObject as isObj } from './json';
 import { z } from 'zod';
 
 export interface CallOptions {

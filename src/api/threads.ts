@@ -1,10 +1,10 @@
 import { CancelledError, NetworkError, ProtocolError, SvcError } from './errors';
 import type { HttpClient, StreamResponse } from './http';
-import { mapError } from './http';
+import { mapError } from './httpErrors';
 import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonlBatches } from './jsonl';
 import { backoffDelay, sleep } from './retry';
 import { ThreadRow, ThreadsQueryRequest } from './schemas';
-import { isObj } from './schemas/fastCheck';
+import { isObject as isObj } from './json';
 import { checkRequest, parseResponse } from './validate';
 
 export interface ThreadsQueryOptions {

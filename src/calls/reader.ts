@@ -10,7 +10,10 @@ import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../files/lines';
 import { formatPath } from '../api/errors';
-import { byPosition, INVALID_UTF8, isBlank, isObject, JsonText, kindOf, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, valueAt, type JsonPath, type Problem } from '../files/problems';
+import { byPosition, INVALID_UTF8, isBlank, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type Problem } from '../files/problems';
+import { isObject } from '../api/json';
+import { kindOf, valueAt } from '../files/issues';
+import type { JsonText, JsonPath } from '../files/jsonText';
 import { formatBytes } from '../common/format';
 
 export { ProblemError, type Problem } from '../files/problems';

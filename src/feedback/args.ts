@@ -20,13 +20,13 @@
  *
  * With a thread node, these go in the second argument: executeCommand(cmd, node, { turn: 'last', ... }).
  */
+import { isObject } from '../api/json';
 import { parseRef } from '../api/refs';
 import { UUID_SHAPE } from '../api/schemas/common';
 import { isTreeNode } from '../ui/treeNodes';
 import {
   emojiProblem,
   feedbackTypeProblem,
-  isJsonObject,
   noteProblem,
   parsePayloadText,
   payloadProblem,
@@ -60,7 +60,7 @@ type Result = { ok: true; args: AttachArgs } | { ok: false; reason: string };
 /** Checks scripted arguments; every problem is named with the argument it concerns. */
 export function parseAttachArgs(raw: unknown): Result {
   if (raw === undefined || raw === null) return { ok: true, args: {} };
-  if (!isJsonObject(raw)) return { ok: false, reason: 'svc.attachFeedback takes an object argument such as { ref, kind, note }.' };
+  if (!isObject(raw)) return { ok: false, reason: 'svc.attachFeedback takes an object argument such as { ref, kind, note }.' };
   const unknown = Object.keys(raw).filter((k) => !(ATTACH_ARG_KEYS as readonly string[]).includes(k));
   if (unknown.length) {
     return { ok: false, reason: `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${ATTACH_ARG_KEYS.join(', ')}.` };

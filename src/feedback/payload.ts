@@ -6,9 +6,9 @@
  *   svc.reaction.1  {"emoji": "<exactly one emoji>"}   (the server enriches it and returns it)
  *   any other type  a JSON object whose UTF-8 JSON is under 1 MiB
  */
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { isObject } from '../api/json';
 import { formatBytes } from '../common/format';
-import { isObject } from '../files/problems';
+import { firstSyntaxError, JsonText } from '../files/jsonText';
 
 export const NOTE_TYPE = 'svc.note.1';
 export const REACTION_TYPE = 'svc.reaction.1';
@@ -73,9 +73,6 @@ export function emojiProblem(emoji: unknown): string | undefined {
   return undefined;
 }
 
-/** Whether a value is a plain JSON object (not null, not an array). */
-export const isJsonObject: (value: unknown) => value is JsonObject = isObject;
-
 function describeJsonType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
@@ -84,7 +81,7 @@ function describeJsonType(value: unknown): string {
 
 /** Why a value cannot be a feedback payload: it must be a JSON object under 1 MiB as UTF-8 JSON. */
 export function payloadProblem(value: unknown): string | undefined {
-  if (!isJsonObject(value)) return `The payload must be a JSON object ({ … }), not ${describeJsonType(value)}.`;
+  if (!isObject(value)) return `The payload must be a JSON object ({ … }), not ${describeJsonType(value)}.`;
   let json: string;
   try {
     json = JSON.stringify(value);
@@ -98,32 +95,6 @@ export function payloadProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** 1-based line and column of an offset in a text. */
-export function lineColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, Math.max(0, offset));
-  const lines = before.split(/\r\n|\r|\n/);
-  return { line: lines.length, column: lines[lines.length - 1]!.length + 1 };
-}
-
-const PARSE_ERROR_TEXT: Record<string, string> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'invalid number',
-  PropertyNameExpected: 'property name expected (a trailing comma?)',
-  ValueExpected: 'value expected (a trailing comma?)',
-  ColonExpected: 'colon expected',
-  CommaExpected: 'comma expected',
-  CloseBraceExpected: 'closing } expected',
-  CloseBracketExpected: 'closing ] expected',
-  EndOfFileExpected: 'unexpected text after the end of the JSON value',
-  InvalidCommentToken: 'comments are not allowed in JSON',
-  UnexpectedEndOfComment: 'comments are not allowed in JSON',
-  UnexpectedEndOfString: 'unterminated string',
-  UnexpectedEndOfNumber: 'unterminated number',
-  InvalidUnicode: 'invalid unicode escape',
-  InvalidEscapeCharacter: 'invalid escape character',
-  InvalidCharacter: 'invalid character in a string',
-};
-
 /**
  * Parses the text of the custom payload document: strict JSON, a JSON object, under 1 MiB.
  * Errors name the line and column of a syntax error.
@@ -135,13 +106,11 @@ export function parsePayloadText(text: string): { ok: true; payload: JsonObject 
   try {
     value = JSON.parse(body);
   } catch (e) {
-    const errors: ParseError[] = [];
-    parseJsonc(body, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
-    const first = errors[0];
-    if (first) {
-      const { line, column } = lineColumn(body, first.offset);
-      const code = printParseErrorCode(first.error);
-      return { ok: false, reason: `The payload is not valid JSON: ${PARSE_ERROR_TEXT[code] ?? code} at line ${line}, column ${column}.` };
+    // Worded as a syntax error in a trajectory file is (src/files/jsonText.ts).
+    const error = firstSyntaxError(body);
+    if (error) {
+      const { line, column } = new JsonText('payload', body).position(error.offset);
+      return { ok: false, reason: `The payload is not valid JSON: ${error.description} at line ${line}, column ${column}.` };
     }
     return { ok: false, reason: `The payload is not valid JSON: ${e instanceof Error ? e.message : String(e)}.` };
   }

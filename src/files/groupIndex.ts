@@ -1,10 +1,9 @@
-// Over 300 lines: the JSON pass (a bracket matcher kept lenient, so groups past a syntax error still show) and the store it fills.
 /**
  * An index of a trajectory file's groups by byte offset, built in one streaming pass, so a file of
  * any size opens at once and only the groups on screen are ever parsed again. Per group it keeps
  * its place (bytes, lines) and its reward stats, a few numbers in typed arrays: memory grows with
  * the number of groups, not with the file. JSONL lines come from readLines (files/lines.ts) over
- * the same ByteSource. No `vscode` import.
+ * the same ByteSource; JSON groups from the JSON pass (groupIndexJson.ts). No `vscode` import.
  *
  * Shapes, as the upload accepts them: JSONL (a group per non-blank line) and JSON (an object with
  * `trajectory_groups`, an array of groups, or one group). A bare trajectory where a group belongs
@@ -16,6 +15,7 @@ import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
 import { f64, GroupStatsColumns, u32 } from './columns';
+import { buildJsonIndex } from './groupIndexJson';
 import { readLines } from './lines';
 
 export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
@@ -111,7 +111,7 @@ export class TrajectoryIndex {
       }
     };
     if (this.format === 'jsonl') await this.buildJsonl(chunk, opts.signal, step);
-    else await this.buildJson((await this.hasBom()) ? 3 : 0, chunk, opts.signal, step);
+    else await buildJsonIndex(this, (await this.hasBom()) ? 3 : 0, chunk, opts.signal, step);
     this.done = true;
     this.indexedBytes = this.source.size;
     progress(true);
@@ -134,137 +134,8 @@ export class TrajectoryIndex {
     }
   }
 
-  // --- JSON ---------------------------------------------------------------------------------------
-
-  private async buildJson(from: number, chunkBytes: number, signal: AbortSignal | undefined, progress: () => Promise<void>): Promise<void> {
-    let depth = 0;
-    let inString = false;
-    let escaped = false;
-    let lineNo = 1;
-    let lineStart = from;
-    let top: 'object' | 'array' | 'other' | undefined;
-    let topStart = -1;
-    let topStartLine = 1;
-    let topEnd = -1;
-    // Keys and values of the top-level object.
-    let expectKey = false;
-    let keyBytes: number[] | undefined;
-    let key: string | undefined;
-    let splitBytes: number[] | undefined;
-    let sawGroups = false;
-    // Depth of the containers that hold groups as their items.
-    let groupsDepth = -1;
-    let groupStart = -1;
-    let groupLine = 0;
-    let groupLineStart = 0;
-    const pending: { s: number; e: number; line: number; endLine: number; lineStart: number }[] = [];
-    let offset = from;
-    while (offset < this.source.size) {
-      signal?.throwIfAborted();
-      const buf = await this.source.read(offset, offset + chunkBytes);
-      if (buf.length === 0) break;
-      for (let i = 0; i < buf.length; i++) {
-        const c = buf[i]!;
-        const at = offset + i;
-        if (inString) {
-          if (keyBytes && !escaped && c !== 0x22 && keyBytes.length < 64) keyBytes.push(c);
-          if (splitBytes && !(c === 0x22 && !escaped) && splitBytes.length < 4096) splitBytes.push(c);
-          if (escaped) escaped = false;
-          else if (c === 0x5c) escaped = true;
-          else if (c === 0x22) {
-            inString = false;
-            if (keyBytes) {
-              key = Buffer.from(keyBytes).toString('utf8');
-              keyBytes = undefined;
-            }
-            if (splitBytes) {
-              try {
-                const v: unknown = JSON.parse(`"${Buffer.from(splitBytes).toString('utf8')}"`);
-                if (typeof v === 'string') this.split = v;
-              } catch {
-                // Not a string the viewer can show; validation reports it.
-              }
-              splitBytes = undefined;
-            }
-          }
-          continue;
-        }
-        if (c === LF) {
-          lineNo++;
-          lineStart = at + 1;
-          continue;
-        }
-        if (c === 0x20 || c === 0x09 || c === CR) continue;
-        if (top === undefined) {
-          top = c === 0x7b ? 'object' : c === 0x5b ? 'array' : 'other';
-          topStart = at;
-          topStartLine = lineNo;
-          if (top === 'array') groupsDepth = 1;
-          if (top === 'other') break;
-        }
-        if (c === 0x22) {
-          inString = true;
-          if (top === 'object' && depth === 1 && expectKey) keyBytes = [];
-          else if (top === 'object' && depth === 1 && key === 'split') splitBytes = [];
-          continue;
-        }
-        if (c === 0x7b || c === 0x5b) {
-          if (depth === groupsDepth && c === 0x7b) {
-            groupStart = at;
-            groupLine = lineNo;
-            groupLineStart = lineStart;
-          }
-          if (top === 'object' && depth === 1 && key === 'trajectory_groups' && c === 0x5b) {
-            groupsDepth = 2;
-            sawGroups = true;
-          }
-          depth++;
-          if (depth === 1 && top === 'object') expectKey = true;
-          continue;
-        }
-        if (c === 0x7d || c === 0x5d) {
-          depth--;
-          if (depth === groupsDepth && c === 0x7d && groupStart >= 0) {
-            pending.push({ s: groupStart, e: at + 1, line: groupLine, endLine: lineNo, lineStart: groupLineStart });
-            groupStart = -1;
-          }
-          if (top === 'object' && depth === 1 && groupsDepth === 2 && c === 0x5d) groupsDepth = -1;
-          if (depth === 0) topEnd = at + 1;
-          continue;
-        }
-        if (top === 'object' && depth === 1) {
-          if (c === 0x2c) {
-            expectKey = true;
-            key = undefined;
-          } else if (c === 0x3a) expectKey = false;
-        }
-      }
-      offset += buf.length;
-      this.indexedBytes = offset;
-      // Groups are parsed once their bytes are known, in order.
-      for (const g of pending.splice(0)) await this.addGroupFromSource(g.s, g.e, g.line, g.endLine, g.lineStart);
-      await progress();
-      if (top === 'other') break;
-    }
-    if (top === undefined) this.shapeError = 'The file is empty';
-    else if (top === 'other') this.shapeError = 'Not a trajectory file: expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
-    else if (topEnd < 0) this.shapeError = 'The JSON document is incomplete (it ends before its last bracket)';
-    else if (top === 'object' && !sawGroups) {
-      // One group (or one bare trajectory): the whole document.
-      const text = (await this.source.read(topStart, topEnd)).toString('utf8');
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        // Reported below as not a group.
-      }
-      if (asGroup(value)) this.addGroup(topStart, topEnd, topStartLine, lineNo, topStart - 0, text, value, await this.lineStartOf(topStart));
-      else this.shapeError = 'Not a trajectory file: expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
-    }
-  }
-
   /** Byte offset of the start of the line holding `offset`. */
-  private async lineStartOf(offset: number): Promise<number> {
+  async lineStartOf(offset: number): Promise<number> {
     let s = offset;
     while (s > 0) {
       const from = Math.max(0, s - 65536);
@@ -276,13 +147,13 @@ export class TrajectoryIndex {
     return (await this.hasBom()) ? 3 : 0;
   }
 
-  private async addGroupFromSource(s: number, e: number, line: number, endLine: number, lineStart: number): Promise<void> {
+  async addGroupFromSource(s: number, e: number, line: number, endLine: number, lineStart: number): Promise<void> {
     this.addGroup(s, e, line, endLine, lineStart, (await this.source.read(s, e)).toString('utf8'));
   }
 
-  // --- groups -------------------------------------------------------------------------------------
+  // --- groups (addGroup, addGroupFromSource and lineStartOf are the JSON pass's too) ---------------
 
-  private addGroup(s: number, e: number, line: number, endLine: number, lineStart: number, text: string, parsed?: unknown, lineStartOverride?: number): void {
+  addGroup(s: number, e: number, line: number, endLine: number, lineStart: number, text: string, parsed?: unknown, lineStartOverride?: number): void {
     const i = this.groups++;
     this.start.push(s);
     this.end.push(e);

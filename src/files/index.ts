@@ -1,6 +1,6 @@
 /**
  * The one place that reads trajectory files, whatever their format: JSONL (reader.ts), JSON
- * (jsonFile.ts) and ART's Parquet step files (parquetGroups.ts over parquet.ts). Each format
+ * (jsonFile.ts) and ART's Parquet step files (parquetGroups.ts over artParquet.ts and parquet.ts). Each format
  * validates a whole file into a ValidationSummary and reads it back as GroupRecords: a group's
  * exact JSON text and where it sits (lines for text files, rows and group for Parquet).
  * Validation, upload and the viewer sit on top of it. No `vscode` import.
@@ -25,17 +25,14 @@ export {
   ART_VERSION_KEY,
   artVersion,
   groupText,
-  InvalidUtf8,
   openArtParquet,
-  ParquetError,
-  ParquetFile,
   readArtGroups,
   type ArtGroup,
   type ArtGroupFault,
   type ArtParquetInfo,
-  type ParquetInfo,
   type ReadParquetOptions,
-} from './parquet';
+} from './artParquet';
+export { InvalidUtf8, ParquetError, ParquetFile, type ParquetInfo } from './parquet';
 export { artGroupProblems, V1_LOSSY } from './parquetGroups';
 
 /**

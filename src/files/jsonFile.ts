@@ -1,45 +1,32 @@
-// Over 300 lines: the read-whole and the streamed paths sit side by side so they keep giving the same problems and groups.
 /**
  * `.json` trajectory files: `{split?, trajectory_groups, ...}`, an array of groups, or one group.
  * Files up to `streamJsonAbove` (16 MiB) are read whole and checked with exact positions from one
- * syntax tree. Larger ones are streamed (src/files/jsonScan.ts): memory is bounded by the largest
+ * syntax tree. Larger ones are streamed (jsonStream.ts over jsonScan.ts): memory is bounded by the largest
  * group, never by the file, and positions stay exact. Both paths give the same problems and the
  * same group texts (test/unit/files/jsonFile.test.ts runs every fixture through both).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
-import { formatPath } from '../api/errors';
 import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from './lines';
 import { formatBytes } from '../common/format';
-import { InvalidUtf8Error, JsonScanError, scanJson } from './jsonScan';
 import {
   byPosition,
   INVALID_UTF8,
   isBlank,
-  isObject,
-  JsonText,
-  kindOf,
   lineProblem,
   ProblemError,
-  MAX_DEPTH,
   TOO_DEEP,
   tooDeepAt,
-  type JsonPath,
   type Problem,
 } from './problems';
+import { isObject } from '../api/json';
+import { kindOf } from './issues';
+import { JsonText, type JsonPath } from './jsonText';
+import { groupPath, isSingleKey, jsonlHint, memberProblem, recordMember, SHAPES, syntax, whereOf, type Shape } from './jsonShapes';
+import { NotAGroupList, SingleGroup, streamGroupsIter } from './jsonStream';
 import { checkGroup, groupProblems, trajectoryCount, type GroupRecord, type ReadOptions, type ValidateOptions, type ValidationSummary } from './reader';
 
 export const DEFAULT_STREAM_JSON_ABOVE = 16 * 1024 * 1024;
-const SHAPES = 'Expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
-
-type Shape = 'request' | 'array' | 'single';
-
-/** Where group `i` sits in the document. */
-function groupPath(shape: Shape, i: number): JsonPath {
-  if (shape === 'single') return [];
-  return shape === 'request' ? ['trajectory_groups', i] : [i];
-}
-const whereOf = (base: JsonPath) => (base.length ? formatPath(base) : 'The file');
 
 export async function validateJsonFile(path: string, opts: ValidateOptions): Promise<ValidationSummary> {
   opts.signal?.throwIfAborted();
@@ -186,14 +173,6 @@ async function loadWhole(path: string, size: number, limit: number | undefined, 
   return { doc, value, warnings };
 }
 
-/** A JSON syntax problem: VS Code's JSON language service reports it too in an open document. */
-function syntax(p: Problem): Problem {
-  p.shownBy = 'json';
-  return p;
-}
-
-const jsonlHint = (code: string) => (code === 'EndOfFileExpected' ? ' (one group per line belongs in a .jsonl file)' : undefined);
-
 /**
  * Which of the accepted shapes a JSON document has; problems of the top level go to `out`, and
  * the split and other top-level members to `summary`.
@@ -228,20 +207,10 @@ function shapeOf(doc: JsonText, value: unknown, out: Problem[], summary: Validat
   return undefined;
 }
 
-/** A member that makes a document one group (a compact group may have only `exceptions`) or a bare trajectory. */
-const isSingleKey = (key: string) => key === 'trajectories' || key === 'exceptions' || key === 'messages_and_choices' || key === 'exchanges';
-
 /** The source text of a top-level member's value. */
 function memberText(doc: JsonText, key: string): string {
   const node = doc.root?.children?.find((p) => p.children?.[0]?.value === key)?.children?.[1];
   return node ? doc.text.slice(node.offset, node.offset + node.length) : 'null';
-}
-
-/** What the service refuses in a top-level member besides the groups. */
-function memberProblem(key: string, value: unknown): string | undefined {
-  if (key !== 'split' || value === null) return undefined;
-  if (typeof value !== 'string') return `split: expected string, received ${kindOf(value)}`;
-  return value === '' ? 'split: must not be empty' : undefined;
 }
 
 function noGroups(doc: JsonText, kind: Shape, out: Problem[]): void {
@@ -284,129 +253,4 @@ function groupSpans(text: string, kind: Shape): { line: number; endLine: number;
     },
   });
   return spans;
-}
-
-// --- streamed documents ----------------------------------------------------------------------
-
-type Streamed = { index: number; doc: JsonText; value: unknown; base: JsonPath; endLine: number } | { index: number; problem: Problem };
-
-/**
- * The groups of a streamed document from `start` on (earlier ones are cut out but not parsed).
- * A fault of the outer structure is thrown as a ProblemError; a group that is not JSON is
- * yielded as a problem. With `summary`, top-level members are recorded there and their problems
- * added to `found`.
- */
-async function* streamGroupsIter(
-  path: string,
-  opts: { signal?: AbortSignal; maxLineBytes?: number; streamChunkBytes?: number; unparsed?: boolean },
-  start: number,
-  summary?: ValidationSummary,
-  found?: Problem[],
-): AsyncGenerator<Streamed> {
-  const maxBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-  let root: { container: 'array' | 'object'; line: number; column: number } | undefined;
-  let groupsAt: { line: number; column: number } | undefined;
-  let single = false;
-  let groups = 0;
-  try {
-    for await (const ev of scanJson(path, { signal: opts.signal, streamMember: 'trajectory_groups', maxValueChars: maxBytes, chunkBytes: opts.streamChunkBytes })) {
-      switch (ev.kind) {
-        case 'root':
-          root = ev;
-          if (ev.container === 'array') groupsAt = ev;
-          continue;
-        case 'stream':
-          groupsAt = ev;
-          continue;
-        case 'scalar': {
-          const doc = new JsonText(path, ev.value.text, ev.value.line, true, ev.value.column);
-          throw new ProblemError(doc.problem(0, ev.value.text.length, `${SHAPES}; the file holds a ${scalarKind(ev.value.text)}`, 'error', []));
-        }
-        case 'member': {
-          const doc = new JsonText(path, ev.value.text, ev.value.line, true, ev.value.column, [ev.key]);
-          let value: unknown;
-          try {
-            value = JSON.parse(ev.value.text);
-          } catch {
-            throw new ProblemError(syntax(doc.syntaxProblem() ?? doc.problem(0, 1, 'Invalid JSON')));
-          }
-          if (ev.key === 'trajectory_groups') {
-            // Not an array (an array is streamed item by item).
-            throw new NotAGroupList(doc.problem(0, 1, `trajectory_groups: expected array, received ${kindOf(value)}`, 'error', ['trajectory_groups']));
-          }
-          if (isSingleKey(ev.key)) single = true;
-          const problem = memberProblem(ev.key, value);
-          if (problem) {
-            const p = doc.problem(0, ev.value.text.length, problem, 'error', [ev.key]);
-            // Reading stops at the first error, as it does for a document read whole.
-            if (!found) throw new ProblemError(p);
-            found.push(p);
-          } else if (summary) recordMember(summary, ev.key, value, ev.value.text);
-          continue;
-        }
-        case 'item': {
-          const index = ev.index;
-          groups++;
-          if (index < start) continue;
-          opts.signal?.throwIfAborted();
-          const base: JsonPath = root?.container === 'object' ? ['trajectory_groups', index] : [index];
-          const doc = new JsonText(path, ev.value.text, ev.value.line, true, ev.value.column, base);
-          if (opts.unparsed) {
-            yield { index, doc, value: undefined, base, endLine: ev.value.endLine };
-            continue;
-          }
-          // The scanner counted the nesting: the exact place is only looked for when it is too deep.
-          const deep = ev.value.maxDepth > MAX_DEPTH ? tooDeepAt(ev.value.text) : -1;
-          if (deep >= 0) {
-            yield { index, problem: doc.problem(deep, 1, `${formatPath(base)} ${TOO_DEEP}`) };
-            continue;
-          }
-          let value: unknown;
-          try {
-            value = JSON.parse(ev.value.text);
-          } catch {
-            yield { index, problem: syntax(doc.syntaxProblem() ?? doc.problem(0, 1, 'Invalid JSON')) };
-            continue;
-          }
-          yield { index, doc, value, base, endLine: ev.value.endLine };
-        }
-      }
-    }
-  } catch (e) {
-    if (e instanceof JsonScanError) {
-      const message = e.tooLarge
-        ? `A group is larger than ${formatBytes(maxBytes)}: split it, or store one group per line in a .jsonl file`
-        : e.message + (/more content after the end/.test(e.message) ? (jsonlHint('EndOfFileExpected') ?? '') : '');
-      const p: Problem = { file: path, line: e.line, column: e.column, endLine: e.line, endColumn: e.column + 1, message, severity: 'error' };
-      throw new ProblemError(e.tooLarge || e instanceof InvalidUtf8Error ? p : syntax(p));
-    }
-    throw e;
-  }
-  if (!groupsAt) {
-    if (single) throw new SingleGroup();
-    throw new ProblemError(root ? { file: path, line: root.line, column: root.column, endLine: root.line, endColumn: root.column + 1, message: SHAPES, severity: 'error' } : lineProblem(path, 1, 'The file is empty'));
-  }
-  if (groups === 0) {
-    const { line, column } = groupsAt;
-    found?.push({ file: path, line, column, endLine: line, endColumn: column + 1, message: 'The file holds no trajectory groups: there is nothing to upload', severity: 'warning' });
-  }
-}
-
-/** `trajectory_groups` is there but not an array. */
-class NotAGroupList extends ProblemError {}
-
-/** A streamed document that is one group: read whole instead (it must fit the group limit). */
-class SingleGroup extends Error {}
-
-function recordMember(summary: ValidationSummary, key: string, value: unknown, text: string): void {
-  if (key !== 'split') (summary.members ??= {})[key] = text;
-  else if (typeof value === 'string') summary.split = value;
-}
-
-function scalarKind(text: string): string {
-  const c = text.charAt(0);
-  if (c === '"') return 'string';
-  if (c === 't' || c === 'f') return 'boolean';
-  if (c === 'n') return 'null';
-  return 'number';
 }

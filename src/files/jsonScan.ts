@@ -14,7 +14,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import { InputError } from '../api/errors';
 import { chunksOf, FileBytes, type ByteSource } from './bytes';
-import { firstInvalidUtf8 } from './lines';
+import { SYNTAX } from './jsonText';
+import { firstInvalidUtf8, incompleteTail } from './lines';
 
 /** What an invalid byte is told (src/files/problems.ts says the same of a line). */
 export const INVALID_UTF8_HERE = 'The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
@@ -67,16 +68,6 @@ export class JsonScanError extends InputError {
 
 /** Bytes that are not UTF-8: refused at their place (decoded, they would be sent as U+FFFD). */
 export class InvalidUtf8Error extends JsonScanError {}
-
-/** How many bytes at the end of `b` begin a character that `b` does not complete (0–3). */
-function incompleteTail(b: Uint8Array): number {
-  for (let k = 1; k <= Math.min(3, b.length); k++) {
-    const c = b[b.length - k]!;
-    if (c < 0x80) return 0;
-    if (c >= 0xc0) return (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) > k ? k : 0;
-  }
-  return 0;
-}
 
 type Frame =
   | { kind: 'root'; state: 'value' | 'done' }
@@ -271,7 +262,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
             key = undefined;
             i++;
             continue;
-          } else if (c < 0x20) fail('control character in a string (write it escaped, e.g. \\n or \\t)');
+          } else if (c < 0x20) fail(SYNTAX.controlCharacter);
           if (key) key.text += text[i];
           i++;
           if (c === 0x0a || c === 0x0d) newline(c, i - 1);
@@ -284,15 +275,15 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
         }
         const f = top();
         // Structural characters.
-        if (f.kind === 'root' && f.state === 'done') fail('more content after the end of the JSON value');
+        if (f.kind === 'root' && f.state === 'done') fail(SYNTAX.moreContent);
         if (f.kind === 'object') {
           if (f.state === 'keyOrEnd' || f.state === 'key') {
             if (c === 0x7d && f.state === 'keyOrEnd') {
               closeContainer();
             } else if (c === 0x22) {
               key = { text: '"', escaped: false, line, column: columnAt(i) };
-            } else if (c === 0x7d) fail('trailing comma', comma.line, comma.column);
-            else fail('property name in double quotes expected');
+            } else if (c === 0x7d) fail(SYNTAX.trailingComma, comma.line, comma.column);
+            else fail(SYNTAX.propertyName);
             i++;
             if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
@@ -327,7 +318,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
           continue;
         }
         if (f.kind === 'array' && c === 0x5d) {
-          if (f.state === 'value') fail('trailing comma', comma.line, comma.column);
+          if (f.state === 'value') fail(SYNTAX.trailingComma, comma.line, comma.column);
           closeContainer();
           i++;
           continue;
@@ -405,6 +396,4 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     stack.pop();
     valueDone();
   }
-
-
 }

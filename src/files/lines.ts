@@ -230,3 +230,13 @@ export function firstInvalidUtf8(b: Uint8Array): number {
   }
   return -1;
 }
+
+/** How many bytes at the end of `b` begin a character that `b` does not complete (0–3). */
+export function incompleteTail(b: Uint8Array): number {
+  for (let k = 1; k <= Math.min(3, b.length); k++) {
+    const c = b[b.length - k]!;
+    if (c < 0x80) return 0;
+    if (c >= 0xc0) return (c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : 2) > k ? k : 0;
+  }
+  return 0;
+}

@@ -5,9 +5,12 @@
  * the file's row and group (0-based), since a Parquet file has no lines. No `vscode` import.
  */
 import { stat } from 'node:fs/promises';
-import { INVALID_UTF8, isObject, JsonText, ProblemError, ProblemList, type Problem } from './problems';
+import { isObject } from '../api/json';
+import { JsonText } from './jsonText';
+import { INVALID_UTF8, ProblemError, ProblemList, type Problem } from './problems';
 import { DEFAULT_MAX_LINE_BYTES } from './lines';
-import { groupText, openArtParquet, ParquetError, readArtGroups, type ArtGroup } from './parquet';
+import { groupText, openArtParquet, readArtGroups, type ArtGroup } from './artParquet';
+import { ParquetError } from './parquet';
 import { groupProblems, type GroupRecord, type ReadOptions, type ValidateOptions, type ValidationSummary } from './reader';
 
 /** Why a version 1 file is not uploaded: its groups cannot be rebuilt as the client dumped them. */

@@ -13,7 +13,8 @@
  */
 import { parquetReadObjects } from 'hyparquet';
 import type { Problem } from './problems';
-import { compressors, groupText, openArtParquet, ParquetError, type ArtParquetInfo, type ParquetFile } from './parquet';
+import { groupText, openArtParquet, type ArtParquetInfo } from './artParquet';
+import { compressors, ParquetError, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { exceptionsOf, groupStats } from '../viewer/model';
 import { f64, GroupStatsColumns } from './columns';

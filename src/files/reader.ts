@@ -22,16 +22,16 @@ import {
   byPosition,
   invalidUtf8Problem,
   isBlank,
-  isObject,
-  JsonText,
   lineProblem,
   ProblemError,
   ProblemList,
   parseLineForValidation,
   readJsonLines,
-  type JsonPath,
   type Problem,
 } from './problems';
+import { isObject } from '../api/json';
+import type { JsonText, JsonPath } from './jsonText';
+import { TRAJECTORY_WORDING } from './trajectoryWording';
 
 export { ProblemError, type Problem } from './problems';
 
@@ -196,7 +196,7 @@ export function groupProblems(doc: JsonText, value: unknown, base: JsonPath, whe
     // zod's records skip a "__proto__" key; the fast check (and the service) do not.
     return [doc.problem(doc.locate(base).offset, 1, `${where}: a value under a "__proto__" key has the wrong type`, 'error', base)];
   }
-  return doc.issueProblems(r.error.issues, value, base);
+  return doc.issueProblems(r.error.issues, value, base, TRAJECTORY_WORDING);
 }
 
 /**

@@ -9,7 +9,7 @@
  * the conversation so far (as agent loops do) shows only what is new. No `vscode` import; lenient
  * like model.ts: anything unknown is shown, never refused.
  */
-import { isObject as isObj } from '../files/problems';
+import { isObject as isObj } from '../api/json';
 import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
 
 type Obj = Record<string, unknown>;

@@ -6,14 +6,11 @@
  * so unknown fields and nulls anywhere are shown, never refused (validation is src/files/'s job).
  * No `vscode` import.
  */
+import { isObject as isObj } from '../api/json';
 import { TOO_DEEP } from '../files/problems';
 import type { GroupStats } from './protocol';
 
 export type Obj = Record<string, unknown>;
-
-export function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * A group as found in the file: `{trajectories: [...]}` (left out of a compact dump when empty), or

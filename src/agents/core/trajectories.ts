@@ -4,7 +4,8 @@
  * with the uploader's reader and validator. Pure: no vscode import.
  */
 import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../files';
-import { exceptionsOf, groupRewards, groupStats, isObj } from '../../viewer/model';
+import { isObject as isObj } from '../../api/json';
+import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';

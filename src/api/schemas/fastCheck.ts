@@ -6,14 +6,13 @@
  * test/unit/api/trajectoryFastCheck.test.ts: on the producers' variants and on fuzzed groups, this
  * check and the schema must agree on every value.
  */
+import { isObject as isObj } from '../json';
 import { isProjectId } from '../refs';
 import { isLenientDateTime, parseDateTime } from './common';
 import { isMixedTrajectory } from './models';
 
 type O = Record<string, unknown>;
 
-/** A JSON object: not null, not an array. Shared by every fast check in src/api. */
-export const isObj = (v: unknown): v is O => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Absent, null, or passing `check` (an optional, nullable field). */
 const opt = (v: unknown, check: (x: unknown) => boolean) => v === undefined || v === null || check(v);
 const isString = (v: unknown) => typeof v === 'string';

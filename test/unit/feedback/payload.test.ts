@@ -94,7 +94,8 @@ describe('feedback/payload', () => {
       assert.deepEqual(parsePayloadText('\uFEFF{"score": 0.5}'), { ok: true, payload: { score: 0.5 } });
       const trailing = parsePayloadText('{\n  "a": 1,\n}');
       assert.equal(trailing.ok, false);
-      assert.match(!trailing.ok ? trailing.reason : '', /not valid JSON: property name expected .* at line 3, column 1/);
+      // Worded as in a trajectory file: the comma itself, not the bracket after it.
+      assert.equal(!trailing.ok ? trailing.reason : '', 'The payload is not valid JSON: trailing comma at line 2, column 9.');
       const comment = parsePayloadText('{\n  // note\n  "a": 1\n}');
       assert.match(!comment.ok ? comment.reason : '', /comments are not allowed .* line 2, column 3/);
       const empty = parsePayloadText('  ');
