@@ -99,6 +99,8 @@ export interface CoreHost {
   trajectoryViewer(provider: vscode.CustomReadonlyEditorProvider): void;
   /** The training dashboard's panel serializer, registered at activation. */
   dashboardSerializer(serializer: vscode.WebviewPanelSerializer): void;
+  /** The Compare Runs panels' serializer, likewise. */
+  compareSerializer(serializer: vscode.WebviewPanelSerializer): void;
   /** The language model tools and the MCP server's environment, for the stand-ins of src/boot/agents.ts. */
   agents(core: AgentsCore): void;
   /** Disposes the command stand-ins: called right before the real commands are registered. */
@@ -155,6 +157,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(new NewCheckpointsBadge(checkpointsView, dashboards));
   register(dashboards.onDidFindCheckpoints(({ modelId, checkpoints: found }) => checkpoints.addFound(modelId, found)));
   host.dashboardSerializer(dashboards.serializer());
+  host.compareSerializer(compareRuns.serializer());
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { PayloadTooLargeError, ProtocolError } from './errors';
 import type { HttpClient } from './http';
 import { CallBatchItem, UpsertBatchResponse, type CallEndRes, type CallStartRes } from './schemas';
-import { isObject as isObj } from './json';
+import { isObject } from './json';
 import { isPlainCallBatchItem } from './schemas/fastCheck';
 import { checkRequest, parseResponse } from './validate';
 import { z } from 'zod';
@@ -143,7 +143,7 @@ function fillIds(item: CallBatchItem): CallBatchItem {
  * test/unit/api/upsertResponse.test.ts keeps the two equal.
  */
 export function isUpsertBatchResponse(v: unknown): v is { res: CallResult[] } {
-  if (!isObj(v) || !Array.isArray(v.res)) return false;
-  for (const r of v.res) if (!isObj(r)) return false;
+  if (!isObject(v) || !Array.isArray(v.res)) return false;
+  for (const r of v.res) if (!isObject(r)) return false;
   return true;
 }

@@ -10,7 +10,7 @@ import {
   type CheckpointOrder,
 } from './schemas';
 import { checkRequest, parseResponse } from './validate';
-import { isObject as isObj } from './json';
+import { isObject } from './json';
 import { z } from 'zod';
 
 export interface CallOptions {
@@ -174,8 +174,8 @@ const isOptString = (v: unknown) => v === undefined || typeof v === 'string';
 type RawCheckpointList = Pick<CheckpointList, 'data' | 'has_more'> & { object?: string; first_id?: string; last_id?: string };
 
 export function isCheckpointList(v: unknown): v is RawCheckpointList {
-  if (!isObj(v) || typeof v.has_more !== 'boolean' || !isOptString(v.object) || !isOptString(v.first_id) || !isOptString(v.last_id) || !Array.isArray(v.data)) return false;
-  return v.data.every((c) => isObj(c) && typeof c.id === 'string' && typeof c.step === 'number' && Number.isSafeInteger(c.step) && isObj(c.metrics));
+  if (!isObject(v) || typeof v.has_more !== 'boolean' || !isOptString(v.object) || !isOptString(v.first_id) || !isOptString(v.last_id) || !Array.isArray(v.data)) return false;
+  return v.data.every((c) => isObject(c) && typeof c.id === 'string' && typeof c.step === 'number' && Number.isSafeInteger(c.step) && isObject(c.metrics));
 }
 
 function withDefaults(v: RawCheckpointList): CheckpointList {

@@ -4,7 +4,7 @@ import { mapError } from './httpErrors';
 import { DEFAULT_MAX_LINE_BYTES, JsonlError, decodeJsonlBatches } from './jsonl';
 import { backoffDelay, sleep } from './retry';
 import { ThreadRow, ThreadsQueryRequest } from './schemas';
-import { isObject as isObj } from './json';
+import { isObject } from './json';
 import { checkRequest, parseResponse } from './validate';
 
 export interface ThreadsQueryOptions {
@@ -119,7 +119,7 @@ const isNullableNumber = (v: unknown) => v === undefined || v === null || (typeo
 
 /** Exactly the rules of the `ThreadRow` schema, as a cheap yes/no (test/unit/api/threadRow.test.ts keeps them equal). */
 export function isThreadRow(v: unknown): v is ThreadRow {
-  if (!isObj(v)) return false;
+  if (!isObject(v)) return false;
   const r = v;
   return (
     typeof r.thread_id === 'string' &&

@@ -3,4 +3,5 @@ export const THREADS_VIEW = 'svc.threads';
 export const CHECKPOINTS_VIEW = 'svc.checkpoints';
 export const TRAJECTORY_VIEWER = 'svc.trajectoryViewer';
 export const DASHBOARD_PANEL = 'svc.dashboard';
+export const COMPARE_PANEL = 'svc.dashboardCompare';
 export const MCP_PROVIDER = 'svc.mcp';

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { CheckpointsFound, SvcApi, SvcExtension, UploadSummary } from '../../api/svc';
 import type { CoreHost, LinkOpener, SvcExtensionApi } from '../extension';
 import type { SvcApiCalls } from '../publicApi/api';
-import { CHECKPOINTS_VIEW, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
+import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
 import { registerAgents } from './agents';
 import { LazyTree, Pending } from './standIns';
 
@@ -49,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
   const checkpoints = new LazyTree<unknown>(load);
   const viewer = new Pending<vscode.CustomReadonlyEditorProvider>(load, 'trajectory viewer');
   const dashboards = new Pending<vscode.WebviewPanelSerializer>(load, 'training dashboard');
+  const comparePanels = new Pending<vscode.WebviewPanelSerializer>(load, 'Compare Runs');
   const links = new Pending<LinkOpener>(load, 'link handler');
   const calls = new Pending<SvcApiCalls>(load, 'svc API');
   const uploadFinished = new vscode.EventEmitter<UploadSummary>();
@@ -81,6 +82,9 @@ export function activate(context: vscode.ExtensionContext): Exports {
     vscode.window.registerWebviewPanelSerializer(DASHBOARD_PANEL, {
       deserializeWebviewPanel: async (panel, state: unknown) => (await dashboards.get()).deserializeWebviewPanel(panel, state),
     }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_PANEL, {
+      deserializeWebviewPanel: async (panel, state: unknown) => (await comparePanels.get()).deserializeWebviewPanel(panel, state),
+    }),
   );
   const manifest = context.extension.packageJSON as Manifest;
   for (const { command } of manifest.contributes?.commands ?? []) {
@@ -100,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
     checkpointsView: (provider) => (checkpoints.attach(provider), checkpointsView),
     trajectoryViewer: (provider) => viewer.set(provider),
     dashboardSerializer: (serializer) => dashboards.set(serializer),
+    compareSerializer: (serializer) => comparePanels.set(serializer),
     agents: (core) => agents.agents.set(core),
     uriHandler: (handler) => links.set(handler),
     publicApi: (impl) => {

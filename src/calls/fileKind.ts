@@ -32,13 +32,13 @@ export function kindOfHead(head: string): JsonlKind {
   }
 }
 
-/** The kind of a file on disk; 'unknown' when it cannot be read. */
-export async function kindOfFile(file: string): Promise<JsonlKind> {
+/** The kind of a file on disk, from its first `bytes` (at most); 'unknown' when it cannot be read. */
+export async function kindOfFile(file: string, bytes = SNIFF_BYTES): Promise<JsonlKind> {
   let handle;
   try {
     handle = await open(file, 'r');
-    const buf = Buffer.alloc(SNIFF_BYTES);
-    const { bytesRead } = await handle.read(buf, 0, SNIFF_BYTES, 0);
+    const buf = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buf, 0, bytes, 0);
     return kindOfHead(buf.subarray(0, bytesRead).toString('utf8'));
   } catch {
     return 'unknown';

@@ -7,14 +7,15 @@ import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { Connection } from '../service/connection';
-import { FromCompare, MAX_RUNS, type ToCompare } from './shared/compareProtocol';
+import { COMPARE_PANEL } from '../boot/ids';
+import { CompareState, FromCompare, MAX_RUNS, type ToCompare } from './shared/compareProtocol';
 import { parseMessage } from '../webview/shared/protocol';
 import { columnsToWire } from './shared/series';
 import { HistorySync } from './historySync';
 import type { DashboardSource } from './source';
 import { CheckpointSync } from './sync';
 
-export const COMPARE_VIEW_TYPE = 'svc.dashboardCompare';
+export const COMPARE_VIEW_TYPE = COMPARE_PANEL;
 
 /** A run to compare: a model's checkpoints on the service, or a run's history.jsonl on disk. */
 export type RunSpec = { modelId: string } | { file: vscode.Uri };
@@ -74,7 +75,7 @@ export class ComparePanel extends Disposable {
     switch (msg.type) {
       case 'ready':
         this.ready = true;
-        this.post({ type: 'init', runs: this.sources.map((s) => ({ label: s.title ?? s.modelId, kind: s.file ? 'file' : 'model' })) });
+        this.post({ type: 'init', runs: this.sources.map((s) => ({ label: s.title ?? s.modelId, kind: s.file ? 'file' : 'model' })), state: { runs: this.sources.map(runState) } });
         this.sources.forEach((s, run) => {
           this.post({ type: 'status', run, status: s.status() });
           this.post({ type: 'data', run, columns: columnsToWire([s.series.slice()]), done: s.loaded || !s.busy });
@@ -92,6 +93,11 @@ export class ComparePanel extends Disposable {
         return;
     }
   }
+}
+
+/** A run as the webview keeps it for a window reload: the model id, or the history file's path. */
+function runState(s: DashboardSource): CompareState['runs'][number] {
+  return s instanceof HistorySync ? { file: s.fsPath } : { modelId: s.modelId };
 }
 
 /** Opens Compare Runs panels: resolves each run to its source, rejecting (opening nothing) on a bad one. */
@@ -116,6 +122,36 @@ export class CompareRuns extends Disposable {
     const keys = runs.map((r) => ('modelId' in r ? r.modelId : `file:${r.file.fsPath}`));
     const twice = keys.find((k, i) => keys.indexOf(k) !== i);
     if (twice) throw new InputError(`Compare Runs: ${twice.replace(/^file:/, '')} is named twice.`, { field: 'runs' });
+    const sources = await this.sourcesOf(runs);
+    return this.adopt(vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, 'Compare Runs', vscode.ViewColumn.Active, webviewOptions(this.extensionUri)), sources);
+  }
+
+  /**
+   * Restores the panels VS Code kept across a window reload (registered at activation by
+   * src/boot): the runs the webview saved are read again; a panel whose state is not a list of
+   * runs, or whose runs cannot be read now (a file gone, no service configured), is closed.
+   */
+  serializer(): vscode.WebviewPanelSerializer {
+    return {
+      deserializeWebviewPanel: async (webview, state: unknown) => {
+        const parsed = CompareState.safeParse(state);
+        if (!parsed.success) {
+          this.log.warn('Compare Runs: a panel kept across the reload has no runs to show; closed.');
+          webview.dispose();
+          return;
+        }
+        const runs: RunSpec[] = parsed.data.runs.map((r) => ('modelId' in r ? { modelId: r.modelId } : { file: vscode.Uri.file(r.file) }));
+        try {
+          this.adopt(webview, await this.sourcesOf(runs));
+        } catch (e) {
+          this.log.warn(`Compare Runs: a panel kept across the reload could not be restored: ${e instanceof Error ? e.message : String(e)}`);
+          webview.dispose();
+        }
+      },
+    };
+  }
+
+  private async sourcesOf(runs: readonly RunSpec[]): Promise<DashboardSource[]> {
     if (runs.some((r) => 'modelId' in r) && !this.connection.client) throw new InputError('No svc service is configured: run "svc: Set Service Base URL" first, or compare history.jsonl files only.');
     const sources: DashboardSource[] = [];
     try {
@@ -131,8 +167,12 @@ export class CompareRuns extends Disposable {
       for (const s of sources) s.dispose();
       throw e;
     }
+    return sources;
+  }
+
+  private adopt(webview: vscode.WebviewPanel, sources: DashboardSource[]): ComparePanel {
     const labels = sources.map((s) => (s.file ? path.basename(path.dirname((s as HistorySync).fsPath)) : s.modelId));
-    const webview = vscode.window.createWebviewPanel(COMPARE_VIEW_TYPE, `Compare: ${labels.join(' vs ')}`, vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
+    webview.title = `Compare: ${labels.join(' vs ')}`;
     const panel = new ComparePanel(webview, sources, this.extensionUri, this.log);
     this.panels.add(panel);
     webview.onDidDispose(() => this.panels.delete(panel));

@@ -9,7 +9,7 @@
  * the conversation so far (as agent loops do) shows only what is new. No `vscode` import; lenient
  * like model.ts: anything unknown is shown, never refused.
  */
-import { isObject as isObj } from '../api/json';
+import { isObject } from '../api/json';
 import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
 
 type Obj = Record<string, unknown>;
@@ -24,7 +24,7 @@ export type ExchangeKind = (typeof EXCHANGE_KINDS)[number];
 
 /** Whether a trajectory carries at least one exchange. */
 export function hasExchanges(t: unknown): boolean {
-  return isObj(t) && isObj(t.exchanges) && EXCHANGE_KINDS.some((k) => list((t.exchanges as Obj)[k]).length > 0);
+  return isObject(t) && isObject(t.exchanges) && EXCHANGE_KINDS.some((k) => list((t.exchanges as Obj)[k]).length > 0);
 }
 
 /** A chat-shaped item (message or choice) and where it comes from in the trajectory. */
@@ -54,9 +54,9 @@ export function timeMs(v: unknown): number | undefined {
 
 /** Token usage of a response, whichever API it comes from. */
 export function usageOf(kind: ExchangeKind, response: unknown): TokenUsage {
-  const u = isObj(response) && isObj(response.usage) ? response.usage : undefined;
+  const u = isObject(response) && isObject(response.usage) ? response.usage : undefined;
   if (!u) return {};
-  const details = (k: string, f: string) => (isObj(u[k]) ? num((u[k] as Obj)[f]) : undefined);
+  const details = (k: string, f: string) => (isObject(u[k]) ? num((u[k] as Obj)[f]) : undefined);
   const out: TokenUsage = {};
   const set = (k: keyof TokenUsage, v: number | undefined) => {
     if (v !== undefined) out[k] = v;
@@ -102,7 +102,7 @@ const toolCall = (id: unknown, name: unknown, args: unknown) => ({ id: str(id), 
 /** Text of a tool result's content: a string, or the texts of its blocks. */
 function resultContent(v: unknown): unknown {
   if (!Array.isArray(v)) return v ?? '';
-  return (v as unknown[]).map((b) => (isObj(b) && typeof b.text === 'string' ? { type: 'text', text: b.text } : b));
+  return (v as unknown[]).map((b) => (isObject(b) && typeof b.text === 'string' ? { type: 'text', text: b.text } : b));
 }
 
 /** Anthropic content blocks as chat messages: tool_result blocks become tool messages of their own. */
@@ -121,7 +121,7 @@ function anthropicMessages(role: string, content: unknown, path: Path): Item[] {
     reasoning = [];
   };
   content.forEach((b, i) => {
-    if (!isObj(b)) parts.push(b);
+    if (!isObject(b)) parts.push(b);
     else if (b.type === 'tool_result') {
       flush();
       out.push({ value: { role: 'tool', tool_call_id: str(b.tool_use_id) ?? '', content: resultContent(b.content), ...(b.is_error === true ? { is_error: true } : {}) }, path: [...path, i] });
@@ -139,7 +139,7 @@ function responseItems(items: unknown[], path: Path): Item[] {
   const out: Item[] = [];
   items.forEach((it, i) => {
     const p = [...path, i];
-    if (!isObj(it)) out.push({ value: { role: 'user', content: typeof it === 'string' ? it : [{ type: 'json', value: it }] }, path: p });
+    if (!isObject(it)) out.push({ value: { role: 'user', content: typeof it === 'string' ? it : [{ type: 'json', value: it }] }, path: p });
     else if (it.type === 'function_call' || it.type === 'custom_tool_call') out.push({ value: { role: 'assistant', content: null, tool_calls: [toolCall(it.call_id, it.name, it.arguments ?? it.input)] }, path: p });
     else if (it.type === 'function_call_output' || it.type === 'custom_tool_call_output') out.push({ value: { role: 'tool', tool_call_id: str(it.call_id) ?? '', content: resultContent(it.output) }, path: p });
     else if (it.type === 'reasoning') out.push({ value: { role: 'assistant', content: null, reasoning_content: reasoningText(it) }, path: p });
@@ -150,16 +150,16 @@ function responseItems(items: unknown[], path: Path): Item[] {
 }
 
 function reasoningText(it: Obj): string {
-  const texts = [...list(it.summary), ...list(it.content)].map((s) => (isObj(s) ? str(s.text) : undefined)).filter((s): s is string => !!s);
+  const texts = [...list(it.summary), ...list(it.content)].map((s) => (isObject(s) ? str(s.text) : undefined)).filter((s): s is string => !!s);
   return texts.length ? texts.join('\n\n') : '(reasoning not shown: encrypted or summarised away)';
 }
 
 function requestItems(kind: ExchangeKind, request: unknown, path: Path): Item[] {
-  const r = isObj(request) ? request : {};
+  const r = isObject(request) ? request : {};
   const at = (k: string) => [...path, 'request', k];
   switch (kind) {
     case 'chat_completions':
-      return list(r.messages).map((m, i) => ({ value: isObj(m) ? m : { role: 'user', content: m }, path: [...at('messages'), i] }));
+      return list(r.messages).map((m, i) => ({ value: isObject(m) ? m : { role: 'user', content: m }, path: [...at('messages'), i] }));
     case 'completions': {
       const prompt = Array.isArray(r.prompt) ? r.prompt.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join('\n') : str(r.prompt) ?? JSON.stringify(r.prompt ?? '');
       return [{ value: { role: 'prompt', content: prompt }, path: at('prompt') }];
@@ -176,7 +176,7 @@ function requestItems(kind: ExchangeKind, request: unknown, path: Path): Item[] 
       const system = r.system;
       if (typeof system === 'string') out.push({ value: { role: 'system', content: system }, path: at('system') });
       else if (Array.isArray(system)) out.push(...anthropicMessages('system', system, at('system')));
-      list(r.messages).forEach((m, i) => out.push(...(isObj(m) ? anthropicMessages(str(m.role) ?? 'user', m.content, [...at('messages'), i]) : [{ value: { role: 'user', content: m ?? null }, path: [...at('messages'), i] }])));
+      list(r.messages).forEach((m, i) => out.push(...(isObject(m) ? anthropicMessages(str(m.role) ?? 'user', m.content, [...at('messages'), i]) : [{ value: { role: 'user', content: m ?? null }, path: [...at('messages'), i] }])));
       return out;
     }
   }
@@ -188,13 +188,13 @@ function requestItems(kind: ExchangeKind, request: unknown, path: Path): Item[] 
 const asChoice = (message: Obj, finish: unknown, index = 0): Obj => ({ finish_reason: finish ?? null, index, message: { ...message, role: 'assistant' } });
 
 function responseTurns(kind: ExchangeKind, response: unknown, path: Path): Item[] {
-  const r = isObj(response) ? response : {};
+  const r = isObject(response) ? response : {};
   const at = [...path, 'response'];
   switch (kind) {
     case 'chat_completions':
-      return list(r.choices).map((c, i) => ({ value: isObj(c) && isObj(c.message) ? c : asChoice({ content: JSON.stringify(c) }, null, i), path: [...at, 'choices', i] }));
+      return list(r.choices).map((c, i) => ({ value: isObject(c) && isObject(c.message) ? c : asChoice({ content: JSON.stringify(c) }, null, i), path: [...at, 'choices', i] }));
     case 'completions':
-      return list(r.choices).map((c, i) => ({ value: asChoice({ content: isObj(c) ? (str(c.text) ?? '') : JSON.stringify(c) }, isObj(c) ? c.finish_reason : null, i), path: [...at, 'choices', i] }));
+      return list(r.choices).map((c, i) => ({ value: asChoice({ content: isObject(c) ? (str(c.text) ?? '') : JSON.stringify(c) }, isObject(c) ? c.finish_reason : null, i), path: [...at, 'choices', i] }));
     case 'responses': {
       // The output items of one response are one turn: reasoning, text and calls together.
       const items = responseItems(list(r.output), [...at, 'output']);
@@ -227,10 +227,10 @@ function responseTurns(kind: ExchangeKind, response: unknown, path: Path): Item[
 
 /** What two items say, for telling a repeated message from a new one. */
 function sameKey(v: Obj): string {
-  const m = isObj(v.message) && !('role' in v) ? (v.message as Obj) : v;
+  const m = isObject(v.message) && !('role' in v) ? (v.message as Obj) : v;
   const content = m.content;
-  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (isObj(p) ? (str(p.text) ?? JSON.stringify(p)) : String(p))).join('\n') : '';
-  const calls = list(m.tool_calls).map((c) => (isObj(c) && isObj(c.function) ? `${str(c.id)}:${str(c.function.name)}:${str(c.function.arguments)}` : ''));
+  const text = typeof content === 'string' ? content : Array.isArray(content) ? content.map((p) => (isObject(p) ? (str(p.text) ?? JSON.stringify(p)) : String(p))).join('\n') : '';
+  const calls = list(m.tool_calls).map((c) => (isObject(c) && isObject(c.function) ? `${str(c.id)}:${str(c.function.name)}:${str(c.function.arguments)}` : ''));
   return JSON.stringify([m.role === 'assistant' || 'message' in v ? 'assistant' : m.role, text.trim(), calls, m.tool_call_id ?? null]);
 }
 
@@ -238,16 +238,16 @@ function sameKey(v: Obj): string {
 const EMPTY_TURN = JSON.stringify(['assistant', '', [], null]);
 
 function toolsOf(kind: ExchangeKind, request: unknown): unknown[] {
-  const tools = isObj(request) ? list(request.tools) : [];
+  const tools = isObject(request) ? list(request.tools) : [];
   // Anthropic names the schema `input_schema`; the Responses API puts name and parameters at the top.
-  return kind === 'messages' ? tools.map((t) => (isObj(t) ? { name: t.name, description: t.description, parameters: t.input_schema ?? t.parameters } : t)) : tools;
+  return kind === 'messages' ? tools.map((t) => (isObject(t) ? { name: t.name, description: t.description, parameters: t.input_schema ?? t.parameters } : t)) : tools;
 }
 
 /** The exchanges of a trajectory, in time order (file order where times are missing), as one conversation. */
 export function exchangeConversation(t: unknown): ExchangeConversation {
   const all: { kind: ExchangeKind; index: number; x: Obj; start: number | undefined }[] = [];
-  const ex = isObj(t) && isObj(t.exchanges) ? t.exchanges : {};
-  for (const kind of EXCHANGE_KINDS) list(ex[kind]).forEach((x, index) => all.push({ kind, index, x: isObj(x) ? x : {}, start: timeMs(isObj(x) ? x.start_time : undefined) }));
+  const ex = isObject(t) && isObject(t.exchanges) ? t.exchanges : {};
+  for (const kind of EXCHANGE_KINDS) list(ex[kind]).forEach((x, index) => all.push({ kind, index, x: isObject(x) ? x : {}, start: timeMs(isObject(x) ? x.start_time : undefined) }));
   if (all.every((e) => e.start !== undefined)) all.sort((a, b) => a.start! - b.start!);
   const out: ExchangeConversation = { items: [], paths: [], exchanges: [], tools: [], choices: 0 };
   const toolNames = new Set<string>();
@@ -266,7 +266,7 @@ export function exchangeConversation(t: unknown): ExchangeConversation {
       }
     }
     // A Responses API request repeats the output items one by one, not as the one turn shown.
-    const answer = kind === 'responses' ? responseItems(list(isObj(x.response) ? x.response.output : undefined), []) : response;
+    const answer = kind === 'responses' ? responseItems(list(isObject(x.response) ? x.response.output : undefined), []) : response;
     previous = { kind, keys: [...request, ...answer].map((i) => sameKey(i.value)) };
     const first = out.items.length;
     for (const it of [...request.slice(skipped), ...response]) {
@@ -275,13 +275,13 @@ export function exchangeConversation(t: unknown): ExchangeConversation {
     }
     out.choices += response.filter((r) => !('role' in r.value)).length;
     for (const tool of toolsOf(kind, x.request)) {
-      const name = isObj(tool) ? (str(tool.name) ?? (isObj(tool.function) ? str(tool.function.name) : undefined)) : undefined;
+      const name = isObject(tool) ? (str(tool.name) ?? (isObject(tool.function) ? str(tool.function.name) : undefined)) : undefined;
       if (name !== undefined && toolNames.has(name)) continue;
       if (name !== undefined) toolNames.add(name);
       out.tools.push(tool);
     }
     const end = timeMs(x.end_time);
-    const response0 = isObj(x.response) ? x.response : {};
+    const response0 = isObject(x.response) ? x.response : {};
     const view: ExchangeView = { kind, index, start: first, end: out.items.length, skipped, usage: usageOf(kind, x.response) };
     const model = str(x.model) ?? str(response0.model);
     if (model !== undefined) view.model = model;

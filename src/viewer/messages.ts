@@ -3,21 +3,22 @@
  * content parts, tool calls paired with their results, and the fields a bubble does not show.
  * No `vscode` import.
  */
-import { isObj, jsonText, str, type Obj } from './model';
+import { isObject } from '../api/json';
+import { jsonText, str, type Obj } from './model';
 import type { MessageView, PartView, ToolCallView, ToolView } from './protocol';
 
 /** The items of a conversation (`messages_and_choices`); none when it has none. */
 export function itemsOf(t: unknown): unknown[] {
-  return isObj(t) && Array.isArray(t.messages_and_choices) ? t.messages_and_choices : [];
+  return isObject(t) && Array.isArray(t.messages_and_choices) ? t.messages_and_choices : [];
 }
 
 /** A choice is an item without `role` that has a `message` object (the service decides the same way). */
 export function isChoice(item: unknown): boolean {
-  return isObj(item) && !('role' in item) && isObj(item.message);
+  return isObject(item) && !('role' in item) && isObject(item.message);
 }
 
 export function messageOf(item: unknown): Obj | undefined {
-  if (!isObj(item)) return undefined;
+  if (!isObject(item)) return undefined;
   return isChoice(item) ? (item.message as Obj) : item;
 }
 
@@ -33,13 +34,13 @@ export function contentParts(content: unknown): PartView[] {
   const parts: PartView[] = [];
   for (const p of content) {
     if (typeof p === 'string') parts.push({ kind: 'text', text: p });
-    else if (isObj(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === undefined || p.type === 'input_text' || p.type === 'output_text')) parts.push({ kind: 'text', text: p.text });
-    else if (isObj(p) && p.type === 'refusal' && typeof p.refusal === 'string') parts.push({ kind: 'refusal', text: p.refusal });
-    else if (isObj(p) && p.type === 'image_url') {
+    else if (isObject(p) && typeof p.text === 'string' && (p.type === 'text' || p.type === undefined || p.type === 'input_text' || p.type === 'output_text')) parts.push({ kind: 'text', text: p.text });
+    else if (isObject(p) && p.type === 'refusal' && typeof p.refusal === 'string') parts.push({ kind: 'refusal', text: p.refusal });
+    else if (isObject(p) && p.type === 'image_url') {
       // Never loaded: a remote image would leak that the file was opened, and data URLs can be huge.
-      const url = isObj(p.image_url) ? str(p.image_url.url) : str(p.image_url);
+      const url = isObject(p.image_url) ? str(p.image_url.url) : str(p.image_url);
       parts.push({ kind: 'media', label: 'image', text: url ? (url.startsWith('data:') ? `${url.slice(0, url.indexOf(',') + 1)}… (${url.length} characters)` : url) : '' });
-    } else if (isObj(p) && typeof p.type === 'string' && p.type !== 'text') parts.push({ kind: 'media', label: p.type, text: jsonText(p, true) });
+    } else if (isObject(p) && typeof p.type === 'string' && p.type !== 'text') parts.push({ kind: 'media', label: p.type, text: jsonText(p, true) });
     else parts.push({ kind: 'json', label: 'part', text: jsonText(p, true) });
   }
   return parts;
@@ -55,7 +56,7 @@ export function extras(obj: Obj, shown: Set<string>, prefix = ''): [string, stri
   for (const [k, v] of Object.entries(obj)) {
     if (shown.has(k) || v === null || v === undefined) continue;
     if (Array.isArray(v) && v.length === 0) continue;
-    if (k === 'logprobs' && isObj(v)) {
+    if (k === 'logprobs' && isObject(v)) {
       const content = Array.isArray(v.content) ? v.content.length : 0;
       out.push([`${prefix}logprobs`, `${content} token${content === 1 ? '' : 's'}`]);
       continue;
@@ -66,8 +67,8 @@ export function extras(obj: Obj, shown: Set<string>, prefix = ''): [string, stri
 }
 
 function toolCallView(tc: unknown, i: number): ToolCallView {
-  if (!isObj(tc)) return { id: undefined, name: `call ${i}`, arguments: jsonText(tc, true) };
-  const fn = isObj(tc.function) ? tc.function : isObj(tc) ? tc : {};
+  if (!isObject(tc)) return { id: undefined, name: `call ${i}`, arguments: jsonText(tc, true) };
+  const fn = isObject(tc.function) ? tc.function : isObject(tc) ? tc : {};
   const args = fn.arguments;
   let text = typeof args === 'string' ? args : jsonText(args, true);
   // Arguments are a JSON string by convention: shown pretty when they parse.
@@ -110,8 +111,8 @@ export function messageViews(items: readonly unknown[]): MessageView[] {
     const reasoning = str(msg.reasoning_content) ?? str(msg.reasoning);
     if (reasoning) view.reasoning = reasoning;
     if (typeof msg.refusal === 'string' && msg.refusal) view.refusal = msg.refusal;
-    if (choice && isObj(item) && item.finish_reason !== undefined && item.finish_reason !== null) view.finishReason = jsonText(item.finish_reason);
-    if (isObj(msg.function_call)) {
+    if (choice && isObject(item) && item.finish_reason !== undefined && item.finish_reason !== null) view.finishReason = jsonText(item.finish_reason);
+    if (isObject(msg.function_call)) {
       const name = str(msg.function_call.name) ?? '(unnamed)';
       view.toolCalls.push({ id: undefined, name, arguments: toolCallView({ function: msg.function_call }, 0).arguments, legacy: true });
       openFunctions.push({ message: index, name });
@@ -157,7 +158,7 @@ function findLastIndex<T>(list: T[], fn: (t: T) => boolean): number {
 export function toolViews(tools: unknown): ToolView[] {
   if (!Array.isArray(tools)) return [];
   return tools.map((t) => {
-    const fn = isObj(t) && isObj(t.function) ? t.function : isObj(t) ? t : {};
+    const fn = isObject(t) && isObject(t.function) ? t.function : isObject(t) ? t : {};
     return {
       name: str(fn.name) ?? '(unnamed)',
       description: str(fn.description) ?? '',

@@ -6,7 +6,7 @@
  * so unknown fields and nulls anywhere are shown, never refused (validation is src/files/'s job).
  * No `vscode` import.
  */
-import { isObject as isObj } from '../api/json';
+import { isObject } from '../api/json';
 import { TOO_DEEP } from '../files/problems';
 import type { GroupStats } from './protocol';
 
@@ -27,7 +27,7 @@ export const GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'log
 
 /** Reads a parsed group leniently; undefined when it is neither a group nor a trajectory. */
 export function asGroup(value: unknown): GroupValue | undefined {
-  if (!isObj(value)) return undefined;
+  if (!isObject(value)) return undefined;
   if (Array.isArray(value.trajectories)) return { trajectories: value.trajectories, bare: false, raw: value };
   if ('messages_and_choices' in value || 'exchanges' in value) return { trajectories: [value], bare: true, raw: value };
   // A compact empty group: `{}`, or only the group's own fields.
@@ -37,7 +37,7 @@ export function asGroup(value: unknown): GroupValue | undefined {
 
 /** The reward of a trajectory: a number, `null`/absent (the service's default 0), or something else. */
 export function rewardOf(t: unknown): { value: number | undefined; missing: boolean } {
-  const r = isObj(t) ? t.reward : undefined;
+  const r = isObject(t) ? t.reward : undefined;
   if (typeof r === 'number' && Number.isFinite(r)) return { value: r, missing: false };
   if (r === undefined || r === null) return { value: 0, missing: true };
   return { value: undefined, missing: false };
@@ -81,9 +81,9 @@ export function groupStats(rewards: readonly number[], exceptions = 0): GroupSta
 
 /** `exceptions` of an ART group: rollouts that raised. */
 export function exceptionsOf(group: unknown): { type: string; message: string; traceback: string }[] {
-  const list = isObj(group) && Array.isArray(group.exceptions) ? group.exceptions : [];
+  const list = isObject(group) && Array.isArray(group.exceptions) ? group.exceptions : [];
   return list.map((e) =>
-    isObj(e)
+    isObject(e)
       ? { type: str(e.type) ?? 'exception', message: str(e.message) ?? '', traceback: str(e.traceback) ?? '' }
       : { type: 'exception', message: typeof e === 'string' ? e : JSON.stringify(e), traceback: '' },
   );
@@ -108,15 +108,15 @@ export function jsonText(v: unknown, pretty = false): string {
 
 /** Metric-like maps (`metrics`, `auto_metrics`, `metadata`) as rows; nulls and non-objects give none. */
 export function entries(v: unknown): [string, string][] {
-  return isObj(v) ? Object.entries(v).map(([k, x]) => [k, jsonText(x)]) : [];
+  return isObject(v) ? Object.entries(v).map(([k, x]) => [k, jsonText(x)]) : [];
 }
 
 /** Numeric (and boolean, as 0/1) metrics of a trajectory, `metrics` and then `auto_metrics`. */
 export function numericMetrics(t: unknown): Record<string, number> {
   const out: Record<string, number> = {};
-  if (!isObj(t)) return out;
+  if (!isObject(t)) return out;
   for (const source of [t.auto_metrics, t.metrics]) {
-    if (!isObj(source)) continue;
+    if (!isObject(source)) continue;
     for (const [k, v] of Object.entries(source)) {
       if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
       else if (typeof v === 'boolean') out[k] = v ? 1 : 0;

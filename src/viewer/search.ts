@@ -4,7 +4,8 @@
  */
 import { exchangeConversation, hasExchanges } from './exchanges';
 import { itemsOf, messageViews } from './messages';
-import { asGroup, isObj } from './model';
+import { isObject } from '../api/json';
+import { asGroup } from './model';
 import type { MessageView, SearchHit } from './protocol';
 import type { GroupIndex } from './source';
 
@@ -54,7 +55,7 @@ export function searchTrajectory(t: unknown, trajectory: number, query: string):
     }
   };
   scan(hasExchanges(t) ? exchangeConversation(t).items : itemsOf(t), -1);
-  const histories = isObj(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
+  const histories = isObject(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
   histories.forEach((h, i) => scan(itemsOf(h), i));
   return hits;
 }

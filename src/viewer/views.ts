@@ -5,7 +5,8 @@
  */
 import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
 import { extras, isChoice, itemsOf, messageOf, messageViews, rawToolCalls, toolViews } from './messages';
-import { asGroup, entries, exceptionsOf, GROUP_FIELDS, isObj, jsonText, numericMetrics, rewardOf } from './model';
+import { isObject } from '../api/json';
+import { asGroup, entries, exceptionsOf, GROUP_FIELDS, jsonText, numericMetrics, rewardOf } from './model';
 import type { GroupDetail, GroupRow, ProblemView, TrajectorySummary, TrajectoryView } from './protocol';
 
 /** The short row of a trajectory in the group's list. */
@@ -19,7 +20,7 @@ export function summarize(t: unknown, index: number): TrajectorySummary {
     if (isChoice(it)) choices++;
     toolCalls += rawToolCalls(messageOf(it)).length;
   }
-  const summary: TrajectorySummary = { index, reward: value ?? null, rewardMissing: missing, rewardText: isObj(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
+  const summary: TrajectorySummary = { index, reward: value ?? null, rewardMissing: missing, rewardText: isObject(t) && value === undefined ? jsonText(t.reward) : undefined, messages: items.length, choices, toolCalls, metrics: numericMetrics(t) };
   if (exchanges) summary.totals = exchangeTotals(exchanges.exchanges);
   return summary;
 }
@@ -35,7 +36,7 @@ const SHOWN_TRAJECTORY_FIELDS = new Set(['exchanges', 'messages_and_choices', 'r
 
 /** Everything the conversation pane shows for one trajectory. */
 export function trajectoryView(t: unknown, group: number, index: number): TrajectoryView {
-  const o = isObj(t) ? t : {};
+  const o = isObject(t) ? t : {};
   const histories = Array.isArray(o.additional_histories) ? o.additional_histories : [];
   const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
   const messages = messageViews(exchanges?.items ?? itemsOf(t));
@@ -47,7 +48,7 @@ export function trajectoryView(t: unknown, group: number, index: number): Trajec
     messages,
     ...(exchanges ? { exchanges: exchanges.exchanges } : {}),
     tools: toolViews(exchanges ? [...exchanges.tools, ...(Array.isArray(o.tools) ? (o.tools as unknown[]) : [])] : o.tools),
-    histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObj(h) ? h.tools : undefined) })),
+    histories: histories.map((h) => ({ messages: messageViews(itemsOf(h)), tools: toolViews(isObject(h) ? h.tools : undefined) })),
     metrics: [...entries(o.metrics), ...entries(o.auto_metrics).map(([k, v]): [string, string] => [`${k} (auto)`, v])],
     metadata: entries(o.metadata),
     logs: Array.isArray(o.logs) ? o.logs.map((l) => jsonText(l)) : [],
@@ -96,7 +97,7 @@ const SHOWN_GROUP_FIELDS = GROUP_FIELDS;
 export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[]): GroupDetail {
   const group = asGroup(value);
   const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
-  const raw = group && !group.bare && isObj(group.raw) ? group.raw : {};
+  const raw = group && !group.bare && isObject(group.raw) ? group.raw : {};
   const totals = sumTotals(trajectories.map((s) => s.totals));
   return {
     ...(totals ? { totals } : {}),

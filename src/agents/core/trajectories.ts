@@ -4,7 +4,7 @@
  * with the uploader's reader and validator. Pure: no vscode import.
  */
 import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../files';
-import { isObject as isObj } from '../../api/json';
+import { isObject } from '../../api/json';
 import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';
@@ -30,14 +30,14 @@ export interface GroupFigures {
 
 /** The usage of a raw exchange response (OpenAI or Anthropic shapes). */
 function usageTokens(exchange: unknown): number {
-  if (!isObj(exchange) || !isObj(exchange.response) || !isObj(exchange.response.usage)) return 0;
+  if (!isObject(exchange) || !isObject(exchange.response) || !isObject(exchange.response.usage)) return 0;
   const u = exchange.response.usage;
   if (typeof u.total_tokens === 'number') return u.total_tokens;
   return [u.input_tokens, u.output_tokens, u.prompt_tokens, u.completion_tokens].reduce<number>((a, v) => a + (typeof v === 'number' ? v : 0), 0);
 }
 
 export function groupFigures(index: number, line: number, group: unknown): GroupFigures {
-  const g = isObj(group) ? group : {};
+  const g = isObject(group) ? group : {};
   const trajectories = Array.isArray(g.trajectories) ? g.trajectories : [];
   const rewards = groupRewards(trajectories);
   const out: GroupFigures = { index, line, trajectories: trajectories.length, rewards, stats: groupStats(rewards, exceptionsOf(g).length) };
@@ -46,8 +46,8 @@ export function groupFigures(index: number, line: number, group: unknown): Group
   const timeNames = new Set<string>();
   let time = 0;
   for (const t of trajectories) {
-    if (!isObj(t)) continue;
-    if (isObj(t.metrics)) {
+    if (!isObject(t)) continue;
+    if (isObject(t.metrics)) {
       for (const [k, v] of Object.entries(t.metrics)) {
         if (typeof v !== 'number' || !Number.isFinite(v)) continue;
         if (TOKENS.test(k)) {
@@ -59,7 +59,7 @@ export function groupFigures(index: number, line: number, group: unknown): Group
         }
       }
     }
-    if (isObj(t.exchanges)) {
+    if (isObject(t.exchanges)) {
       for (const list of Object.values(t.exchanges)) {
         if (!Array.isArray(list)) continue;
         for (const x of list) {

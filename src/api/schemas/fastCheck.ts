@@ -6,7 +6,7 @@
  * test/unit/api/trajectoryFastCheck.test.ts: on the producers' variants and on fuzzed groups, this
  * check and the schema must agree on every value.
  */
-import { isObject as isObj } from '../json';
+import { isObject } from '../json';
 import { isProjectId } from '../refs';
 import { isLenientDateTime, parseDateTime } from './common';
 import { isMixedTrajectory } from './models';
@@ -20,17 +20,17 @@ const isNumber = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
 const isInt = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v);
 const isBool = (v: unknown) => typeof v === 'boolean';
 const every = (v: unknown, check: (x: unknown) => boolean) => Array.isArray(v) && v.every(check);
-const values = (v: unknown, check: (x: unknown) => boolean) => isObj(v) && Object.values(v).every(check);
+const values = (v: unknown, check: (x: unknown) => boolean) => isObject(v) && Object.values(v).every(check);
 
 const metric = (x: unknown) => isNumber(x) || isBool(x);
 const metadatum = (x: unknown) => x === null || isNumber(x) || isString(x) || isBool(x);
-const content = (v: unknown) => v === null || isString(v) || every(v, (p) => isObj(p) && isString(p.type));
+const content = (v: unknown) => v === null || isString(v) || every(v, (p) => isObject(p) && isString(p.type));
 
 function toolCall(v: unknown): boolean {
-  if (!isObj(v) || !isString(v.id) || !isString(v.type)) return false;
+  if (!isObject(v) || !isString(v.id) || !isString(v.type)) return false;
   const fn = v.function;
   if (fn === undefined || fn === null) return v.type !== 'function';
-  return isObj(fn) && isString(fn.name) && isString(fn.arguments);
+  return isObject(fn) && isString(fn.name) && isString(fn.arguments);
 }
 
 function assistant(m: O): boolean {
@@ -41,8 +41,8 @@ function assistant(m: O): boolean {
     opt(m.tool_calls, (x) => every(x, toolCall)) &&
     opt(m.refusal, isString) &&
     opt(m.annotations, Array.isArray) &&
-    opt(m.audio, isObj) &&
-    opt(m.function_call, isObj) &&
+    opt(m.audio, isObject) &&
+    opt(m.function_call, isObject) &&
     opt(m.reasoning_content, isString)
   );
 }
@@ -66,18 +66,18 @@ function message(m: O): boolean {
 const FINISH = new Set(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
 function choice(c: O): boolean {
-  return typeof c.finish_reason === 'string' && FINISH.has(c.finish_reason) && isInt(c.index) && isObj(c.message) && assistant(c.message) && opt(c.logprobs, isObj);
+  return typeof c.finish_reason === 'string' && FINISH.has(c.finish_reason) && isInt(c.index) && isObject(c.message) && assistant(c.message) && opt(c.logprobs, isObject);
 }
 
-const messageOrChoice = (v: unknown) => isObj(v) && (message(v) || choice(v));
+const messageOrChoice = (v: unknown) => isObject(v) && (message(v) || choice(v));
 
 function tool(v: unknown): boolean {
-  if (!isObj(v) || !isString(v.type) || !isObj(v.function)) return false;
+  if (!isObject(v) || !isString(v.type) || !isObject(v.function)) return false;
   const f = v.function;
-  return typeof f.name === 'string' && f.name.length > 0 && opt(f.description, isString) && opt(f.parameters, isObj) && opt(f.strict, isBool);
+  return typeof f.name === 'string' && f.name.length > 0 && opt(f.description, isString) && opt(f.parameters, isObject) && opt(f.strict, isBool);
 }
 
-const history = (v: unknown) => isObj(v) && every(v.messages_and_choices, messageOrChoice) && opt(v.tools, (x) => every(x, tool));
+const history = (v: unknown) => isObject(v) && every(v.messages_and_choices, messageOrChoice) && opt(v.tools, (x) => every(x, tool));
 
 function common(o: O): boolean {
   return opt(o.metrics, (x) => values(x, metric)) && opt(o.metadata, (x) => values(x, metadatum)) && opt(o.logs, (x) => every(x, isString));
@@ -86,15 +86,15 @@ function common(o: O): boolean {
 const dateTime = (x: unknown) => isString(x) && isLenientDateTime(x);
 
 function exchange(v: unknown): boolean {
-  return isObj(v) && isObj(v.request) && isObj(v.response) && (v.model === null || isString(v.model)) && dateTime(v.start_time) && dateTime(v.end_time);
+  return isObject(v) && isObject(v.request) && isObject(v.response) && (v.model === null || isString(v.model)) && dateTime(v.start_time) && dateTime(v.end_time);
 }
 
 const exchanges = (v: unknown) =>
-  isObj(v) && opt(v.chat_completions, (x) => every(x, exchange)) && opt(v.completions, (x) => every(x, exchange)) && opt(v.responses, (x) => every(x, exchange)) && opt(v.messages, (x) => every(x, exchange));
+  isObject(v) && opt(v.chat_completions, (x) => every(x, exchange)) && opt(v.completions, (x) => every(x, exchange)) && opt(v.responses, (x) => every(x, exchange)) && opt(v.messages, (x) => every(x, exchange));
 
 function trajectory(v: unknown): boolean {
   return (
-    isObj(v) &&
+    isObject(v) &&
     opt(v.exchanges, exchanges) &&
     opt(v.messages_and_choices, (x) => every(x, messageOrChoice)) &&
     opt(v.reward, isNumber) &&
@@ -108,11 +108,11 @@ function trajectory(v: unknown): boolean {
   );
 }
 
-const exception = (v: unknown) => isObj(v) && opt(v.type, isString) && opt(v.message, isString) && opt(v.traceback, isString);
+const exception = (v: unknown) => isObject(v) && opt(v.type, isString) && opt(v.message, isString) && opt(v.traceback, isString);
 
 /** Whether `v` passes the `TrajectoryGroup` schema; false says only "ask the schema why". */
 export function isTrajectoryGroup(v: unknown): boolean {
-  return isObj(v) && opt(v.trajectories, (x) => every(x, trajectory)) && common(v) && opt(v.exceptions, (x) => every(x, exception));
+  return isObject(v) && opt(v.trajectories, (x) => every(x, trajectory)) && common(v) && opt(v.exceptions, (x) => every(x, exception));
 }
 
 // --- call batch items --------------------------------------------------------------------------
@@ -140,20 +140,20 @@ const END_REQ = new Set(['end']);
 
 function callStart(s: unknown): boolean {
   return (
-    isObj(s) &&
+    isObject(s) &&
     onlyKeys(s, START_KEYS) &&
     plainProjectId(s.project_id) &&
     nonEmpty(s.op_name) &&
     plainDateTime(s.started_at) &&
-    isObj(s.attributes) &&
-    isObj(s.inputs) &&
+    isObject(s.attributes) &&
+    isObject(s.inputs) &&
     optional(s.id, nonEmpty) &&
     optional(s.trace_id, nonEmpty) &&
     optional(s.display_name, isString) &&
     optional(s.parent_id, isString) &&
     optional(s.thread_id, isString) &&
     optional(s.turn_id, isString) &&
-    optional(s.otel_dump, isObj) &&
+    optional(s.otel_dump, isObject) &&
     optional(s.svc_user_id, isString) &&
     optional(s.svc_run_id, isString) &&
     optional(s.svc_run_step, isInt)
@@ -162,12 +162,12 @@ function callStart(s: unknown): boolean {
 
 function callEnd(e: unknown): boolean {
   return (
-    isObj(e) &&
+    isObject(e) &&
     onlyKeys(e, END_KEYS) &&
     plainProjectId(e.project_id) &&
     nonEmpty(e.id) &&
     plainDateTime(e.ended_at) &&
-    isObj(e.summary) &&
+    isObject(e.summary) &&
     optional(e.exception, isString) &&
     optional(e.svc_run_step_end, isInt)
   );
@@ -175,7 +175,7 @@ function callEnd(e: unknown): boolean {
 
 /** True only if `v` passes the `CallBatchItem` schema (false: ask the schema). */
 export function isPlainCallBatchItem(v: unknown): boolean {
-  if (!isObj(v) || !onlyKeys(v, MODE_KEYS) || !isObj(v.req)) return false;
+  if (!isObject(v) || !onlyKeys(v, MODE_KEYS) || !isObject(v.req)) return false;
   if (v.mode === 'start') return onlyKeys(v.req, START_REQ) && callStart(v.req.start);
   if (v.mode === 'end') return onlyKeys(v.req, END_REQ) && callEnd(v.req.end);
   return false;

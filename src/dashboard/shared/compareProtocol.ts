@@ -8,9 +8,21 @@ import { ColumnsMessage, SyncStatus } from './protocol';
 export const MAX_RUNS = 8;
 const Run = z.int().check(z.minimum(0), z.maximum(MAX_RUNS - 1));
 
+/**
+ * What the webview keeps across a window reload (setState), for the panel serializer to open the
+ * same runs again: each a model id, or a history.jsonl's path on this machine.
+ */
+export const CompareState = z.object({
+  runs: z.array(z.union([z.object({ modelId: z.string().check(z.minLength(1)) }), z.object({ file: z.string().check(z.minLength(1)) })])).check(z.minLength(2), z.maxLength(MAX_RUNS)),
+});
+export type CompareState = z.infer<typeof CompareState>;
+
 export const ToCompare = z.discriminatedUnion('type', [
-  /** The runs, in legend order: a label for each (a model id, or a history file's run name). */
-  z.object({ type: z.literal('init'), runs: z.array(z.object({ label: z.string(), kind: z.enum(['model', 'file']) })).check(z.minLength(2), z.maxLength(MAX_RUNS)) }),
+  /**
+   * The runs, in legend order: a label for each (a model id, or a history file's run name); `state`
+   * is what the webview keeps for a window reload.
+   */
+  z.object({ type: z.literal('init'), runs: z.array(z.object({ label: z.string(), kind: z.enum(['model', 'file']) })).check(z.minLength(2), z.maxLength(MAX_RUNS)), state: CompareState }),
   /** Rows of one run to merge; `done`: nothing more is on its way right now. */
   z.object({ type: z.literal('data'), run: Run, columns: ColumnsMessage, done: z.boolean() }),
   z.object({ type: z.literal('status'), run: Run, status: SyncStatus }),

@@ -208,6 +208,8 @@ window.addEventListener('message', (event: MessageEvent) => {
   switch (msg.type) {
     case 'init':
       runs = msg.runs;
+      // Kept by VS Code across a window reload: the panel serializer opens the same runs again.
+      vscode.setState(msg.state);
       series = runs.map(() => new CheckpointSeries());
       statuses = runs.map(() => undefined);
       chartKey = '';

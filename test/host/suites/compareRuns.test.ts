@@ -106,6 +106,31 @@ describe('Compare Runs', () => {
     await rendered(panel, 'step 120 of the file run', (x) => x.counts[1] === 12);
   });
 
+  it('comes back after a window reload (the panel serializer), reading its runs again', async () => {
+    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { activationEvents: string[] };
+    assert.ok(pkg.activationEvents.includes('onWebviewPanel:svc.dashboardCompare'), 'a kept Compare Runs panel activates the extension');
+    const a = await api();
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    // What the webview kept with setState (the init message's state), as VS Code hands it back.
+    const restored = vscode.window.createWebviewPanel('svc.dashboardCompare', 'Compare Runs', vscode.ViewColumn.Active, { enableScripts: true });
+    await a.compareRuns.serializer().deserializeWebviewPanel(restored, { runs: [{ modelId: MODEL }, { file }] });
+    const again = await opened;
+    assert.strictEqual(again.panel, restored, 'the kept panel is reused');
+    assert.strictEqual(again.panel.title, `Compare: ${MODEL} vs run-b`);
+    await rendered(again, 'the model and the file again', (x) => x.counts[0] === 20 && x.counts[1] === 12);
+    again.panel.dispose();
+    // A state that names no runs, or a file gone since, closes the kept panel instead of a blank one.
+    for (const state of [undefined, { runs: [{ modelId: MODEL }] }, { runs: [{ modelId: MODEL }, { file: path.join(dir, 'gone', 'history.jsonl') }] }]) {
+      const kept = vscode.window.createWebviewPanel('svc.dashboardCompare', 'Compare Runs', vscode.ViewColumn.Active, { enableScripts: true });
+      let disposed = false;
+      kept.onDidDispose(() => (disposed = true));
+      await a.compareRuns.serializer().deserializeWebviewPanel(kept, state);
+      assert.ok(disposed, `closed for ${JSON.stringify(state)}`);
+    }
+  });
+
   it('opens from several models selected in the Checkpoints view, and from several history files selected in the explorer', async () => {
     const a = await api();
     await a.checkpointsProvider.getChildren();

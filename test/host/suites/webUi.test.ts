@@ -5,6 +5,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../../../src/api';
 import { callRef } from '../../../src/api/refs';
+import { FileKindContext, WORKSPACE_FILES } from '../../../src/calls/fileKindContext';
 import type { ThreadNode } from '../../../src/threads/provider';
 import type { ReferenceServer } from '../../server';
 import { api, configure, connect, EXTENSION_ID, endSuite, KEY, PROJECT, startServer, waitFor } from './helpers';
@@ -15,6 +16,28 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-webui-'));
 function markdownText(h: vscode.Hover): string {
   return h.contents.map((c) => (typeof c === 'string' ? c : 'value' in c ? c.value : '')).join('\n');
 }
+
+/** The explorer menu's Upload (for a file) and Import Calls entries, as the host hands them back. */
+function explorerMenus(): { upload: { when: string }; importCalls: { when: string } } {
+  const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } };
+  const explorer = pkg.contributes.menus['explorer/context']!;
+  return { upload: explorer.find((m) => m.command === 'svc.uploadTrajectories' && /!explorerResourceIsFolder/.test(m.when))!, importCalls: explorer.find((m) => m.command === 'svc.importCalls')! };
+}
+
+// The host hands the clauses back normalized (values quoted). Evaluates the clauses this test cares about for a file (the rest are true for a file on disk).
+function offered(when: string, file: string, lists: { calls: string[]; trajectories: string[] }): boolean {
+  const name = path.basename(file);
+  if (/resourceFilename != '?history\.jsonl/.test(when) && name === 'history.jsonl') return false;
+  if (/resourcePath not in '?svc\.callsFiles/.test(when) && lists.calls.includes(file)) return false;
+  if (/resourcePath not in '?svc\.trajectoryFiles/.test(when) && lists.trajectories.includes(file)) return false;
+  const ext = /resourceFilename =~ \/(.+)\/ /.exec(when)?.[1];
+  if (ext && !new RegExp(ext).test(name)) return false;
+  if (/resourceExtname == '?\.jsonl/.test(when) && path.extname(name) !== '.jsonl') return false;
+  return true;
+}
+
+const callsLine = (id: string) => JSON.stringify({ mode: 'start', req: { start: { project_id: PROJECT, id, op_name: 'x', started_at: '2026-11-20T10:00:00Z', attributes: {}, inputs: { text: 'x'.repeat(2000) } } } });
+const trajectoryLine = () => JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'x'.repeat(2000) }], reward: 1 }] });
 
 describe('tracing is write-only: the web UI and the feedback record', () => {
   let server: ReferenceServer;
@@ -109,21 +132,7 @@ describe('tracing is write-only: the web UI and the feedback record', () => {
   });
 
   it('the explorer menu offers Upload and Import by what the file holds; history.jsonl offers neither', async () => {
-    const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON as { contributes: { menus: Record<string, { command: string; when: string }[]> } };
-    const explorer = pkg.contributes.menus['explorer/context']!;
-    const upload = explorer.find((m) => m.command === 'svc.uploadTrajectories' && /!explorerResourceIsFolder/.test(m.when))!;
-    const importCalls = explorer.find((m) => m.command === 'svc.importCalls')!;
-    // The host hands the clauses back normalized (values quoted). Evaluates the clauses this test cares about for a file (the rest are true for a file on disk).
-    const offered = (when: string, file: string, lists: { calls: string[]; trajectories: string[] }) => {
-      const name = path.basename(file);
-      if (/resourceFilename != '?history\.jsonl/.test(when) && name === 'history.jsonl') return false;
-      if (/resourcePath not in '?svc\.callsFiles/.test(when) && lists.calls.includes(file)) return false;
-      if (/resourcePath not in '?svc\.trajectoryFiles/.test(when) && lists.trajectories.includes(file)) return false;
-      const ext = /resourceFilename =~ \/(.+)\/ /.exec(when)?.[1];
-      if (ext && !new RegExp(ext).test(name)) return false;
-      if (/resourceExtname == '?\.jsonl/.test(when) && path.extname(name) !== '.jsonl') return false;
-      return true;
-    };
+    const { upload, importCalls } = explorerMenus();
     // The sniff of open files sets the lists: open a calls file and a trajectory file.
     const calls = path.join(dir, 'sniff-calls.jsonl');
     const trajectories = path.join(dir, 'sniff-rollouts.jsonl');
@@ -142,5 +151,68 @@ describe('tracing is write-only: the web UI and the feedback record', () => {
     assert.deepStrictEqual([offered(upload.when, trajectories, lists), offered(importCalls.when, trajectories, lists)], [true, false], 'a trajectory file: Upload only');
     assert.deepStrictEqual([offered(upload.when, history, lists), offered(importCalls.when, history, lists)], [false, false], 'history.jsonl: neither');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  it('the explorer menu of a .jsonl never opened offers only the command its first line fits (the workspace is sniffed)', async function () {
+    this.timeout(120_000);
+    const { upload, importCalls } = explorerMenus();
+    const folder = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'sniffed');
+    fs.mkdirSync(folder, { recursive: true });
+    const calls = path.join(folder, 'never-opened-calls.jsonl');
+    const trajectories = path.join(folder, 'never-opened-rollouts.jsonl');
+    const other = path.join(folder, 'notes.jsonl');
+    fs.writeFileSync(calls, callsLine('c0') + '\n');
+    fs.writeFileSync(trajectories, trajectoryLine() + '\n');
+    fs.writeFileSync(other, '{"note": 1}\n');
+    fs.writeFileSync(path.join(folder, 'history.jsonl'), JSON.stringify({ step: 1, 'train/reward': 0.5 }) + '\n');
+    const a = await api();
+    const sniffer = a.fileKinds;
+    // The background scan (2 s after the core loads) sniffs what the workspace holds; the watcher
+    // keeps it current afterwards (next test). Here the scan runs now.
+    await sniffer.scan();
+    const open = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input as { uri?: vscode.Uri }).uri?.fsPath);
+    assert.ok(![calls, trajectories].some((f) => open.includes(f)), 'never opened');
+    const lists = sniffer.lists;
+    assert.deepStrictEqual([offered(upload.when, calls, lists), offered(importCalls.when, calls, lists)], [false, true], 'a calls file: Import only');
+    assert.deepStrictEqual([offered(upload.when, trajectories, lists), offered(importCalls.when, trajectories, lists)], [true, false], 'a trajectory file: Upload only');
+    assert.deepStrictEqual([offered(upload.when, other, lists), offered(importCalls.when, other, lists)], [true, true], 'neither kind: both, each command says what it expected');
+    assert.strictEqual(sniffer.kindOf(path.join(folder, 'history.jsonl')), undefined, 'a history.jsonl is not read');
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('the workspace sniff reads each .jsonl once, its first 4 KiB, at most 1,000 files; a watcher sees files created, rewritten and deleted', async function () {
+    this.timeout(120_000);
+    const folder = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, 'bulk');
+    fs.mkdirSync(folder, { recursive: true });
+    const n = WORKSPACE_FILES + 50;
+    for (let i = 0; i < n; i++) fs.writeFileSync(path.join(folder, `f${String(i).padStart(4, '0')}.jsonl`), (i % 2 ? trajectoryLine() : callsLine(`c${i}`)) + '\n' + trajectoryLine().repeat(20) + '\n');
+    // The extension's own sniffer takes them in through its watcher (created files).
+    const live = (await api()).fileKinds;
+    const inBulk = () => [...live.lists.calls, ...live.lists.trajectories].filter((f) => f.startsWith(folder + path.sep)).length;
+    await waitFor(`the watcher to report the ${n} new files (${inBulk()} so far)`, () => inBulk() === n, 60_000);
+    // A file rewritten as the other kind moves list.
+    const first = path.join(folder, 'f0000.jsonl');
+    assert.ok(live.lists.calls.includes(first));
+    fs.writeFileSync(first, trajectoryLine() + '\n');
+    await waitFor('the rewritten file sniffed again', () => live.lists.trajectories.includes(first) && !live.lists.calls.includes(first), 30_000);
+    // A sniffer of its own, scanning now (the extension's starts 2 s after the core loads).
+    const sniffer = new FileKindContext({ scanDelayMs: 60_000 });
+    try {
+      const started = performance.now();
+      await sniffer.scan();
+      const ms = performance.now() - started;
+      const found = sniffer.lists.calls.length + sniffer.lists.trajectories.length;
+      console.log(`      workspace sniff: ${sniffer.reads} files read (4 KiB each at most) in ${ms.toFixed(0)} ms for ${n} .jsonl files`);
+      // The workspace may hold a few other .jsonl files (other suites' history.jsonl are not read).
+      assert.ok(sniffer.reads <= WORKSPACE_FILES && sniffer.reads > WORKSPACE_FILES - 20, `one read per file, at most ${WORKSPACE_FILES} (${sniffer.reads})`);
+      assert.ok(found <= sniffer.reads && found > WORKSPACE_FILES - 20, `the files read are listed by their kind (${found})`);
+      // The second scan (findFiles may return another 1,000 of the 1,050) reads only files not sniffed yet.
+      const before = sniffer.reads;
+      await sniffer.scan();
+      assert.ok(sniffer.reads - before <= n - WORKSPACE_FILES + 20, `a second scan reads nothing already sniffed (${sniffer.reads - before} read)`);
+    } finally {
+      sniffer.dispose();
+      fs.rmSync(folder, { recursive: true, force: true });
+      await waitFor('the deleted folder forgotten', () => inBulk() === 0, 30_000);
+    }
   });
 });

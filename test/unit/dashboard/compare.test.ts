@@ -1,6 +1,6 @@
 import * as assert from 'assert';
 import { alignByStep, compareTable, summarize } from '../../../src/dashboard/shared/compare';
-import { FromCompare, ToCompare } from '../../../src/dashboard/shared/compareProtocol';
+import { CompareState, FromCompare, ToCompare } from '../../../src/dashboard/shared/compareProtocol';
 import { parseMessage } from '../../../src/webview/shared/protocol';
 import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/shared/series';
 
@@ -60,7 +60,12 @@ describe('Compare Runs: best and latest per run', () => {
 describe('Compare Runs: messages', () => {
   it('refuses an init with one run and data for a run index out of range', () => {
     assert.ok(!parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }] }).ok);
-    assert.ok(parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }, { label: 'b', kind: 'file' }] }).ok);
+    const state = { runs: [{ modelId: 'a' }, { file: '/r/b/history.jsonl' }] };
+    assert.ok(parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }, { label: 'b', kind: 'file' }], state }).ok);
+    // What the webview keeps for a window reload: two or more runs, each a model id or a file.
+    assert.ok(!parseMessage(ToCompare, { type: 'init', runs: [{ label: 'a', kind: 'model' }, { label: 'b', kind: 'file' }] }).ok, 'the state is required');
+    assert.ok(!CompareState.safeParse({ runs: [{ modelId: 'a' }] }).success);
+    assert.ok(!CompareState.safeParse({ runs: [{ modelId: 'a' }, { path: 'x' }] }).success);
     assert.ok(!parseMessage(ToCompare, { type: 'data', run: 99, columns: { ids: [], steps: [], metrics: {} }, done: true }).ok);
     assert.ok(!parseMessage(FromCompare, { type: 'rendered', counts: [1], charts: 1, lines: {}, table: [{ metric: 'x', direction: 'up', runs: [] }] }).ok);
   });

@@ -4,51 +4,48 @@ import * as path from 'node:path';
 
 const images = require('../../../scripts/readme-images.js') as {
   readmeImageTargets: (text: string) => string[];
-  readmeImageProblems: (readme: string, files: string[], base: string | undefined) => string[];
-  vsceImageBase: (url: string | undefined) => string | undefined;
+  readmeImageProblems: (packaged: string) => string[];
+  packagedReadme: (text: string, root: string, repositoryUrl: string | undefined) => string;
 };
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-const base = 'https://github.com/svc/svc-vscode/raw/HEAD/';
+const png = (file: string) => `data:image/png;base64,${fs.readFileSync(path.join(root, file)).toString('base64')}`;
 
-describe('scripts/readme-images.js: every image the packaged README names is inside the VSIX', () => {
+describe('scripts/readme-images.js: the packaged README carries its images (the Extensions view shows them offline)', () => {
   it('finds Markdown and HTML images', () => {
     const text = '![a](media/readme/a.png) text ![b](<media/readme/b.png> "title")\n<img alt="x" src="media/readme/c.png">';
     assert.deepEqual(images.readmeImageTargets(text), ['media/readme/a.png', 'media/readme/b.png', 'media/readme/c.png']);
   });
 
-  it('maps vsce\'s rewritten URLs back to the package and passes when every image is there', () => {
-    const readme = `![one](${base}media/readme/details.png)\n<img src="${base}media/readme/viewer-dark.png">`;
-    assert.deepEqual(images.readmeImageProblems(readme, ['README.md', 'media/readme/details.png', 'media/readme/viewer-dark.png'], base), []);
+  it('inlines each image as a data: URI of its file, and points other relative links at the repository', () => {
+    const text = '![one](media/readme/details.png "t") see [usage](docs/usage.md#x) and [ART](https://github.com/OpenPipe/ART)\n<img alt="v" src="media/readme/viewer-dark.png">\n[top](#install)';
+    const out = images.packagedReadme(text, root, pkg.repository.url);
+    assert.equal(
+      out,
+      `![one](${png('media/readme/details.png')} "t") see [usage](https://github.com/svc/svc-vscode/blob/HEAD/docs/usage.md#x) and [ART](https://github.com/OpenPipe/ART)\n<img alt="v" src="${png('media/readme/viewer-dark.png')}">\n[top](#install)`,
+    );
+    assert.deepEqual(images.readmeImageProblems(out), []);
   });
 
-  it('fails when an image the README names is missing from the VSIX', () => {
-    const readme = `![one](${base}media/readme/details.png)\n![two](${base}media/screenshots/dashboard.png)`;
-    assert.deepEqual(images.readmeImageProblems(readme, ['README.md', 'media/readme/details.png'], base), [
-      `${base}media/screenshots/dashboard.png: media/screenshots/dashboard.png is not in the VSIX`,
-    ]);
+  it('refuses an image that is missing or cannot be inlined', () => {
+    assert.throws(() => images.packagedReadme('![x](media/readme/nope.png)', root, pkg.repository.url), /media\/readme\/nope\.png: no such file/);
+    assert.throws(() => images.packagedReadme('![x](media/svc.svg)', root, pkg.repository.url), /only PNG, JPEG and GIF/);
   });
 
-  it('fails on an image loaded from another site, and on a relative one not packaged', () => {
-    assert.equal(images.readmeImageProblems('![x](https://example.com/x.png)', [], base).length, 1);
-    assert.equal(images.readmeImageProblems('![x](./media/readme/x.png)', ['media/readme/y.png'], base).length, 1);
-    assert.deepEqual(images.readmeImageProblems('![x](./media/readme/x.png)', ['media/readme/x.png'], base), []);
+  it('fails a packaged README whose images load from a path or a URL (broken offline)', () => {
+    assert.equal(images.readmeImageProblems('![x](https://github.com/svc/svc-vscode/raw/HEAD/media/readme/details.png)').length, 1);
+    assert.equal(images.readmeImageProblems('![x](media/readme/details.png)').length, 1);
+    assert.equal(images.readmeImageProblems('<img src="data:image/svg+xml;base64,PHN2Zz4=">').length, 1);
   });
 
-  it('knows the base vsce uses for package.json\'s repository', () => {
-    assert.equal(images.vsceImageBase(pkg.repository.url), base);
-    assert.equal(images.vsceImageBase('https://gitlab.com/a/b'), undefined);
-  });
-
-  it('README.md names only images under media/readme/ that exist, and .vscodeignore ships that folder', () => {
+  it('README.md names only images under media/readme/ that exist', () => {
     const targets = images.readmeImageTargets(fs.readFileSync(path.join(root, 'README.md'), 'utf8'));
     assert.ok(targets.length >= 1 && targets.length <= 3, `one to three pictures on the front page: ${targets.join(', ')}`);
     for (const t of targets) {
       assert.match(t, /^media\/readme\/[\w-]+\.png$/);
       assert.ok(fs.existsSync(path.join(root, t)), t);
     }
-    assert.match(fs.readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!media\/readme\/\*\.png$/m);
   });
 
   it('package.json links the repository, its issues and its home page for the Marketplace', () => {
