@@ -74,6 +74,8 @@ export async function sendCallsFile(calls: CallsApi, file: string, options: Send
   let starts: boolean[] = [];
   let lines: number[] = [];
   let inFlight: Promise<void> | undefined;
+  // Set when the request in flight failed: reading stops, and awaiting it throws its error.
+  let failed = false;
   const flush = () => {
     if (!items.length) return undefined;
     const batch = { items, starts, first: lines[0]!, last: lines.at(-1)! };
@@ -93,6 +95,7 @@ export async function sendCallsFile(calls: CallsApi, file: string, options: Send
       .then(
         () => undefined,
         (e: unknown) => {
+          failed = true;
           options.onFailedLines?.(batch.first, batch.last);
           throw e;
         },
@@ -117,9 +120,11 @@ export async function sendCallsFile(calls: CallsApi, file: string, options: Send
         starts.push((code & SEND_START) !== 0);
       }
       lines.push(line);
-      if (items.length >= perBatch) {
+      if (items.length >= perBatch || failed) {
         await inFlight;
         inFlight = flush();
+        // Its failure is thrown where it is awaited: at the next batch, or below.
+        inFlight?.catch(() => undefined);
       }
     }
   } catch (e) {
