@@ -67,14 +67,15 @@ describe('calls/send: the import sends the file\'s bytes', () => {
     assert.equal(b.req.start.id, 'b');
     const c = JSON.parse(sent![2]!) as { mode: string; req: { start: { id: string; trace_id: string } } };
     assert.equal(c.mode, 'start');
-    assert.deepEqual([c.req.start.id, c.req.start.trace_id], [withStableIds(c as never, file, 3).req.start.id, withStableIds(c as never, file, 3).req.start.trace_id]);
+    const expected = withStableIds({ mode: 'start', req: JSON.parse(bareStartNoIds) } as never, file, 3).req as { start: { id: string; trace_id: string } };
+    assert.deepEqual([c.req.start.id, c.req.start.trace_id], [expected.start.id, expected.start.trace_id]);
     assert.equal(sent![3], `{"mode":"end","req":${bareEnd('a')}}`);
     assert.equal(parses, 2, 'one parse for each item that changes');
   });
 
   it('derives the same stable ids as earlier versions, so importing again after an update upserts the same calls', () => {
     const item = { mode: 'start', req: { start: { project_id: 'acme/bot', op_name: 'op', started_at: '2026-01-01T10:00:00Z', attributes: {}, inputs: {} } } };
-    const { id, trace_id } = withStableIds(item as never, '/data/calls.jsonl', 7).req.start as { id: string; trace_id: string };
+    const { id, trace_id } = (withStableIds(item as never, '/data/calls.jsonl', 7).req as { start: { id: string; trace_id: string } }).start;
     assert.deepEqual([id, trace_id], ['2f505672-e674-5586-9185-e19a2d1a6c40', '15df8bf4-0761-5397-aeb0-b6be2d3533a7']);
   });
 
