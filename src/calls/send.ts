@@ -103,7 +103,7 @@ export async function sendCallsFile(calls: CallsApi, file: string, options: Send
   };
 
   try {
-    for await (const { bytes, line, index } of fileLines(file, options.signal)) {
+    for await (const batch of fileLines(file, options.signal)) for (const { bytes, line, index } of batch) {
       const code = plan && index < plan.items && plan.lengths[index] === bytes.length ? plan.codes[index]! : SEND_REWRITE;
       if (code === SEND_REWRITE) {
         const item = rewrite(file, line, bytes);
@@ -163,10 +163,10 @@ function trim(bytes: Uint8Array): Uint8Array {
 }
 
 /**
- * The non-blank lines of a file as bytes (no decoding), numbered as readLines numbers them: a UTF-8
+ * The non-blank lines of a file as bytes (no decoding), a chunk's lines at a time, numbered as readLines numbers them: a UTF-8
  * byte order mark at the start belongs to no line, a `\r` before the `\n` is not part of the line.
  */
-async function* fileLines(file: string, signal?: AbortSignal): AsyncGenerator<{ bytes: Uint8Array; line: number; index: number }> {
+async function* fileLines(file: string, signal?: AbortSignal): AsyncGenerator<{ bytes: Uint8Array; line: number; index: number }[]> {
   const source = await FileBytes.open(file);
   let lineNo = 0;
   let index = 0;
@@ -179,7 +179,9 @@ async function* fileLines(file: string, signal?: AbortSignal): AsyncGenerator<{ 
   try {
     // The start of a line that continues in the next chunk(s).
     let carry: Buffer[] = [];
+    // One batch per chunk read: an async step per chunk, not per line.
     for await (const chunk of chunksOf(source, CHUNK_BYTES, signal)) {
+      const batch: { bytes: Uint8Array; line: number; index: number }[] = [];
       let pos = 0;
       for (;;) {
         const nl = chunk.indexOf(0x0a, pos);
@@ -191,13 +193,14 @@ async function* fileLines(file: string, signal?: AbortSignal): AsyncGenerator<{ 
         }
         bytes = line(bytes);
         pos = nl + 1;
-        if (!isBlankBytes(bytes)) yield { bytes, line: lineNo, index: index++ };
+        if (!isBlankBytes(bytes)) batch.push({ bytes, line: lineNo, index: index++ });
       }
       if (pos < chunk.length) carry.push(chunk.subarray(pos));
+      if (batch.length) yield batch;
     }
     if (carry.length) {
       const bytes = line(Buffer.concat(carry));
-      if (!isBlankBytes(bytes)) yield { bytes, line: lineNo, index: index++ };
+      if (!isBlankBytes(bytes)) yield [{ bytes, line: lineNo, index: index++ }];
     }
   } finally {
     await source.close();
