@@ -156,6 +156,26 @@ export async function* readCallItems(path: string, opts: CallsReadOptions = {}):
   }
 }
 
+/**
+ * The item of one line of a file that validated, as `readCallItems` with `trusted` reads it:
+ * normalized by its keys, without null optional fields; a line that is not JSON or holds no record
+ * shape is thrown as a ProblemError naming its first problem.
+ */
+export function trustedItemOf(path: string, line: Line): CallBatchItem {
+  const doc = new JsonText(path, line.text, line.line, false);
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch {
+    throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
+  }
+  const trusted = normalize(withoutNulls(value));
+  if (trusted) return trusted;
+  const { item, problems } = checkItem(doc, value, line);
+  if (item) return item;
+  throw new ProblemError(problems.filter((p) => p.severity === 'error').sort(byPosition)[0] ?? lineProblem(path, line.line, 'Not a call record'));
+}
+
 /** Builds a CallsSendPlan as the validation pass goes. */
 class PlanBuilder {
   private codes = new Uint8Array(1024);
@@ -207,7 +227,7 @@ function hasNullIn(record: Record<string, unknown>, optional: ReadonlySet<string
 }
 
 /** A record in the `{mode, req}` form, judged by its keys only (for a trusted file). */
-export function normalize(value: unknown): CallBatchItem | undefined {
+function normalize(value: unknown): CallBatchItem | undefined {
   switch (kindOfItem(value)) {
     case undefined:
       return undefined;
@@ -245,7 +265,7 @@ function dropNulls(record: unknown, optional: ReadonlySet<string>): unknown {
 }
 
 /** The record with null optional fields of its start or end left out (a copy only when there are some). */
-export function withoutNulls(value: unknown): unknown {
+function withoutNulls(value: unknown): unknown {
   if (!isObject(value)) return value;
   if (isObject(value.req)) {
     if ('start' in value.req) return { ...value, req: { ...value.req, start: dropNulls(value.req.start, OPTIONAL_START) } };

@@ -13,8 +13,7 @@ import { stat } from 'node:fs/promises';
 import type { CallBatchItem } from '../api';
 import type { CallsApi } from '../api/calls';
 import { chunksOf, FileBytes } from '../files/bytes';
-import { JsonText, lineProblem, ProblemError } from '../files/problems';
-import { MAX_PLANNED_THREADS, normalize, SEND_AS_IS, SEND_REWRITE, SEND_START, SEND_WRAP_START, withoutNulls, type CallsSendPlan } from './reader';
+import { MAX_PLANNED_THREADS, SEND_AS_IS, SEND_REWRITE, SEND_START, SEND_WRAP_START, trustedItemOf, type CallsSendPlan } from './reader';
 
 /**
  * A start without id or trace_id gets ids derived from the file, the line and its content, so
@@ -140,15 +139,7 @@ export async function sendCallsFile(calls: CallsApi, file: string, options: Send
 /** The item a line holds, normalized, with stable ids and without null optional fields (the line validated). */
 function rewrite(file: string, line: number, bytes: Uint8Array): CallBatchItem {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new ProblemError(new JsonText(file, text, line, false).syntaxProblem() ?? lineProblem(file, line, 'Invalid JSON'));
-  }
-  const item = normalize(withoutNulls(value));
-  if (!item) throw new ProblemError(lineProblem(file, line, 'Not a call record'));
-  return withStableIds(item, file, line);
+  return withStableIds(trustedItemOf(file, { line, text, byteStart: 0, byteEnd: bytes.length }), file, line);
 }
 
 const isSpace = (b: number | undefined) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { statSync, utimesSync, writeFileSync } from 'node:fs';
 import type { CallsApi } from '../../../src/api/calls';
-import { validateCallsFile } from '../../../src/calls/reader';
+import { ProblemError, validateCallsFile } from '../../../src/calls/reader';
 import { sendCallsFile, withStableIds } from '../../../src/calls/send';
 import { harness, PROJECT, type Harness } from '../contract/helpers';
 import { useTempDir, writeTemp } from '../trajectories/helpers';
@@ -95,6 +95,9 @@ describe('calls/send: the import sends the file\'s bytes', () => {
     writeFileSync(file, [bareEnd('a'), startLine('a'), bareEnd('a')].join('\n'));
     const again = recorder();
     assert.equal((await countingParses(() => sendCallsFile(again.api, file, { plan }))).parses, 3);
+    // A line that became something else is refused at its line, naming what it holds.
+    writeFileSync(file, [startLine('a'), '[1, 2]'].join('\n'));
+    await assert.rejects(sendCallsFile(recorder().api, file, { plan }), (e: unknown) => e instanceof ProblemError && /:2:1: expected a call record .*, received array$/.test(e.message));
   });
 
   it('sends itemsPerBatch items per call, one call at a time, in file order, and names the lines of a failed one', async () => {
