@@ -13,7 +13,11 @@ import { stat } from 'node:fs/promises';
 import type { CallBatchItem } from '../api';
 import type { CallsApi } from '../api/calls';
 import { chunksOf, FileBytes } from '../files/bytes';
-import { MAX_PLANNED_THREADS, SEND_AS_IS, SEND_REWRITE, SEND_START, SEND_WRAP_START, trustedItemOf, type CallsSendPlan } from './reader';
+import * as reader from './reader';
+import { trustedItemOf, type CallsSendPlan } from './reader';
+
+// Read once: the loop below runs per line, and a module's export can be a getter (CommonJS output).
+const { MAX_PLANNED_THREADS, SEND_AS_IS, SEND_REWRITE, SEND_START, SEND_WRAP_START } = reader;
 
 /**
  * A start without id or trace_id gets ids derived from the file, the line and its content, so
