@@ -102,6 +102,24 @@ export function callItems(n: number) {
 }
 
 /**
+ * A JSONL file of `n` call batch items (cached): callItems' lines, with one start in a hundred
+ * written as tracing SDKs write unset optional fields (`"display_name": null, "parent_id": null`),
+ * which the import leaves out, so that item is rewritten and the others go as their bytes.
+ */
+export function callsFile(n: number): string {
+  fs.mkdirSync(CACHE, { recursive: true });
+  const file = path.join(CACHE, `calls-${n}.jsonl`);
+  if (fs.existsSync(file)) return file;
+  const lines = callItems(n).map((item, i) => {
+    if (i % 200 === 0 && item.mode === 'start') return JSON.stringify({ ...item, req: { start: { ...item.req.start, display_name: null, parent_id: null } } });
+    return JSON.stringify(item);
+  });
+  fs.writeFileSync(`${file}.tmp`, `${lines.join('\n')}\n`);
+  fs.renameSync(`${file}.tmp`, file);
+  return file;
+}
+
+/**
  * An ART version 2 Parquet step file (written by DuckDB, as test/fixtures/art/parquet.ts writes
  * them) whose groups' JSON adds up to at least `mb` MiB (cached). The contents are pseudo-random
  * words, so Zstd shrinks them about as much as it shrinks real conversations, not to nothing.

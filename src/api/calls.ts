@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PayloadTooLargeError, ProtocolError } from './errors';
+import { PayloadTooLargeError, ProtocolError, ValidationError } from './errors';
 import type { HttpClient } from './http';
 import { CallBatchItem, UpsertBatchResponse, type CallEndRes, type CallStartRes } from './schemas';
 import { isObject } from './json';
@@ -67,7 +67,7 @@ export class CallsApi {
     let index = 0;
     let end = await requestEnd(0);
     while (index < filled.length) {
-      const sending = this.sendSplitting(encoded, index, end, options);
+      const sending = this.sendSplitting(frameText(encoded), index, end, options);
       const next = end < filled.length ? requestEnd(end) : Promise.resolve(end);
       // Its failure (if any) is reported after the request in flight settles, below.
       next.catch(() => undefined);
@@ -78,14 +78,44 @@ export class CallsApi {
     return results;
   }
 
+  /**
+   * POST /call/upsert_batch with items given as their JSON bytes, so the service receives a file's
+   * bytes unchanged (no parse and re-serialization: numbers, key order and unknown fields arrive
+   * as written). Each item must be a `{mode, req}` batch item that passed `CallBatchItem`, with its
+   * start's `id` and `trace_id` set — the import's validation pass over the file is that check, so
+   * it is not repeated here; what is checked is the framing (one JSON object per item). Requests
+   * under the byte budget, one after another; a 413 splits the request in half, as `upsertBatch`.
+   */
+  async upsertBatchJson(items: readonly Uint8Array[], options: UpsertBatchOptions = {}): Promise<CallResult[]> {
+    items.forEach((bytes, i) => {
+      if (bytes[0] !== 0x7b || bytes[bytes.length - 1] !== 0x7d) {
+        throw new ValidationError(`Invalid call batch: item ${i} is not a JSON object`, {
+          issues: [{ loc: ['body', 'batch', i], msg: 'expected a JSON object', type: 'dict_type' }],
+          source: 'client',
+        });
+      }
+    });
+    const budget = options.maxBatchBytes ?? DEFAULT_MAX_BATCH_BYTES;
+    const frame = frameBytes(items);
+    const results: CallResult[] = [];
+    for (let index = 0; index < items.length; ) {
+      let end = index + 1;
+      let bytes = ENVELOPE_BYTES + items[index]!.length;
+      while (end < items.length && bytes + items[end]!.length + 1 <= budget) bytes += items[end++]!.length + 1;
+      for (const r of await this.sendSplitting(frame, index, end, options)) results.push(r);
+      index = end;
+    }
+    return results;
+  }
+
   private async sendSplitting(
-    encoded: string[],
+    frame: Frame,
     start: number,
     end: number,
     options: UpsertBatchOptions,
   ): Promise<CallResult[]> {
     try {
-      return await this.send(encoded, start, end, options);
+      return await this.send(frame, start, end, options);
     } catch (e) {
       if (!(e instanceof PayloadTooLargeError) || end - start < 2) {
         if (e instanceof PayloadTooLargeError) {
@@ -98,14 +128,14 @@ export class CallsApi {
         throw e;
       }
       const mid = start + Math.floor((end - start) / 2);
-      const left = await this.sendSplitting(encoded, start, mid, options);
-      const right = await this.sendSplitting(encoded, mid, end, options);
+      const left = await this.sendSplitting(frame, start, mid, options);
+      const right = await this.sendSplitting(frame, mid, end, options);
       return [...left, ...right];
     }
   }
 
-  private async send(encoded: string[], start: number, end: number, options: UpsertBatchOptions): Promise<CallResult[]> {
-    const body = Buffer.from(`{"batch":[${encoded.slice(start, end).join(',')}]}`);
+  private async send(frame: Frame, start: number, end: number, options: UpsertBatchOptions): Promise<CallResult[]> {
+    const body = frame(start, end);
     const { value, info, status } = await this.http.json({
       method: 'POST',
       base: 'trace',
@@ -127,6 +157,31 @@ export class CallsApi {
     return parsed.res;
   }
 }
+
+/** The request body of items [start, end). */
+type Frame = (start: number, end: number) => Buffer;
+
+const frameText =
+  (encoded: readonly string[]): Frame =>
+  (start, end) =>
+    Buffer.from(`{"batch":[${encoded.slice(start, end).join(',')}]}`);
+
+const OPEN = Buffer.from('{"batch":[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']}');
+
+/** One copy of the items' bytes into the body, with the framing around and between them. */
+const frameBytes =
+  (items: readonly Uint8Array[]): Frame =>
+  (start, end) => {
+    const parts: Uint8Array[] = [OPEN];
+    for (let i = start; i < end; i++) {
+      if (i > start) parts.push(COMMA);
+      parts.push(items[i]!);
+    }
+    parts.push(CLOSE);
+    return Buffer.concat(parts);
+  };
 
 function fillIds(item: CallBatchItem): CallBatchItem {
   if (item && item.mode === 'start' && item.req?.start) {

@@ -1,36 +1,15 @@
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { localFiles, type Invocation } from '../ui/commands';
-import type { CallBatchItem } from '../api';
 import { LiveProblems } from '../ui/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
-import { readCallItems, validateCallsFile, type CallsValidationSummary } from './reader';
+import { validateCallsFile, type CallsValidationSummary } from './reader';
+import { sendCallsFile } from './send';
 import { background } from '../common/background';
 import { withAbortableProgress } from '../common/progress';
-
-/**
- * A start without id or trace_id gets ids derived from the file, the line and its content, so
- * importing the same file again upserts the same calls instead of creating new ones.
- */
-export function withStableIds(item: CallBatchItem, file: string, line: number): CallBatchItem {
-  if (item.mode !== 'start' || (item.req.start.id && item.req.start.trace_id)) return item;
-  const seed = `${file}\n${line}\n${JSON.stringify(item.req.start)}`;
-  const start = { ...item.req.start, id: item.req.start.id || stableUuid(`id\n${seed}`), trace_id: item.req.start.trace_id || stableUuid(`trace\n${seed}`) };
-  return { ...item, req: { ...item.req, start } };
-}
-
-/** A UUID-shaped id (version 5 layout) from a SHA-256 of `text`. */
-function stableUuid(text: string): string {
-  const h = createHash('sha256').update(text).digest();
-  h[6] = (h[6]! & 0x0f) | 0x50;
-  h[8] = (h[8]! & 0x3f) | 0x80;
-  const x = h.subarray(0, 16).toString('hex');
-  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
-}
 
 export interface ImportArgs {
   files?: (string | vscode.Uri)[];
@@ -81,9 +60,11 @@ export class ImportManager implements vscode.Disposable {
     const { files, options: args } = call;
     const client = this.connection.signedInClient('svc.importCalls', 'trace');
 
+    const project = this.connection.config.project;
     const summaries: CallsValidationSummary[] = [];
     for (const uri of files) {
-      const s = await validateCallsFile(uri.fsPath);
+      // The plan lets the send pass send each item's bytes as written, parsing only those that change.
+      const s = await validateCallsFile(uri.fsPath, { plan: true, threadsOf: project });
       this.live.set(uri, s.problems);
       summaries.push(s);
     }
@@ -105,7 +86,6 @@ export class ImportManager implements vscode.Disposable {
     const started = performance.now();
     const report: ImportReport = { status: 'done', files: [] };
     const threadIds = new Set<string>();
-    const project = this.connection.config.project;
     await withAbortableProgress(
       { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls' },
       async (progress, abort) => {
@@ -115,44 +95,30 @@ export class ImportManager implements vscode.Disposable {
           const name = path.basename(uri.fsPath);
           const counts = { file: uri.fsPath, items: 0, starts: 0, ends: 0 };
           report.files.push(counts);
-          let batch: { item: CallBatchItem; line: number }[] = [];
           // The lines of the request that failed, for the message (the error itself stays as thrown).
           let failedLines = '';
-          const flush = async () => {
-            if (!batch.length) return;
-            const records = batch;
-            batch = [];
-            await client.calls.upsertBatch(
-              records.map((r) => r.item),
-              {
-                signal: abort.signal,
-                maxBatchBytes: args.maxBatchBytes,
-                // Counted per acknowledged request, so a failure later in the batch does not
-                // hide what was already stored.
-                onChunk: (first, results, sent) => {
-                  bytes += sent;
-                  done += results.length;
-                  for (const r of records.slice(first, first + results.length)) {
-                    counts.items++;
-                    if (r.item.mode === 'start') counts.starts++;
-                    else counts.ends++;
-                  }
-                  progress.report({ message: `${name}: ${done}/${totalItems} calls, ${formatBytes(bytes)}`, increment: (results.length / totalItems) * 100 });
-                },
-              },
-            ).catch((e: unknown) => {
-              failedLines = `lines ${records[0]!.line}–${records.at(-1)!.line}`;
-              throw e;
-            });
-          };
           try {
-            for await (const rec of readCallItems(uri.fsPath, { signal: abort.signal, trusted: true })) {
-              batch.push({ item: withStableIds(rec.item, uri.fsPath, rec.line), line: rec.line });
-              const start = 'start' in rec.item.req ? rec.item.req.start : undefined;
-              if (start?.thread_id && threadIds.size < MAX_SHOWN_THREADS && start.project_id === project) threadIds.add(start.thread_id);
-              if (batch.length >= perBatch) await flush();
-            }
-            await flush();
+            const sent = await sendCallsFile(client.calls, uri.fsPath, {
+              signal: abort.signal,
+              itemsPerBatch: perBatch,
+              maxBatchBytes: args.maxBatchBytes,
+              plan: summaries[files.indexOf(uri)]?.plan,
+              threadsOf: project,
+              // Counted per acknowledged request, so a failure later in the file does not hide
+              // what was already stored.
+              onChunk: (stored) => {
+                bytes += stored.bytes;
+                done += stored.starts + stored.ends;
+                counts.items += stored.starts + stored.ends;
+                counts.starts += stored.starts;
+                counts.ends += stored.ends;
+                progress.report({ message: `${name}: ${done}/${totalItems} calls, ${formatBytes(bytes)}`, increment: ((stored.starts + stored.ends) / totalItems) * 100 });
+              },
+              onFailedLines: (first, last) => {
+                failedLines = `lines ${first}–${last}`;
+              },
+            });
+            for (const id of sent.threadIds) if (threadIds.size < MAX_SHOWN_THREADS) threadIds.add(id);
           } catch (e) {
             report.status = abort.signal.aborted ? 'cancelled' : 'failed';
             report.error = `${name}${failedLines ? `, a request with ${failedLines}` : ''}: ${this.errors.describe(e)}`;

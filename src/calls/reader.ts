@@ -13,7 +13,7 @@ import { formatPath } from '../api/errors';
 import { byPosition, INVALID_UTF8, isBlank, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type Problem } from '../files/problems';
 import { isObject } from '../api/json';
 import { kindOf, valueAt } from '../files/issues';
-import type { JsonText, JsonPath } from '../files/jsonText';
+import { JsonText, type JsonPath } from '../files/jsonText';
 import { formatBytes } from '../common/format';
 
 export { ProblemError, type Problem } from '../files/problems';
@@ -39,7 +39,41 @@ export interface CallsValidationSummary {
   problems: Problem[];
   truncated: boolean;
   fileBytes: number;
+  /** With `plan`: how the import sends each item, for the file as it was validated. */
+  plan?: CallsSendPlan;
 }
+
+/**
+ * What the validation pass learnt about each item, so the send pass needs no parse of an item that
+ * goes as written (src/calls/send.ts): the file's size and modification time when it was read
+ * (a file changed since is read as if there were no plan), and per item its line's byte length
+ * and how it is sent.
+ */
+export interface CallsSendPlan {
+  size: number;
+  mtimeMs: number;
+  /** Items planned (non-blank lines). */
+  items: number;
+  /** Per item: one of the SEND_* codes. */
+  codes: Uint8Array;
+  /** Per item: the line's bytes (without the line break), as a check that it is the same line. */
+  lengths: Uint32Array;
+  /** With `threadsOf`: the first thread ids of that project's starts, in file order (up to 50). */
+  threadIds: string[];
+}
+
+/** Parse the line, fill its ids, drop its null optional fields, serialize it (what every item took before). */
+export const SEND_REWRITE = 0;
+/** A `{mode, req}` start or end that needs no change: its bytes go as written. */
+export const SEND_AS_IS = 1;
+/** A bare `{"start": ...}` that needs no other change: its bytes go inside `{"mode":"start","req":...}`. */
+export const SEND_WRAP_START = 2;
+/** A bare `{"end": ...}` likewise. */
+export const SEND_WRAP_END = 3;
+/** Added to a code for a start (for the counts). */
+export const SEND_START = 4;
+/** Thread ids the import offers to show. */
+export const MAX_PLANNED_THREADS = 50;
 
 export interface CallsValidateOptions {
   signal?: AbortSignal;
@@ -47,6 +81,10 @@ export interface CallsValidateOptions {
   maxProblems?: number;
   /** Longest line, bytes. Default 64 MiB. */
   maxLineBytes?: number;
+  /** Also make the send plan (`summary.plan`) for the import that follows. */
+  plan?: boolean;
+  /** With `plan`: collect the thread ids of this project's starts (for the import's Show Thread). */
+  threadsOf?: string;
 }
 
 export interface CallsReadOptions {
@@ -71,6 +109,8 @@ const SHAPES = '{"mode": "start" or "end", "req": {...}}, {"start": {...}} or {"
 export async function validateCallsFile(path: string, opts: CallsValidateOptions = {}): Promise<CallsValidationSummary> {
   const problems = new ProblemList(opts.maxProblems);
   const summary: CallsValidationSummary = { file: path, items: 0, starts: 0, ends: 0, problems: [], truncated: false, fileBytes: 0 };
+  const before = opts.plan ? await stat(path) : undefined;
+  const plan = before ? new PlanBuilder(opts.threadsOf) : undefined;
   for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, skipOverlong: true })) {
     if (line.overlong) {
       summary.items++;
@@ -89,9 +129,13 @@ export async function validateCallsFile(path: string, opts: CallsValidateOptions
     if (problems.truncated && problems.hasError) continue;
     const found = checkItem(doc, value, line).problems;
     problems.addAll(found.sort(byPosition));
+    plan?.add(summary.items - 1, line, value, found);
   }
   if (summary.items === 0) problems.add(lineProblem(path, 1, 'The file is empty'));
-  summary.fileBytes = (await stat(path)).size;
+  const after = await stat(path);
+  summary.fileBytes = after.size;
+  // A file written while it was read has no plan: the import then parses every line.
+  if (plan && before && before.size === after.size && before.mtimeMs === after.mtimeMs) summary.plan = plan.done(after.size, after.mtimeMs, summary.items);
   summary.problems = problems.items;
   summary.truncated = problems.truncated;
   return summary;
@@ -113,6 +157,76 @@ export async function* readCallItems(path: string, opts: CallsReadOptions = {}):
       },
     };
   }
+}
+
+/**
+ * The item of one line of a file that validated, as `readCallItems` with `trusted` reads it:
+ * normalized by its keys, without null optional fields; a line that is not JSON or holds no record
+ * shape is thrown as a ProblemError naming its first problem.
+ */
+export function trustedItemOf(path: string, line: Line): CallBatchItem {
+  const doc = new JsonText(path, line.text, line.line, false);
+  let value: unknown;
+  try {
+    value = JSON.parse(line.text);
+  } catch {
+    throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
+  }
+  const trusted = normalize(withoutNulls(value));
+  if (trusted) return trusted;
+  const { item, problems } = checkItem(doc, value, line);
+  if (item) return item;
+  throw new ProblemError(problems.filter((p) => p.severity === 'error').sort(byPosition)[0] ?? lineProblem(path, line.line, 'Not a call record'));
+}
+
+/** Builds a CallsSendPlan as the validation pass goes. */
+class PlanBuilder {
+  private codes = new Uint8Array(1024);
+  private lengths = new Uint32Array(1024);
+  private readonly threadIds = new Set<string>();
+  constructor(private readonly threadsOf: string | undefined) {}
+
+  add(index: number, line: Line, value: unknown, problems: Problem[]): void {
+    if (index >= this.codes.length) {
+      const codes = new Uint8Array(this.codes.length * 2);
+      codes.set(this.codes);
+      this.codes = codes;
+      const lengths = new Uint32Array(this.lengths.length * 2);
+      lengths.set(this.lengths);
+      this.lengths = lengths;
+    }
+    this.lengths[index] = line.byteEnd - line.byteStart;
+    this.codes[index] = problems.some((p) => p.severity === 'error') || line.invalidUtf8 ? SEND_REWRITE : sendCode(value);
+    if (this.threadsOf !== undefined && this.threadIds.size < MAX_PLANNED_THREADS) {
+      const start = isObject(value) ? (isObject(value.req) ? value.req.start : value.start) : undefined;
+      if (isObject(start) && typeof start.thread_id === 'string' && start.thread_id && start.project_id === this.threadsOf) this.threadIds.add(start.thread_id);
+    }
+  }
+
+  done(size: number, mtimeMs: number, items: number): CallsSendPlan {
+    return { size, mtimeMs, items, codes: this.codes.subarray(0, items), lengths: this.lengths.subarray(0, items), threadIds: [...this.threadIds] };
+  }
+}
+
+/** How a valid record is sent: as written when nothing in it changes, else SEND_REWRITE. */
+function sendCode(value: unknown): number {
+  if (!isObject(value)) return SEND_REWRITE;
+  const kind = kindOfItem(value);
+  const bare = !('mode' in value);
+  const record = bare ? value[kind ?? ''] : isObject(value.req) ? value.req[kind ?? ''] : undefined;
+  if (!isObject(record)) return SEND_REWRITE;
+  if (kind === 'start') {
+    if (!record.id || !record.trace_id || hasNullIn(record, OPTIONAL_START)) return SEND_REWRITE;
+    return SEND_START + (bare ? SEND_WRAP_START : SEND_AS_IS);
+  }
+  if (kind === 'end') return hasNullIn(record, OPTIONAL_END) ? SEND_REWRITE : bare ? SEND_WRAP_END : SEND_AS_IS;
+  return SEND_REWRITE;
+}
+
+/** Whether dropNulls would leave anything out. */
+function hasNullIn(record: Record<string, unknown>, optional: ReadonlySet<string>): boolean {
+  for (const k in record) if (record[k] === null && optional.has(k)) return true;
+  return false;
 }
 
 /** A record in the `{mode, req}` form, judged by its keys only (for a trusted file). */

@@ -27,6 +27,8 @@ export async function run(): Promise<void> {
   await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
   for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
   await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
+  // SVC_BENCH_ONLY=threads-view: that figure alone (scripts/bench/threads-view.ts).
+  if (process.env.SVC_BENCH_ONLY === 'threads-view') return threadsView(api, url, key);
   // SVC_BENCH_ONLY=dashboard: the dashboard figures alone (no upload, no Threads view), for work
   // on the dashboard; SVC_BENCH_PROFILE=<dir> also writes a CPU profile of this host per open.
   const only = process.env.SVC_BENCH_ONLY === 'dashboard';
@@ -34,21 +36,7 @@ export async function run(): Promise<void> {
   await benchDashboard(api);
   if (only) return;
 
-  // First thread rows after opening the Threads view on a project of 100,000 threads, against the
-  // time to the first byte of the same request (the view's first page) sent raw from this host.
-  await vscode.commands.executeCommand('workbench.action.closeSidebar');
-  await vscode.workspace.getConfiguration('svc').update('project', 'bench/threads', vscode.ConfigurationTarget.Global);
-  for (let i = 0; i < 100 && api.threads.project !== 'bench/threads'; i++) await new Promise((r) => setTimeout(r, 20));
-  const pageSize = api.connection.config.threadsPageSize;
-  const firstRows: number[] = [];
-  const firstBytes: number[] = [];
-  for (let run = 0; run < 5; run++) {
-    await vscode.commands.executeCommand('workbench.action.closeSidebar');
-    api.threads.reset();
-    firstBytes.push(await firstByteMs(url, key, JSON.stringify({ project_id: 'bench/threads', sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: pageSize + 1, offset: 0 })));
-    firstRows.push(await firstRowsMs(api));
-  }
-  console.log(`BENCH_THREADS_VIEW ${JSON.stringify({ firstRows, firstBytes, pageSize })}`);
+  await threadsView(api, url, key);
 }
 
 async function benchUpload(boot: BootApi, api: SvcExtensionApi, file: string): Promise<void> {
@@ -140,8 +128,57 @@ async function startProfile(name: string): Promise<() => Promise<void>> {
   };
 }
 
+/**
+ * First thread rows after opening the Threads view on a project of 100,000 threads, against the
+ * time to the first byte of the same request (the view's first page) sent raw from this host.
+ * Runs alternate (raw first byte, then the view), THREADS_VIEW_RUNS times: the figure is the median
+ * of the per-run differences, printed with every run, since one run on a loaded machine says little.
+ */
+const THREADS_VIEW_RUNS = Number(process.env.SVC_BENCH_THREADS_RUNS) || 11;
+
+async function threadsView(api: SvcExtensionApi, url: string, key: string): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  await vscode.workspace.getConfiguration('svc').update('project', 'bench/threads', vscode.ConfigurationTarget.Global);
+  for (let i = 0; i < 100 && api.threads.project !== 'bench/threads'; i++) await new Promise((r) => setTimeout(r, 20));
+  const pageSize = api.connection.config.threadsPageSize;
+  const firstRows: number[] = [];
+  const firstBytes: number[] = [];
+  // Where each open's time goes: when the model asked the client for the page, and when the
+  // client had given all of its rows (both from the open, like firstRows).
+  const queryAt: number[] = [];
+  const pageAt: number[] = [];
+  const threads = api.connection.client!.threads;
+  const query = threads.query.bind(threads);
+  let opened = 0;
+  threads.query = (input, options) => {
+    queryAt.push(performance.now() - opened);
+    const rows = query(input, options);
+    return (async function* () {
+      yield* rows;
+      pageAt.push(performance.now() - opened);
+    })();
+  };
+  try {
+    for (let run = 0; run < THREADS_VIEW_RUNS; run++) {
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      api.threads.reset();
+      firstBytes.push(await firstByteMs(url, key, JSON.stringify({ project_id: 'bench/threads', sort_by: [{ field: 'last_updated', direction: 'desc' }], limit: pageSize + 1, offset: 0 })));
+      opened = performance.now();
+      firstRows.push(await firstRowsMs(api));
+    }
+  } finally {
+    threads.query = query;
+  }
+  console.log(`BENCH_THREADS_VIEW ${JSON.stringify({ firstRows, firstBytes, pageSize, childrenAt, queryAt, pageAt })}`);
+}
+
+/** Per open: when VS Code first asked the tree for its root (ms from the open). */
+const childrenAt: number[] = [];
+let firstRowsRuns = 0;
+
 /** Milliseconds from opening the Threads view to the tree returning its first thread rows. */
 async function firstRowsMs(api: SvcExtensionApi): Promise<number> {
+  firstRowsRuns++;
   const provider = api.threadsProvider as unknown as { getChildren(node?: unknown): Promise<{ kind: string }[]> };
   const original = provider.getChildren.bind(provider);
   const t0 = performance.now();
@@ -149,6 +186,7 @@ async function firstRowsMs(api: SvcExtensionApi): Promise<number> {
     return await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('no thread rows within 30 s')), 30_000);
       provider.getChildren = async (node?: unknown) => {
+        if (!node && childrenAt.length < firstRowsRuns + 1) childrenAt.push(performance.now() - t0);
         const nodes = await original.call(provider, node);
         if (!node && nodes.some((n) => n.kind === 'thread')) {
           clearTimeout(timer);
