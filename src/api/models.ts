@@ -16,6 +16,11 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface LogOptions extends CallOptions {
+  /** On a new connection (HttpRequest.fresh): the caller held the event loop since its last request. */
+  fresh?: boolean;
+}
+
 /** The parts of a log request that `logGroupsJson` frames around the groups. */
 const LogFraming = z.object({
   split: TrajectoryLogRequest.shape.split,
@@ -68,7 +73,7 @@ export class ModelsApi {
   async logGroupsJson(
     modelId: string,
     request: { split: string; groups: readonly string[]; members?: Readonly<Record<string, string>> },
-    options: CallOptions = {},
+    options: LogOptions = {},
   ): Promise<unknown> {
     const path = modelPath(modelId, 'log');
     checkRequest(LogFraming, { split: request.split, members: request.members ?? {} }, 'trajectory log request');
@@ -93,7 +98,7 @@ export class ModelsApi {
     return this.sendLog(path, Buffer.from(parts.join(''), 'utf8'), options);
   }
 
-  private async sendLog(path: string, body: Uint8Array | undefined, options: CallOptions, json?: unknown): Promise<unknown> {
+  private async sendLog(path: string, body: Uint8Array | undefined, options: LogOptions, json?: unknown): Promise<unknown> {
     const res = await this.http.stream({
       method: 'POST',
       base: 'training',
@@ -103,6 +108,7 @@ export class ModelsApi {
       body,
       retry: 'unsent-only',
       signal: options.signal,
+      fresh: options.fresh,
     });
     // A 2xx status line means the service stored the trajectories; the body (shape not promised)
     // is a courtesy, so losing it must not make a logged request look failed or uncertain.
