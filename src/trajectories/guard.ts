@@ -30,19 +30,23 @@ export async function fingerprint(path: string, signal?: AbortSignal): Promise<F
   return { size: before.size, mtimeMs: before.mtimeMs, sha256: hash.digest('hex') };
 }
 
+/** Bytes read from the file at a time: a read is a trip to the thread pool, slow on a busy machine. */
+const BLOCK_BYTES = 1024 * 1024;
+
 /**
- * A file's bytes (FileBytes) that hashes what is read, as it is read: the SHA-256 of the whole file
- * comes out of the pass that reads it anyway. It is only given when the reads covered the file
- * from its first byte to its last in order; a read that goes back over bytes already hashed is
- * checked against them (the line reader looks at the first 3 bytes for a byte order mark, then
- * reads from 0), and one that skips ahead or goes back further leaves no hash.
+ * A file's bytes (FileBytes), read ahead in 1 MiB blocks (the next block is read while the current
+ * one is parsed), that hashes what is read as it is read: the SHA-256 of the whole file comes out
+ * of the pass that reads it anyway. Readers ask for 64 KiB at a time and get slices of the block.
+ * The hash is only given when the blocks covered the file from its first byte to its last in
+ * order; a read outside the current block other than the next one leaves no hash.
  */
 export class HashingBytes implements ByteSource {
   private readonly hash: Hash = createHash('sha256');
   private hashed = 0;
-  private last: { start: number; bytes: Buffer } | undefined;
   private broken = false;
-  /** Reads so far: what was read since a moment is known by comparing counts. */
+  private block: { start: number; bytes: Buffer } | undefined;
+  private ahead: { start: number; bytes: Promise<Buffer> } | undefined;
+  /** Blocks read so far: what was read since a moment is known by comparing counts. */
   reads = 0;
 
   private constructor(private readonly file: FileBytes) {}
@@ -56,23 +60,31 @@ export class HashingBytes implements ByteSource {
   }
 
   async read(start: number, end: number): Promise<Buffer> {
-    const bytes = await this.file.read(start, end);
-    this.reads++;
-    if (this.broken) return bytes;
-    const stop = start + bytes.length;
-    if (start > this.hashed) this.broken = true;
-    else if (start < this.hashed) {
-      // Bytes read again must be the ones hashed: only the previous read is kept to compare.
-      const last = this.last;
-      const overlap = Math.min(stop, this.hashed);
-      if (!last || start < last.start || !bytes.subarray(0, overlap - start).equals(last.bytes.subarray(start - last.start, overlap - last.start))) this.broken = true;
+    const b = this.block;
+    if (!b || start < b.start || start >= b.start + b.bytes.length) {
+      if (b && start !== b.start + b.bytes.length) {
+        // Not the next bytes: read as asked, and no hash.
+        this.broken = true;
+        return this.file.read(start, end);
+      }
+      const bytes = await (this.ahead?.start === start ? this.ahead.bytes : this.file.read(start, start + BLOCK_BYTES));
+      this.ahead = undefined;
+      this.block = { start, bytes };
+      this.reads++;
+      if (start !== this.hashed) this.broken = true;
+      if (!this.broken) {
+        this.hash.update(bytes);
+        this.hashed += bytes.length;
+      }
+      const next = start + bytes.length;
+      if (bytes.length > 0 && next < this.file.size) {
+        const ahead = this.file.read(next, next + BLOCK_BYTES);
+        ahead.catch(() => undefined);
+        this.ahead = { start: next, bytes: ahead };
+      }
     }
-    if (!this.broken && stop > this.hashed) {
-      this.hash.update(bytes.subarray(this.hashed - start));
-      this.hashed = stop;
-    }
-    this.last = { start, bytes };
-    return bytes;
+    const block = this.block!;
+    return block.bytes.subarray(start - block.start, Math.min(end, block.start + block.bytes.length) - block.start);
   }
 
   /** The SHA-256 of the whole file as read, or undefined when it was not read through in order. */
@@ -82,9 +94,12 @@ export class HashingBytes implements ByteSource {
     return this.hash.digest('hex');
   }
 
-  close(): Promise<void> {
-    this.last = undefined;
-    return this.file.close();
+  async close(): Promise<void> {
+    const ahead = this.ahead?.bytes;
+    this.ahead = undefined;
+    this.block = undefined;
+    await ahead?.catch(() => undefined);
+    await this.file.close();
   }
 }
 
