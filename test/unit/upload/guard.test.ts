@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
 import { fingerprint, HashingBytes, unchangedGroups } from '../../../src/trajectories/guard';
+import { validateForUpload } from '../../../src/trajectories/passes';
 import { uploadGroups } from '../../../src/trajectories/upload';
 import { harness, trajectory, type Harness } from '../contract/helpers';
 
@@ -54,6 +55,23 @@ describe('trajectories/guard: the content check costs no pass of its own', () =>
     for (let at = (1 << 20) + 100; at < back.size; ) at += (await back.read(at, at + 64 * 1024)).length;
     assert.equal(back.digest(), undefined, 'went back to the first block');
     await back.close();
+  });
+
+  it('validateForUpload: a valid file gets the SHA-256 of its bytes (JSONL from the validation pass, .json from a pass of its own); an invalid one gets none', async () => {
+    const file = jsonl('valid.jsonl', 100);
+    const v = await validateForUpload(file);
+    assert.equal(v.summary.problems.length, 0);
+    assert.equal(v.sha256, (await fingerprint(file)).sha256);
+    const json = path.join(dir, 'valid.json');
+    fs.writeFileSync(json, `{"split":"train","trajectory_groups":[${line(1)},${line(2)}]}`);
+    const j = await validateForUpload(json);
+    assert.equal(j.summary.groups, 2);
+    assert.equal(j.sha256, (await fingerprint(json)).sha256);
+    const bad = path.join(dir, 'bad.jsonl');
+    fs.writeFileSync(bad, `${line(1)}\n{"trajectories": 3}\n`);
+    const b = await validateForUpload(bad);
+    assert.ok(b.summary.problems.some((p) => p.severity === 'error'));
+    assert.equal(b.sha256, undefined);
   });
 
   describe('unchangedGroups with the send pass reading through a HashingBytes', () => {
