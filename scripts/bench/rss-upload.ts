@@ -9,7 +9,7 @@
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
 import { createServiceClient } from '../../src/api';
-import { groupsForUpload, validateForUpload } from '../../src/trajectories/passes';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { BENCH_KEY } from './keys';
 import { decodeAndPost } from './parquet';
@@ -69,10 +69,8 @@ async function main() {
     out = { status: 'done', bytes: fs.statSync(file).size };
   } else {
     const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
-    const v = await validateForUpload(file);
-    const summary = v.summary;
-    const { groups, close } = await groupsForUpload(file, v);
-    const res = await uploadGroups(client, groups, { modelId: 'bench', split: 'train', members: summary.members }).finally(close);
+    const summary = await validateTrajectoryFile(file);
+    const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'bench', split: 'train', members: summary.members });
     await client.close();
     out = { bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, status: res.outcome.status };
   }

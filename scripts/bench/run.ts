@@ -9,7 +9,7 @@ import * as zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
-import { groupsForUpload, validateForUpload } from '../../src/trajectories/passes';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import { uploadGroups } from '../../src/trajectories/upload';
 import { callItems, parquetTrajectoryFile, trajectoryFile, trajectoryJsonFile } from './data';
 import { decodeAndPost } from './parquet';
@@ -173,12 +173,12 @@ async function main() {
     console.log(`\ntrajectory upload (${UPLOAD_MB} MiB JSONL)`);
     const file = trajectoryFile(UPLOAD_MB);
     const fileBytes = fs.statSync(file).size;
-    // The client: the command's two passes (src/trajectories/passes.ts) and uploadGroups.
+    // The client: validation, then the send pass (what the command adds on top, the change guard,
+    // is the host figure's ratio).
     const upRun = () => measure(url, async () => {
-      const v = await validateForUpload(file);
-      if (v.summary.problems.length) throw new Error(`bench file invalid: ${v.summary.problems[0]!.message}`);
-      const { groups, close } = await groupsForUpload(file, v);
-      const r = await uploadGroups(client, groups, { modelId: 'bench', split: 'train' }).finally(close);
+      const s = await validateTrajectoryFile(file);
+      if (s.problems.length) throw new Error(`bench file invalid: ${s.problems[0]!.message}`);
+      const r = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
       if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
     });
     const rawUpRun = () => measure(url, async () => {
@@ -236,10 +236,9 @@ async function main() {
     console.log(`\ntrajectory upload (an ART Parquet step file: ${fmt(mib(pqBytes), 0)} MiB on disk, ${PARQUET_JSON_MB} MiB of group JSON)`);
     let pqJson = 0;
     const pqRun = () => measure(url, async () => {
-      const v = await validateForUpload(pq);
-      if (v.summary.problems.length) throw new Error(`bench Parquet file invalid: ${v.summary.problems[0]!.message}`);
-      const { groups, close } = await groupsForUpload(pq, v);
-      const r = await uploadGroups(client, groups, { modelId: 'bench', split: 'train' }).finally(close);
+      const s = await validateTrajectoryFile(pq);
+      if (s.problems.length) throw new Error(`bench Parquet file invalid: ${s.problems[0]!.message}`);
+      const r = await uploadGroups(client, readTrajectoryGroups(pq, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
       if (r.outcome.status !== 'done') throw new Error(`Parquet upload ${r.outcome.status}: ${'error' in r.outcome ? String((r.outcome.error as Error)?.message ?? r.outcome.error) : ''}`);
       pqJson = r.totals.bytesSent;
     });
@@ -337,9 +336,9 @@ async function main() {
           '≤ 100 ms after the first byte',
         );
       }
-      // The command against the client path (validate + uploadGroups) in the same extension host,
-      // alternately (test/host/bench-upload.ts): the same CPUs and event loop on both sides, so the
-      // ratio is what the command adds (progress, problems, the change guard).
+      // The command against the client path (validate, then uploadGroups: the client figure above)
+      // in the same extension host, alternately (test/host/bench-upload.ts): the same CPUs and event
+      // loop on both sides, so the ratio is what the command adds (progress, problems, the guard).
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file against the client path, alternately`);
       const hu = await onAllCpus(() => hostUpload(url, file, { runs: 5, build: false }));
       const hRange = (v: number[]) => `min ${fmt(Math.min(...v), 0)}, max ${fmt(Math.max(...v), 0)} ms`;

@@ -1,8 +1,7 @@
 /**
  * The two passes of an upload over a file, and nothing else: validation (which also gives the
  * hash the change guard compares against) and the send pass (the groups, checked against the file
- * as validated). The command (manager.ts) and the bench's client figure run exactly these. No
- * vscode import.
+ * as validated), as the command (manager.ts) runs them. No vscode import.
  */
 import { formatOf, readTrajectoryGroups, validateTrajectoryFile, type GroupRecord, type ValidationSummary } from '../files';
 import { fingerprint, HashingBytes, unchangedGroups } from './guard';

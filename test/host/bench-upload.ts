@@ -1,6 +1,6 @@
 // `npm run bench` only (not a test suite): the upload through the svc.uploadTrajectories command in
-// the extension host, against the client path (src/trajectories/passes.ts + uploadGroups, what the
-// bench's client figure runs) in the same host, alternately, SVC_BENCH_RUNS times each (default 3): the ratio is
+// the extension host, against the client path (validate, then uploadGroups: what the bench's client
+// figure runs) in the same host, alternately, SVC_BENCH_RUNS times each (default 3): the ratio is
 // what the command adds (progress, problems, the change guard) on the same CPUs and the same event
 // loop. Prints one `BENCH_UPLOAD {json}` line. The service is the bench's sink (SVC_BENCH_URL).
 //   SVC_BENCH_PROFILE=<file.cpuprofile>  also a CPU profile of this host during one command upload
@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as vscode from 'vscode';
 import type { Exports } from '../../src/boot/main';
-import { groupsForUpload, validateForUpload } from '../../src/trajectories/passes';
+import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
 import type { UploadReport } from '../../src/trajectories/report';
 import { uploadGroups } from '../../src/trajectories/upload';
 
@@ -34,9 +34,8 @@ export async function run(): Promise<void> {
   };
   const clientPath = async (): Promise<number> => {
     const t0 = performance.now();
-    const v = await validateForUpload(file);
-    const { groups, close } = await groupsForUpload(file, v);
-    const r = await uploadGroups(api.connection.client!, groups, { modelId: 'bench', split: 'train', members: v.summary.members }).finally(close);
+    const s = await validateTrajectoryFile(file);
+    const r = await uploadGroups(api.connection.client!, readTrajectoryGroups(file, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train', members: s.members });
     if (r.outcome.status !== 'done') throw new Error(`client upload ${r.outcome.status}`);
     return performance.now() - t0;
   };
