@@ -1,11 +1,11 @@
 // The upload figures of `npm run bench` that run in the extension host, and a way to run them
 // alone while working on the upload:
 //
-//   tsx scripts/bench/upload.ts [--mb 200] [--runs 3] [--profile <file.cpuprofile>] [--no-build]
+//   tsx scripts/bench/upload.ts [--mb 200 | --file <path>] [--runs 3] [--profile <file.cpuprofile>] [--rss] [--no-build]
 //
 // starts the sink (scripts/bench/sink.ts), uploads the JSONL bench file through the command and
 // through the client path in one extension host, alternately (test/host/bench-upload.ts), and
-// prints the medians, min and max, and the ratio.
+// prints the medians, min and max, and the ratio. --rss: one command upload, the host's peak RSS.
 import { spawn, spawnSync } from 'node:child_process';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,7 +41,7 @@ async function main() {
     const i = process.argv.indexOf(`--${name}`);
     return i > 0 ? process.argv[i + 1] : undefined;
   };
-  const file = trajectoryFile(Number(arg('mb') ?? 200));
+  const file = arg('file') ?? trajectoryFile(Number(arg('mb') ?? 200));
   const sink = spawn(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/sink.ts', '--threads', '10', '--checkpoints', '10'], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise<string>((resolve, reject) => {
@@ -52,7 +52,12 @@ async function main() {
       sink.on('exit', (c) => reject(new Error(`sink exited ${c}`)));
     });
     console.log(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the start`);
-    const r = hostUpload(url, file, { runs: Number(arg('runs') ?? 3), profile: arg('profile') && path.resolve(arg('profile')!), build: !process.argv.includes('--no-build') });
+    const rss = process.argv.includes('--rss');
+    const r = hostUpload(url, file, { runs: Number(arg('runs') ?? 3), profile: arg('profile') && path.resolve(arg('profile')!), rss, build: !process.argv.includes('--no-build') });
+    if (rss) {
+      console.log(`command: ${r.command[0]!.toFixed(0)} ms; peak RSS ${(r.peakRss! / 2 ** 20).toFixed(0)} MiB, ${((r.peakRss! - r.startRss!) / 2 ** 20).toFixed(0)} MiB over idle`);
+      return;
+    }
     const mibs = (ms: number) => (r.bytes / 2 ** 20 / (ms / 1000)).toFixed(1);
     console.log(`command: ${r.command.map((v) => v.toFixed(0)).join(', ')} ms; client path in the same host: ${r.client.map((v) => v.toFixed(0)).join(', ')} ms`);
     console.log(`medians ${mibs(median(r.command))} vs ${mibs(median(r.client))} MiB/s: ratio ${(median(r.command) / median(r.client)).toFixed(2)}× (min ${Math.min(...r.command).toFixed(0)}/${Math.min(...r.client).toFixed(0)}, max ${Math.max(...r.command).toFixed(0)}/${Math.max(...r.client).toFixed(0)} ms)`);
