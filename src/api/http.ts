@@ -83,6 +83,12 @@ export interface HttpRequest {
   retry: RetryPolicy;
   signal?: AbortSignal;
   accept?: string;
+  /**
+   * On a new connection, not an idle pooled one: after this process's event loop was held for
+   * seconds (a Parquet page decoding), undici's keep-alive timers lag behind the service's, and a
+   * request written on a connection the service is closing is lost. The old pool closes once idle.
+   */
+  fresh?: boolean;
 }
 
 export interface StreamResponse {
@@ -186,7 +192,7 @@ export class HttpClient {
           headers,
           body,
           signal: req.signal,
-          dispatcher: this.dispatcherFor(url),
+          dispatcher: this.dispatcherFor(url, req.fresh),
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
         }, written);
@@ -282,12 +288,18 @@ export class HttpClient {
     return headers;
   }
 
-  private dispatcherFor(url: URL): Dispatcher {
+  private dispatcherFor(url: URL, fresh = false): Dispatcher {
     // close() must stay final: a fresh Agent after it would send for a client that was replaced.
     if (this.closed) throw new ConfigurationError('The service client was closed; the request was not sent.');
     const proxyUrl = proxyFor(url, this.proxy);
     const key = proxyUrl ?? 'direct';
     let dispatcher = this.dispatchers.get(key);
+    if (fresh && dispatcher) {
+      // Its requests in flight finish; its idle connections close.
+      this.dispatchers.delete(key);
+      dispatcher.close().catch(() => undefined);
+      dispatcher = undefined;
+    }
     if (!dispatcher) {
       const tls = { rejectUnauthorized: this.proxy.strictSSL, ...(this.trust ? { secureContext: this.trust.secureContext } : {}) };
       if (proxyUrl) {

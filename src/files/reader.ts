@@ -16,6 +16,7 @@ import { stat } from 'node:fs/promises';
 import { formatPath } from '../api/errors';
 import { isTrajectoryGroup } from '../api/schemas/fastCheck';
 import { TrajectoryGroup } from '../api/schemas/models';
+import type { ByteSource } from './bytes';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { formatBytes } from '../common/format';
 import {
@@ -87,6 +88,11 @@ export interface ValidateOptions {
   streamJsonAbove?: number;
   /** Bytes read at a time when streaming a `.json` file (tests put chunk boundaries everywhere). */
   streamChunkBytes?: number;
+  /**
+   * A `.jsonl` file's bytes, read from here (left open) instead of opening the path: the upload
+   * hashes what the pass reads (src/trajectories/guard.ts). Other formats open the path.
+   */
+  source?: ByteSource;
 }
 
 export interface ReadOptions {
@@ -107,6 +113,8 @@ export interface ReadOptions {
    * texts are framed into requests as they are.
    */
   groupTrajectories?: readonly number[];
+  /** As ValidateOptions.source: with `trusted` and `groupTrajectories`, a `.jsonl` file is read from here. */
+  source?: ByteSource;
 }
 
 // --- JSONL ---------------------------------------------------------------------------------
@@ -117,7 +125,7 @@ export async function validateJsonl(path: string, opts: ValidateOptions): Promis
   let groups = 0;
   let trajectories = 0;
   const groupTrajectories: number[] = [];
-  for await (const line of readLines(path, { signal: opts.signal, maxLineBytes, skipOverlong: true })) {
+  for await (const line of readLines(opts.source ?? path, { signal: opts.signal, maxLineBytes, skipOverlong: true, name: path })) {
     if (line.overlong) {
       groups++;
       groupTrajectories.push(0);
@@ -148,7 +156,7 @@ export async function* readJsonl(path: string, opts: ReadOptions): AsyncGenerato
     // Validated just before, and counted: the lines go out as they are, unparsed.
     const start = opts.startGroup ?? 0;
     let index = -1;
-    for await (const line of readLines(path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes })) {
+    for await (const line of readLines(opts.source ?? path, { signal: opts.signal, maxLineBytes: opts.maxLineBytes, name: path })) {
       if (isBlank(line.text)) continue;
       if (++index < start) continue;
       // Changed since it was validated: refused, never sent altered. `bytes`: what is sent.

@@ -11,9 +11,9 @@ import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { artLayout, artSplitFolder, stepFiles, uploadOrder } from './layout';
-import { fingerprint, unchangedGroups } from './guard';
+import { groupsForUpload, validateForUpload } from './passes';
 import { announceUpload, askUncertain, confirmFolder, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
-import { readTrajectoryGroups, validateTrajectoryFile, type ValidationSummary } from '../files';
+import { validateTrajectoryFile, type ValidationSummary } from '../files';
 import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { describeLines, uploadGroups } from './upload';
 
@@ -168,9 +168,9 @@ export class UploadManager implements vscode.Disposable {
         for (const uri of files) {
           progress.report({ message: path.basename(uri.fsPath) });
           try {
-            const summary = await validateTrajectoryFile(uri.fsPath, { signal: abort.signal });
+            const { summary, sha256 } = await validateForUpload(uri.fsPath, abort.signal);
             this.live.set(uri, summary.problems);
-            if (!summary.problems.some((p) => p.severity === 'error')) this.hashes.set(summary, (await fingerprint(uri.fsPath, abort.signal)).sha256);
+            if (sha256) this.hashes.set(summary, sha256);
             out.push(summary);
           } catch (e) {
             if (abort.signal.aborted) return undefined;
@@ -243,11 +243,10 @@ export class UploadManager implements vscode.Disposable {
         return { report: { status: 'aborted', files: reports }, left: { ...plan, files: plan.files.slice(i) } };
       }
       let last = 0;
-      // Validated just before (the one schema pass): the reader only frames the groups.
-      const groups = readTrajectoryGroups(uri.fsPath, { startGroup, trusted: true, groupTrajectories: summary.groupTrajectories });
-      // A change during the upload stops it (size, mtime; the hash before the last request).
-      const validated = { size: summary.fileBytes, mtimeMs: summary.mtimeMs, sha256: this.hashes.get(summary) ?? '' };
-      const result = await uploadGroups(client, unchangedGroups(uri.fsPath, validated, groups, cancel.signal), {
+      // Validated just before (the one schema pass): the reader only frames the groups, and a
+      // change during the upload stops it (size, mtime; the hash before the last request).
+      const { groups, close } = await groupsForUpload(uri.fsPath, { summary, sha256: this.hashes.get(summary) }, { startGroup, signal: cancel.signal });
+      const result = await uploadGroups(client, groups, {
         modelId: plan.modelId,
         split: plan.split,
         members: summary.members,
@@ -261,7 +260,7 @@ export class UploadManager implements vscode.Disposable {
           });
           last = p.bytesSent;
         },
-      });
+      }).finally(close);
       doneGroups += result.totals.groupsSent;
       doneBytes += result.totals.bytesSent;
       reports.push(step === undefined ? { file: uri.fsPath, result } : { file: uri.fsPath, step, result });

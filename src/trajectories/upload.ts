@@ -74,6 +74,8 @@ export interface UploadOptions {
 }
 
 export const DEFAULT_MAX_REQUEST_BYTES = 8 * 1024 * 1024;
+/** Below the shortest keep-alive of common servers (Node's 5 s, less undici's 2 s margin). */
+export const FRESH_CONNECTION_AFTER_MS = 2000;
 
 /** Sends `groups` (already validated, in file order) and reports exactly what was logged. */
 export async function uploadGroups(
@@ -95,6 +97,8 @@ export async function uploadGroups(
   let pending: GroupRecord[] = [];
   let pendingBytes = envelope;
   let firstSeen: number | undefined;
+  /** When the last request went out: the service's idle timer started after it. */
+  let lastSent: number | undefined;
 
   const result = (outcome: UploadOutcome): UploadResult => ({
     modelId: options.modelId,
@@ -122,8 +126,13 @@ export async function uploadGroups(
       bytes: batch.reduce((n, g) => n + g.bytes, envelope + batch.length - 1),
     };
     try {
+      // A connection that may have been idle for seconds is not reused: a reader that held the
+      // event loop (a Parquet page decoding) held undici's keep-alive timers too, so undici may
+      // not know the service is closing it, and a log request written on it is lost.
+      const fresh = lastSent !== undefined && performance.now() - lastSent > FRESH_CONNECTION_AFTER_MS;
+      lastSent = performance.now();
       // No signal: cancelling waits for this request, so whether it was logged is never in doubt.
-      await client.models.logGroupsJson(options.modelId, { split: options.split, groups: batch.map((g) => g.json), members });
+      await client.models.logGroupsJson(options.modelId, { split: options.split, groups: batch.map((g) => g.json), members }, { fresh });
     } catch (error) {
       const why = error instanceof ValidationError ? undefined : uncertainWhy(error);
       nextGroup = why ? chunk.lastGroup + 1 : chunk.firstGroup;
