@@ -426,4 +426,24 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     ]);
     await waitFor('base URL without the trailing slash', () => a.connection.config.baseUrl === server.url);
   });
+
+  it('compares runs from the palette: the pick lists the known models and "Add history.jsonl file…", whose dialog adds the files', async () => {
+    const runDir = (name: string, rewards: number[]) => {
+      const d = path.join(dir, 'compare', name);
+      fs.mkdirSync(d, { recursive: true });
+      const lines = rewards.map((r, i) => JSON.stringify({ 'val/reward': r, step: (i + 1) * 10, recorded_at: `2026-11-19T10:0${i}:00.000000` }));
+      fs.writeFileSync(path.join(d, 'history.jsonl'), lines.join('\n') + '\n');
+      return vscode.Uri.file(path.join(d, 'history.jsonl'));
+    };
+    await configure({ models: ['m-int'] });
+    await waitFor('the model configured', async () => (await api()).connection.config.models.includes('m-int'));
+    const a = runDir('run-a', [0.1, 0.4, 0.3]);
+    const b = runDir('run-b', [0.2, 0.5]);
+    const { result, p } = await run<string[]>('svc.dashboard.compare', [{ pick: 'Add history.jsonl file…', title: 'svc: Compare Runs' }, { open: [a, b] }]);
+    assert.deepStrictEqual(result, [`file:${a.fsPath}`, `file:${b.fsPath}`]);
+    const pick = p.prompts()[0]!;
+    assert.ok(pick.items.includes('m-int'), `the pick offers the configured model: ${pick.items.join(' | ')}`);
+    assert.strictEqual(pick.items.at(-1), 'Add history.jsonl file…');
+    assert.strictEqual(p.prompts()[1]!.kind, 'openDialog');
+  });
 });
