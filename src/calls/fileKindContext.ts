@@ -6,6 +6,7 @@
  * file watcher. A file not sniffed (beyond the bound, or before the scan) offers both; each command
  * validates the file and says what it expected.
  */
+import * as fs from 'node:fs/promises';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { setContext } from '../common/background';
@@ -20,6 +21,8 @@ export const WORKSPACE_SNIFF_BYTES = 4096;
 /** How long after the core loads the workspace scan starts (off the path of the first command). */
 const SCAN_DELAY_MS = 2000;
 const JSONL = '**/*.jsonl';
+/** The most created paths (not `.jsonl`) looked at per update; more means one workspace scan. */
+const MAX_CREATED = 200;
 const EXCLUDE = '**/{node_modules,.git}/**';
 
 /** A history.jsonl offers neither Upload nor Import (package.json): not worth a read. */
@@ -29,6 +32,11 @@ export class FileKindContext implements vscode.Disposable {
   private readonly kinds = new Map<string, JsonlKind>();
   /** Files the watcher saw change, sniffed again on the next update. */
   private readonly changed = new Set<string>();
+  /**
+   * Other paths the watcher saw created: a folder among them (copied or unpacked in one go) may hold
+   * `.jsonl` files whose own events the watcher folded into the folder's, so the next update looks.
+   */
+  private readonly createdOther = new Set<string>();
   private readonly subs: vscode.Disposable[] = [];
   private scheduled: NodeJS.Timeout | undefined;
   private scanTimer: NodeJS.Timeout | undefined;
@@ -40,8 +48,9 @@ export class FileKindContext implements vscode.Disposable {
 
   constructor(options: { scanDelayMs?: number } = {}) {
     const watcher = vscode.workspace.createFileSystemWatcher(JSONL);
-    // A folder deleted reports the folder only: forget every file sniffed under it.
-    const deletions = vscode.workspace.createFileSystemWatcher('**/*', true, true, false);
+    // A folder created or deleted may be reported as the folder only (VS Code folds the events of
+    // its files into it): a created folder is looked into, a deleted one forgets every file under it.
+    const folders = vscode.workspace.createFileSystemWatcher('**/*', false, true, false);
     const touched = (uri: vscode.Uri, created: boolean) => {
       // A file the scan has just read (the scan and the watcher race) is not read again.
       if (!sniffed(uri) || (created && this.kinds.has(uri.fsPath))) return;
@@ -52,8 +61,13 @@ export class FileKindContext implements vscode.Disposable {
       watcher,
       watcher.onDidCreate((uri) => touched(uri, true)),
       watcher.onDidChange((uri) => touched(uri, false)),
-      deletions,
-      deletions.onDidDelete((uri) => {
+      folders,
+      folders.onDidCreate((uri) => {
+        if (uri.scheme !== 'file' || /\.jsonl$/i.test(uri.fsPath) || this.createdOther.size >= MAX_CREATED) return;
+        this.createdOther.add(uri.fsPath);
+        this.schedule();
+      }),
+      folders.onDidDelete((uri) => {
         const under = uri.fsPath.endsWith(path.sep) ? uri.fsPath : uri.fsPath + path.sep;
         let gone = false;
         for (const file of this.kinds.keys()) if (file === uri.fsPath || file.startsWith(under)) gone = this.kinds.delete(file);
@@ -101,6 +115,13 @@ export class FileKindContext implements vscode.Disposable {
     }
     const changed = [...this.changed];
     this.changed.clear();
+    const created = [...this.createdOther];
+    this.createdOther.clear();
+    if (created.length) {
+      const isFolder = async (p: string) => (await fs.stat(p).catch(() => undefined))?.isDirectory() ?? false;
+      // Many paths at once (a build, an unpack): one scan of the workspace instead of a look at each.
+      if (created.length >= MAX_CREATED || (await Promise.all(created.map(isFolder))).some(Boolean)) await this.scan();
+    }
     for (const file of files) this.kinds.set(file, await this.read(file));
     for (const file of changed) {
       // Re-inserted: the most recently seen is kept longest.
