@@ -645,6 +645,17 @@ async function main() {
     `(dist/core.js ${fmt(kib('core.js'), 0)} KiB, loaded on first use; webviews ${fmt(webviewKib, 0)} KiB; trajectories.schema.json ${fmt(kib('trajectories.schema.json'), 0)} KiB; not counted: dist/mcp.js ${fmt(kib('mcp.js'), 0)} KiB, the MCP server, never loaded by VS Code)`,
     '≤ 1.2 MiB (1,229 KiB)',
   );
+  // The VSIX as it ships (scripts/check-package.js packages it the way `npm run package` does).
+  {
+    const vsix = path.join(os.tmpdir(), `svc-bench-${process.pid}.vsix`);
+    const packed = spawnSync(process.execPath, ['scripts/check-package.js', '--out', vsix], { cwd: root, encoding: 'utf8', maxBuffer: 16 << 20 });
+    if (packed.status === 0 && fs.existsSync(vsix)) {
+      const bytes = fs.statSync(vsix).size;
+      const files = /(\d+) files:/.exec(packed.stdout)?.[1] ?? '?';
+      row('the VSIX (`npm run package`)', `${fmt(bytes / 1024, 0)} KiB (${bytes.toLocaleString('en-US')} bytes, ${files} files)`, 'the whole dist/ above, uncompressed', `${fmt(total, 0)} KiB`, bytes / 1024 / total, '(zip-compressed; it ships dist/mcp.js too)', 'reported');
+      fs.rmSync(vsix, { force: true });
+    } else row('the VSIX (`npm run package`)', `failed: ${(packed.stderr || packed.stdout).trim().split('\n').slice(-1)[0]}`, 'none', '—', undefined, '', 'reported');
+  }
   // 6. The training dashboard's webview (needs the production bundle just built).
   if (hostRuns) {
     const render = await onAllCpus(() => benchRender());
