@@ -22,7 +22,6 @@ export { FileBytes, MemoryBytes, type ByteSource } from './bytes';
 
 const INVALID = 2;
 const BARE = 4;
-const LF = 0x0a;
 const CR = 0x0d;
 
 /** A JSONL line of spaces and tabs only (readLines has already dropped a final `\r`). */
@@ -70,7 +69,8 @@ export class TrajectoryIndex {
   split: string | undefined;
   private readonly start = f64();
   private readonly end = f64();
-  private readonly lineStart = f64();
+  /** The UTF-16 column of its line where each group starts. */
+  private readonly column = u32();
   private readonly line = u32();
   private readonly endLine = u32();
   private readonly columns = new GroupStatsColumns();
@@ -111,15 +111,10 @@ export class TrajectoryIndex {
       }
     };
     if (this.format === 'jsonl') await this.buildJsonl(chunk, opts.signal, step);
-    else await buildJsonIndex(this, (await this.hasBom()) ? 3 : 0, chunk, opts.signal, step);
+    else await buildJsonIndex(this, chunk, opts.signal, step);
     this.done = true;
     this.indexedBytes = this.source.size;
     progress(true);
-  }
-
-  private async hasBom(): Promise<boolean> {
-    const head = await this.source.read(0, 3);
-    return head.length === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
   }
 
   // --- JSONL --------------------------------------------------------------------------------------
@@ -130,36 +125,19 @@ export class TrajectoryIndex {
       await progress();
     };
     for await (const line of readLines(this.source, { signal, chunkBytes, maxLineBytes: Number.MAX_SAFE_INTEGER, afterChunk })) {
-      if (!isBlank(line.text)) this.addGroup(line.byteStart, line.byteEnd, line.line, line.line, line.byteStart, line.text);
+      if (!isBlank(line.text)) this.addGroup(line.byteStart, line.byteEnd, line.line, line.line, 1, line.text);
     }
   }
 
-  /** Byte offset of the start of the line holding `offset`. */
-  async lineStartOf(offset: number): Promise<number> {
-    let s = offset;
-    while (s > 0) {
-      const from = Math.max(0, s - 65536);
-      const buf = await this.source.read(from, s);
-      const nl = buf.lastIndexOf(LF);
-      if (nl >= 0) return from + nl + 1;
-      s = from;
-    }
-    return (await this.hasBom()) ? 3 : 0;
-  }
+  // --- groups (addGroup is the JSON pass's too) ----------------------------------------------------
 
-  async addGroupFromSource(s: number, e: number, line: number, endLine: number, lineStart: number): Promise<void> {
-    this.addGroup(s, e, line, endLine, lineStart, (await this.source.read(s, e)).toString('utf8'));
-  }
-
-  // --- groups (addGroup, addGroupFromSource and lineStartOf are the JSON pass's too) ---------------
-
-  addGroup(s: number, e: number, line: number, endLine: number, lineStart: number, text: string, parsed?: unknown, lineStartOverride?: number): void {
+  addGroup(s: number, e: number, line: number, endLine: number, column: number, text: string, parsed?: unknown): void {
     const i = this.groups++;
     this.start.push(s);
     this.end.push(e);
     this.line.push(line);
     this.endLine.push(endLine);
-    this.lineStart.push(lineStartOverride ?? lineStart);
+    this.column.push(column);
     let value = parsed;
     let error: string | undefined;
     if (value === undefined) {
@@ -247,12 +225,9 @@ export class TrajectoryIndex {
       const node = root && findNodeAtLocation(root, inner);
       if (node) offset = node.offset;
     }
-    // The group's first column: the UTF-16 length of its line up to the group's first byte.
-    const lineStart = this.lineStart.get(i);
-    const prefix = (await this.source.read(lineStart, this.start.get(i))).toString('utf8').length;
     const before = text.slice(0, offset);
     const newlines = before.split('\n').length - 1;
-    if (newlines === 0) return { line: this.line.get(i), column: prefix + offset + 1 };
+    if (newlines === 0) return { line: this.line.get(i), column: this.column.get(i) + offset };
     return { line: this.line.get(i) + newlines, column: offset - before.lastIndexOf('\n') };
   }
 

@@ -11,63 +11,10 @@
  * check, with JSON.parse. Positions follow src/files/problems.ts: 1-based lines and UTF-16
  * columns, `\r\n`, `\r` and `\n` each end a line, and a byte order mark belongs to no column.
  */
-import { StringDecoder } from 'node:string_decoder';
-import { InputError } from '../api/errors';
 import { chunksOf, FileBytes, type ByteSource } from './bytes';
 import { SYNTAX } from './jsonText';
-import { firstInvalidUtf8, incompleteTail } from './lines';
-
-/** What an invalid byte is told (src/files/problems.ts says the same of a line). */
-export const INVALID_UTF8_HERE = 'The file is not valid UTF-8 here: it would be sent altered (U+FFFD in place of the invalid bytes), so it is not sent; save the file as UTF-8';
-
-export interface ScannedValue {
-  /** The value's source text, exactly as in the file. */
-  text: string;
-  line: number;
-  column: number;
-  /** The line the value ends on. */
-  endLine: number;
-  /** How deeply arrays and objects nest in it (0 for a string or scalar). */
-  maxDepth: number;
-}
-
-export type ScanEvent =
-  /** An item of the top-level array, or of the streamed member's array. */
-  | { kind: 'item'; index: number; value: ScannedValue }
-  /** A member of the top-level object (other than the streamed one, when it is an array). */
-  | { kind: 'member'; key: string; value: ScannedValue }
-  /** The top-level value is neither an array nor an object. */
-  | { kind: 'scalar'; value: ScannedValue }
-  /** The top-level array or object opens (at `line`, `column`). */
-  | { kind: 'root'; container: 'array' | 'object'; line: number; column: number }
-  /** The streamed member's array opens; its items follow. */
-  | { kind: 'stream'; key: string; line: number; column: number };
-
-export interface ScanOptions {
-  signal?: AbortSignal;
-  /** Object member whose array value is streamed item by item (e.g. `trajectory_groups`). */
-  streamMember: string;
-  /** Largest captured value, in UTF-16 code units. */
-  maxValueChars: number;
-  /** Bytes read at a time (tests use tiny ones to put chunk boundaries everywhere). Default 256 KiB. */
-  chunkBytes?: number;
-}
-
-/** The outer structure is not valid JSON, or a value is too large to capture. */
-export class JsonScanError extends InputError {
-  constructor(
-    message: string,
-    readonly line: number,
-    readonly column: number,
-    /** Set when a value was too large, not malformed. */
-    readonly tooLarge = false,
-  ) {
-    super(message, { line, column });
-  }
-}
-
-/** Bytes that are not UTF-8: refused at their place (decoded, they would be sent as U+FFFD). */
-export class InvalidUtf8Error extends JsonScanError {}
+import { INVALID_UTF8_HERE, InvalidUtf8Error, JsonScanError, type ScanEvent, type ScannedValue, type ScanOptions } from './jsonScanEvents';
+import { Utf8Chunks } from './utf8Chunks';
 
 type Frame =
   | { kind: 'root'; state: 'value' | 'done' }
@@ -85,7 +32,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
   opts.signal?.throwIfAborted();
   const source = typeof input === 'string' ? await FileBytes.open(input) : input;
   const stream = chunksOf(source, opts.chunkBytes ?? 256 * 1024, opts.signal);
-  const decoder = new StringDecoder('utf8');
+  const utf8 = new Utf8Chunks();
   const stack: Frame[] = [{ kind: 'root', state: 'value' }];
   // Positions: `line`, and the offset (in decoded characters from the start) where it began; a
   // column is computed from offsets only when a position is needed, so the hot loop only looks
@@ -103,7 +50,6 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
   };
   // Where the last comma of the outer structure was: a trailing comma is reported there.
   let comma = { line: 1, column: 1 };
-  let first = true;
 
   // A value being captured: its parts so far and its bracket depth (0 for a scalar or string).
   let capture: {
@@ -118,6 +64,9 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     inString: boolean;
     escaped: boolean;
     scalar: boolean;
+    /** False for a member that ScanOptions.members leaves out: matched, not kept. */
+    keep: boolean;
+    byteStart: number;
     event: (v: ScannedValue) => ScanEvent;
   } | undefined;
   // A key string being read (keys are short; never captured as values).
@@ -126,21 +75,50 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
   const ready: ScanEvent[] = [];
   let text = '';
   let captureFrom = 0;
+  // Byte offsets (ScanOptions.byteOffsets): the offset of text[0], and a cursor that moves forward
+  // through the chunk, so finding the offsets of a chunk's values costs one pass over it.
+  const withBytes = opts.byteOffsets === true;
+  let cursor = 0;
+  let cursorByte = 0;
+  const byteAt = (index: number): number => {
+    if (!withBytes) return -1;
+    if (index < cursor) {
+      cursor = 0;
+      cursorByte = utf8.textByte;
+    }
+    if (index > cursor) cursorByte += Buffer.byteLength(text.slice(cursor, index));
+    cursor = index;
+    return cursorByte;
+  };
+  const offsets = (value: ScannedValue, byteStart: number, byteEnd: number): ScannedValue => (withBytes ? { ...value, byteStart, byteEnd } : value);
   const finishCapture = (end: number): void => {
     const cap = capture!;
-    cap.parts.push(text.slice(captureFrom, end));
-    cap.chars += end - captureFrom;
-    if (cap.chars > opts.maxValueChars) throw new JsonScanError('a value is larger than the limit', cap.line, cap.column, true);
-    ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: cap.maxDepth }));
     capture = undefined;
+    if (cap.keep) {
+      cap.parts.push(text.slice(captureFrom, end));
+      cap.chars += end - captureFrom;
+      if (cap.chars > opts.maxValueChars) throw new JsonScanError('a value is larger than the limit', cap.line, cap.column, true);
+      ready.push(cap.event(offsets({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: cap.maxDepth }, cap.byteStart, byteAt(end))));
+    }
     valueDone();
   };
 
   const fail = (message: string, l = line, c = columnAt(i)): never => {
     throw new JsonScanError(`Invalid JSON: ${message}`, l, c);
   };
+  /** A fault between items: stepped over when lenient (and reported), else thrown. */
+  const fault = (message: string, l = line, c = columnAt(i)): void => {
+    if (!opts.lenient) fail(message, l, c);
+    ready.push({ kind: 'fault', message: `Invalid JSON: ${message}`, line: l, column: c });
+  };
+  /** Content after the document, when lenient: reported, and the scan ends there. */
+  let stopped = false;
   const top = () => stack[stack.length - 1]!;
 
+  /** A member ScanOptions.members leaves out (never called: its capture is not kept). */
+  const skipped = (): ScanEvent => {
+    throw new Error('unreachable');
+  };
   /** The frame that receives the next value decides what happens to it. */
   const eventFor = (): ((v: ScannedValue) => ScanEvent) | undefined => {
     const f = top();
@@ -153,6 +131,7 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     }
     if (f.kind === 'object' && stack.length === 2) {
       const k = f.key;
+      if (opts.members && !opts.members.has(k)) return skipped;
       return (value) => ({ kind: 'member', key: k, value });
     }
     if (f.kind === 'root') return (value) => ({ kind: 'scalar', value });
@@ -166,195 +145,194 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
     else f.state = 'commaOrEnd';
   };
 
-  // The bytes of a character the last chunk began and did not finish (the decoder holds them too).
-  let tail: Uint8Array = new Uint8Array(0);
   try {
     for await (const raw of stream) {
-      text = decoder.write(raw);
-      let bomSkipped = false;
-      if (first && text.length > 0) {
-        first = false;
-        if (text.charCodeAt(0) === 0xfeff) {
-          text = text.slice(1);
-          bomSkipped = true;
-        }
-      }
-      // U+FFFD in the text: from the file's own (valid) bytes, or in place of invalid ones. Only
-      // then are the bytes checked; an invalid byte ends the scan at its place, after the values
-      // that ended before it.
-      let invalidAt = -1;
-      if (text.includes('\uFFFD')) {
-        const whole = tail.length ? Buffer.concat([tail, raw]) : Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
-        const body = whole.subarray(0, whole.length - incompleteTail(whole));
-        const at = firstInvalidUtf8(body);
-        if (at >= 0) {
-          invalidAt = body.toString('utf8', 0, at).length - (bomSkipped && at >= 3 ? 1 : 0);
-          text = text.slice(0, invalidAt);
-        }
-      }
-      // A character is at most 4 bytes: with 3 or more new bytes, any unfinished one begins in them.
-      const joined = raw.length >= 3 || !tail.length ? raw : Buffer.concat([tail, raw]);
-      const cut = incompleteTail(joined);
-      tail = cut ? new Uint8Array(joined.subarray(joined.length - cut)) : new Uint8Array(0);
+      text = utf8.write(raw);
+      const invalidAt = utf8.invalidAt;
+      cursor = 0;
+      cursorByte = utf8.textByte;
       i = 0;
       const n = text.length;
       captureFrom = 0;
-      while (i < n) {
-        const c = text.charCodeAt(i);
-        if (capture?.scalar) {
-          if (WS(c) || c === 0x2c || c === 0x5d || c === 0x7d) {
-            finishCapture(i);
-            continue; // the delimiter is handled by the outer structure
+      // Values that ended before a fault are still given, then the fault.
+      try {
+        while (i < n && !stopped) {
+          const c = text.charCodeAt(i);
+          if (capture?.scalar) {
+            if (WS(c) || c === 0x2c || c === 0x5d || c === 0x7d) {
+              finishCapture(i);
+              continue; // the delimiter is handled by the outer structure
+            }
+            i++;
+            continue;
           }
-          i++;
-          continue;
-        }
-        if (capture) {
-          // The hot loop, inside a captured string, object or array: only quotes, escapes,
-          // brackets and line breaks matter.
-          const cap = capture;
-          let { depth, maxDepth, inString, escaped } = cap;
-          let done = false;
-          for (; i < n; i++) {
-            const d = text.charCodeAt(i);
-            if (inString) {
-              if (escaped) escaped = false;
-              else if (d === 0x5c) escaped = true;
-              else if (d === 0x22) {
-                inString = false;
-                if (depth === 0) {
+          if (capture) {
+            // The hot loop, inside a captured string, object or array: only quotes, escapes,
+            // brackets and line breaks matter.
+            const cap = capture;
+            let { depth, maxDepth, inString, escaped } = cap;
+            let done = false;
+            for (; i < n; i++) {
+              const d = text.charCodeAt(i);
+              if (inString) {
+                if (escaped) escaped = false;
+                else if (d === 0x5c) escaped = true;
+                else if (d === 0x22) {
+                  inString = false;
+                  if (depth === 0) {
+                    done = true;
+                    i++;
+                    break;
+                  }
+                }
+              } else if (d === 0x22) inString = true;
+              else if (d === 0x7b || d === 0x5b) {
+                if (++depth > maxDepth) maxDepth = depth;
+                cap.opened.push(d);
+              } else if (d === 0x7d || d === 0x5d) {
+                cap.opened.pop();
+                if (--depth === 0) {
                   done = true;
                   i++;
                   break;
                 }
-              }
-            } else if (d === 0x22) inString = true;
-            else if (d === 0x7b || d === 0x5b) {
-              if (++depth > maxDepth) maxDepth = depth;
-              cap.opened.push(d);
-            } else if (d === 0x7d || d === 0x5d) {
-              cap.opened.pop();
-              if (--depth === 0) {
-                done = true;
-                i++;
-                break;
-              }
-            } else if (d === 0x0a || d === 0x0d) newline(d, i);
-          }
-          cap.depth = depth;
-          cap.maxDepth = maxDepth;
-          cap.inString = inString;
-          cap.escaped = escaped;
-          if (done) finishCapture(i);
-          continue;
-        }
-        if (key) {
-          if (key.escaped) key.escaped = false;
-          else if (c === 0x5c) key.escaped = true;
-          else if (c === 0x22) {
-            const f = top() as Extract<Frame, { kind: 'object' }>;
-            try {
-              f.key = JSON.parse(`${key.text}"`) as string;
-            } catch {
-              fail('invalid property name', key.line, key.column);
+              } else if (d === 0x0a || d === 0x0d) newline(d, i);
             }
-            f.state = 'colon';
-            key = undefined;
-            i++;
+            cap.depth = depth;
+            cap.maxDepth = maxDepth;
+            cap.inString = inString;
+            cap.escaped = escaped;
+            if (done) finishCapture(i);
             continue;
-          } else if (c < 0x20) fail(SYNTAX.controlCharacter);
-          if (key) key.text += text[i];
-          i++;
-          if (c === 0x0a || c === 0x0d) newline(c, i - 1);
-          continue;
-        }
-        if (WS(c)) {
-          i++;
-          if (c === 0x0a || c === 0x0d) newline(c, i - 1);
-          continue;
-        }
-        const f = top();
-        // Structural characters.
-        if (f.kind === 'root' && f.state === 'done') fail(SYNTAX.moreContent);
-        if (f.kind === 'object') {
-          if (f.state === 'keyOrEnd' || f.state === 'key') {
-            if (c === 0x7d && f.state === 'keyOrEnd') {
-              closeContainer();
-            } else if (c === 0x22) {
-              key = { text: '"', escaped: false, line, column: columnAt(i) };
-            } else if (c === 0x7d) fail(SYNTAX.trailingComma, comma.line, comma.column);
-            else fail(SYNTAX.propertyName);
+          }
+          if (key) {
+            if (key.escaped) key.escaped = false;
+            else if (c === 0x5c) key.escaped = true;
+            else if (c === 0x22) {
+              const f = top() as Extract<Frame, { kind: 'object' }>;
+              try {
+                f.key = JSON.parse(`${key.text}"`) as string;
+              } catch {
+                fail('invalid property name', key.line, key.column);
+              }
+              f.state = 'colon';
+              key = undefined;
+              i++;
+              continue;
+            } else if (c < 0x20) fail(SYNTAX.controlCharacter);
+            if (key) key.text += text[i];
             i++;
             if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
-          if (f.state === 'colon') {
-            if (c !== 0x3a) fail('colon expected');
-            f.state = 'value';
+          if (WS(c)) {
             i++;
             if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
-          if (f.state === 'commaOrEnd') {
+          const f = top();
+          // Structural characters.
+          if (f.kind === 'root' && f.state === 'done') {
+            fault(SYNTAX.moreContent);
+            stopped = true;
+            break;
+          }
+          if (f.kind === 'object') {
+            if (f.state === 'keyOrEnd' || f.state === 'key') {
+              if (c === 0x7d && f.state === 'keyOrEnd') {
+                closeContainer();
+              } else if (c === 0x22) {
+                key = { text: '"', escaped: false, line, column: columnAt(i) };
+              } else if (c === 0x7d) fail(SYNTAX.trailingComma, comma.line, comma.column);
+              else fail(SYNTAX.propertyName);
+              i++;
+              if (c === 0x0a || c === 0x0d) newline(c, i - 1);
+              continue;
+            }
+            if (f.state === 'colon') {
+              if (c !== 0x3a) fail('colon expected');
+              f.state = 'value';
+              i++;
+              if (c === 0x0a || c === 0x0d) newline(c, i - 1);
+              continue;
+            }
+            if (f.state === 'commaOrEnd') {
+              if (c === 0x2c) {
+                f.state = 'key';
+                comma = { line, column: columnAt(i) };
+              }
+              else if (c === 0x7d) closeContainer();
+              else fail('comma expected');
+              i++;
+              if (c === 0x0a || c === 0x0d) newline(c, i - 1);
+              continue;
+            }
+          }
+          if (f.kind === 'array' && f.state === 'commaOrEnd') {
             if (c === 0x2c) {
-              f.state = 'key';
+              f.state = 'value';
               comma = { line, column: columnAt(i) };
+            } else if (c === 0x5d) closeContainer();
+            else {
+              fault('comma expected');
+              // Lenient: a value starts here as if after its comma; anything else is stepped over.
+              if (c !== 0x3a && c !== 0x7d) {
+                f.state = 'value';
+                continue;
+              }
             }
-            else if (c === 0x7d) closeContainer();
-            else fail('comma expected');
             i++;
-            if (c === 0x0a || c === 0x0d) newline(c, i - 1);
             continue;
           }
-        }
-        if (f.kind === 'array' && f.state === 'commaOrEnd') {
-          if (c === 0x2c) {
-            f.state = 'value';
-            comma = { line, column: columnAt(i) };
-          } else if (c === 0x5d) closeContainer();
-          else fail('comma expected');
+          if (f.kind === 'array' && c === 0x5d) {
+            if (f.state === 'value') fault(SYNTAX.trailingComma, comma.line, comma.column);
+            closeContainer();
+            i++;
+            continue;
+          }
+          // A value starts here.
+          if (f.kind === 'array' && (c === 0x2c || c === 0x3a || c === 0x7d)) {
+            fault('value expected');
+            i++;
+            continue;
+          }
+          if (c === 0x2c || c === 0x3a || c === 0x5d || c === 0x7d) fail('value expected');
+          const event = eventFor();
+          const opensStructure = c === 0x7b || c === 0x5b;
+          const streamedArray = c === 0x5b && f.kind === 'object' && stack.length === 2 && f.key === opts.streamMember;
+          if (opensStructure && (stack.length === 1 || streamedArray)) {
+            // The top-level container, or the streamed array: descend into it.
+            const at = { line, column: columnAt(i) };
+            ready.push(stack.length === 1 ? { kind: 'root', container: c === 0x7b ? 'object' : 'array', ...at, ...(withBytes ? { byteStart: byteAt(i) } : {}) } : { kind: 'stream', key: opts.streamMember, ...at });
+            stack.push(c === 0x7b ? { kind: 'object', state: 'keyOrEnd', key: '' } : { kind: 'array', state: 'valueOrEnd', streamed: streamedArray, index: 0 });
+            i++;
+            continue;
+          }
+          if (!event) fail('unexpected value');
+          capture = {
+            keep: event !== skipped,
+            byteStart: byteAt(i),
+            parts: [],
+            chars: 0,
+            line,
+            column: columnAt(i),
+            depth: opensStructure ? 1 : 0,
+            maxDepth: opensStructure ? 1 : 0,
+            opened: opensStructure ? [c] : [],
+            inString: c === 0x22,
+            escaped: false,
+            scalar: !opensStructure && c !== 0x22,
+            event: event!,
+          };
+          captureFrom = i;
           i++;
           if (c === 0x0a || c === 0x0d) newline(c, i - 1);
-          continue;
         }
-        if (f.kind === 'array' && c === 0x5d) {
-          if (f.state === 'value') fail(SYNTAX.trailingComma, comma.line, comma.column);
-          closeContainer();
-          i++;
-          continue;
-        }
-        // A value starts here.
-        if (c === 0x2c || c === 0x3a || c === 0x5d || c === 0x7d) fail('value expected');
-        const event = eventFor();
-        const opensStructure = c === 0x7b || c === 0x5b;
-        const streamedArray = c === 0x5b && f.kind === 'object' && stack.length === 2 && f.key === opts.streamMember;
-        if (opensStructure && (stack.length === 1 || streamedArray)) {
-          // The top-level container, or the streamed array: descend into it.
-          const at = { line, column: columnAt(i) };
-          ready.push(stack.length === 1 ? { kind: 'root', container: c === 0x7b ? 'object' : 'array', ...at } : { kind: 'stream', key: opts.streamMember, ...at });
-          stack.push(c === 0x7b ? { kind: 'object', state: 'keyOrEnd', key: '' } : { kind: 'array', state: 'valueOrEnd', streamed: streamedArray, index: 0 });
-          i++;
-          continue;
-        }
-        if (!event) fail('unexpected value');
-        capture = {
-          parts: [],
-          chars: 0,
-          line,
-          column: columnAt(i),
-          depth: opensStructure ? 1 : 0,
-          maxDepth: opensStructure ? 1 : 0,
-          opened: opensStructure ? [c] : [],
-          inString: c === 0x22,
-          escaped: false,
-          scalar: !opensStructure && c !== 0x22,
-          event: event!,
-        };
-        captureFrom = i;
-        i++;
-        if (c === 0x0a || c === 0x0d) newline(c, i - 1);
+      } catch (e) {
+        for (const ev of ready.splice(0)) yield ev;
+        throw e;
       }
-      if (capture) {
+      if (capture?.keep) {
         capture.parts.push(text.slice(captureFrom, n));
         capture.chars += n - captureFrom;
         if (capture.chars > opts.maxValueChars) {
@@ -368,22 +346,28 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
       // Values that finished inside this chunk, in order.
       for (const ev of ready.splice(0)) yield ev;
       if (invalid) throw new InvalidUtf8Error(INVALID_UTF8_HERE, invalid.line, invalid.column);
+      if (stopped) break;
+      await opts.afterChunk?.(utf8.bytesRead);
     }
-    const rest = decoder.end();
+    if (stopped) {
+      for (const ev of ready.splice(0)) yield ev;
+      return;
+    }
+    const rest = utf8.end();
     if (rest) fail('invalid UTF-8 at the end of the file');
     if (capture) {
       const cap = capture as NonNullable<typeof capture>;
       if (cap.scalar) {
-        ready.push(cap.event({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: 0 }));
+        if (cap.keep) ready.push(cap.event(offsets({ text: cap.parts.join(''), line: cap.line, column: cap.column, endLine: line, maxDepth: 0 }, cap.byteStart, utf8.bytesRead)));
         capture = undefined;
         valueDone();
-      } else if (cap.inString) fail('unterminated string', cap.line, cap.column);
-      else fail(cap.opened.at(-1) === 0x5b ? 'close bracket expected' : 'close brace expected');
+      } else if (cap.inString) truncated('unterminated string', cap.line, cap.column);
+      else truncated(cap.opened.at(-1) === 0x5b ? 'close bracket expected' : 'close brace expected');
     }
     for (const ev of ready.splice(0)) yield ev;
-    if (key) fail('unterminated string', key.line, key.column);
+    if (key) truncated('unterminated string', key.line, key.column);
     const f = top();
-    if (f.kind !== 'root') fail(f.kind === 'array' ? 'close bracket expected' : 'close brace expected');
+    if (f.kind !== 'root') truncated(f.kind === 'array' ? 'close bracket expected' : 'close brace expected');
     if (f.state !== 'done') fail('the file holds no JSON value');
   } catch (e) {
     if (opts.signal?.aborted) throw opts.signal.reason;
@@ -394,6 +378,12 @@ export async function* scanJson(input: string | ByteSource, opts: ScanOptions): 
 
   function closeContainer(): void {
     stack.pop();
+    // The root closes: its last character is text[i].
+    if (stack.length === 1) ready.push({ kind: 'end', line, column: columnAt(i), ...(withBytes ? { byteEnd: byteAt(i + 1) } : {}) });
     valueDone();
+  }
+
+  function truncated(message: string, l = line, c = columnAt(i)): never {
+    throw new JsonScanError(`Invalid JSON: ${message}`, l, c, false, true);
   }
 }

@@ -6,7 +6,8 @@
 import { formatPath } from '../api/errors';
 import { formatBytes } from '../common/format';
 import { kindOf } from './issues';
-import { InvalidUtf8Error, JsonScanError, scanJson } from './jsonScan';
+import { scanJson } from './jsonScan';
+import { InvalidUtf8Error, JsonScanError } from './jsonScanEvents';
 import { isSingleKey, jsonlHint, memberProblem, recordMember, SHAPES, syntax } from './jsonShapes';
 import { JsonText, SYNTAX, type JsonPath } from './jsonText';
 import { DEFAULT_MAX_LINE_BYTES } from './lines';

@@ -4,6 +4,7 @@ import { isSettingsScope, writeSetting, type SettingsScope } from '../common/con
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { registerCommand, scriptArgs } from '../ui/commands';
+import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
 import type { ThreadDetailsPanel } from './detailsPanel';
@@ -16,20 +17,22 @@ type ThreadArg = ThreadNode | { threadId: string } | undefined;
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
 export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
-  const rowOf = (arg: ThreadArg) => {
-    // A tree node carries its row, so a click still works while the view reloads; a scripted
-    // `{ threadId }` is looked up among the loaded rows.
-    const row =
-      arg && typeof arg === 'object' && 'kind' in arg
-        ? arg.kind === 'thread'
-          ? arg.row
-          : undefined
-        : arg && typeof arg === 'object' && typeof arg.threadId === 'string'
-          ? model.findRow(arg.threadId)
-          : undefined;
-    if (!row) throw new InputError('svc: select a thread in the Threads view first.');
-    return row;
+  /**
+   * The thread a command is about. A Threads view row (known by identity, src/ui/treeNodes.ts, not
+   * by its fields) carries its row, so a click still works while the view reloads; a scripted
+   * `{ threadId }` is looked up among the loaded rows of the current project.
+   */
+  const threadOf = (arg: ThreadArg): { row: ThreadRow; project: string } => {
+    if (isTreeNode(arg)) {
+      const node = arg as ThreadNode;
+      if (node.kind === 'thread') return { row: node.row, project: node.project };
+    } else if (arg && typeof arg === 'object' && typeof (arg as { threadId?: unknown }).threadId === 'string') {
+      const row = model.findRow((arg as { threadId: string }).threadId);
+      if (row) return { row, project: model.project };
+    }
+    throw new InputError('svc: select a thread in the Threads view first.');
   };
+  const rowOf = (arg: ThreadArg) => threadOf(arg).row;
   const copy = async (text: string, what: string) => {
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`svc: copied ${what}`, 3000);
@@ -37,7 +40,6 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
   };
   const copyTurnRef = async (arg: ThreadArg, which: 'first' | 'last') => {
     const row = rowOf(arg);
-    if (!row) return undefined;
     const id = which === 'first' ? row.first_turn_id : row.last_turn_id;
     if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
@@ -53,15 +55,12 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     registerCommand('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
     registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
     registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
-      const row = rowOf(arg);
-      return row ? copy(row.thread_id, 'the thread id') : undefined;
+      return copy(rowOf(arg).thread_id, 'the thread id');
     }),
     registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
     registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
     registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
-      const row = rowOf(arg);
-      if (!row) return undefined;
-      const project = arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project;
+      const { row, project } = threadOf(arg);
       await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
@@ -72,9 +71,8 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       return showImportedThreads(model, panel, details, typeof a.project === 'string' ? a.project : model.project, a.threadIds as string[]);
     }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
-      const row = rowOf(arg);
-      if (!row) return undefined;
-      return openJson(arg && 'kind' in arg && arg.kind === 'thread' ? arg.project : model.project, row);
+      const { row, project } = threadOf(arg);
+      return openJson(project, row);
     }),
   ];
 }

@@ -225,6 +225,17 @@ describe('threads view', () => {
     assert.strictEqual(await vscode.env.clipboard.readText(), `svc:///${PROJECT}/call/thread-118-turn-0`);
   });
 
+  it('takes a row only from the view: an object a script shapes like a row is refused, not read as one', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('svc.threads.refresh');
+    await vscode.env.clipboard.writeText('before');
+    const forged = { kind: 'thread', project: 'evil/elsewhere', row: { ...a.threadsProvider.nodes().map((n) => (n.kind === 'thread' ? n.row : undefined))[0]!, thread_id: 'forged', first_turn_id: 'forged-turn' } };
+    for (const command of ['svc.threads.copyId', 'svc.threads.copyFirstTurnRef', 'svc.threads.openDetails', 'svc.threads.openJson']) {
+      await assert.rejects(Promise.resolve(vscode.commands.executeCommand(command, forged)), /select a thread in the Threads view first/, command);
+    }
+    assert.strictEqual(await vscode.env.clipboard.readText(), 'before');
+  });
+
   it('opens read-only JSON under the svc-thread scheme ("Open JSON")', async () => {
     const a = await api();
     await vscode.commands.executeCommand('svc.threads.refresh');

@@ -47,7 +47,7 @@ describe('files/bytes: the readers read a file and the same bytes in memory alik
     const path = writeTemp(dir(), 'doc.json', json);
     const opts = { streamMember: 'trajectory_groups', maxValueChars: 1 << 20 };
     const fromPath = await collect(scanJson(path, opts));
-    assert.deepEqual(fromPath.map((e) => e.kind), ['root', 'member', 'stream', 'item', 'item']);
+    assert.deepEqual(fromPath.map((e) => e.kind), ['root', 'member', 'stream', 'item', 'item', 'end']);
     for (const chunkBytes of [1, 5, 256 * 1024]) assert.deepEqual(await collect(scanJson(new MemoryBytes(json), { ...opts, chunkBytes })), fromPath, `chunk ${chunkBytes}`);
   });
 
@@ -64,7 +64,7 @@ describe('files/bytes: the readers read a file and the same bytes in memory alik
     const lines = new Watched(MemoryBytes.fromText('a\nb\n'));
     assert.deepEqual((await collect(readLines(lines))).map((l) => l.text), ['a', 'b']);
     const json = new Watched(MemoryBytes.fromText('[1, 2]'));
-    assert.equal((await collect(scanJson(json, { streamMember: 'x', maxValueChars: 10 }))).length, 3);
+    assert.equal((await collect(scanJson(json, { streamMember: 'x', maxValueChars: 10 }))).length, 4);
     assert.equal(lines.closed || json.closed, false);
   });
 

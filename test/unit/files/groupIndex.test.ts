@@ -147,3 +147,32 @@ describe('viewer index: JSON', () => {
     assert.equal(index.row(0).stats.mean, 2);
   });
 });
+
+describe('viewer index: JSON faults between groups', () => {
+  it('shows the groups past a missing comma, skips items that are not groups, and gives each group its exact place', async () => {
+    const text = '\uFEFF{"split": "tränen", "trajectory_groups": [\r\n  {"trajectories": [{"messages_and_choices": [], "reward": 1}]}\r\n  {"trajectories": [{"messages_and_choices": [], "reward": 3}]}, 7,\r\n  {"trajectories": []},\r\n]}';
+    for (const chunk of [1, 5, 1 << 20]) {
+      const index = new TrajectoryIndex(MemoryBytes.fromText(text), 'json');
+      await index.build({ chunkBytes: chunk });
+      assert.equal(index.shapeError, undefined, `chunk ${chunk}`);
+      assert.equal(index.split, 'tränen');
+      assert.equal(index.groups, 3, `chunk ${chunk}`);
+      assert.deepEqual([0, 1, 2].map((i) => index.row(i).line), [2, 3, 4]);
+      assert.equal(index.row(1).stats.mean, 3);
+      const bytes = Buffer.from(text);
+      for (let i = 0; i < 3; i++) {
+        const { start, end } = index.byteRange(i);
+        assert.equal(bytes.toString('utf8', start, end), (await index.readGroup(i)).text);
+        assert.equal(bytes[start], 0x7b);
+      }
+      assert.deepEqual(await index.positionOf(1, ['trajectories', 0]), { line: 3, column: 21 });
+    }
+  });
+
+  it('says where the structure breaks when it cannot go on, and keeps the groups before it', async () => {
+    const index = new TrajectoryIndex(MemoryBytes.fromText('{"trajectory_groups": [{"trajectories": []}], "x" 1}'), 'json');
+    await index.build();
+    assert.equal(index.groups, 1);
+    assert.match(index.shapeError ?? '', /colon expected \(line 1, column 51\)/);
+  });
+});
