@@ -28,7 +28,7 @@ describe('UI: the extension page in the Extensions view, offline (VSIX installed
 
   it('shows every image of the README, from inside the VSIX', async () => {
     const page = wb.page;
-    await wb.runCommand('Extensions: Show Enabled Extensions');
+    await wb.runCommand('Extensions: Show Enabled Extensions', 60_000);
     const row = page.locator('.extensions-viewlet .monaco-list-row', { hasText: 'svc for VS Code' }).first();
     await row.waitFor({ state: 'visible', timeout: 60_000 });
     await row.click();

@@ -125,21 +125,26 @@ function makeWorkbench({ page, context, server, tmp }) {
      * (as shown in the palette, e.g. "View: Toggle Minimap" / "Extensions: Show Enabled Extensions").
      */
     async runCommand(title, timeout = 15_000) {
-      await page.keyboard.press('F1');
+      // The palette lists the commands registered when it opens; a workbench contribution that
+      // registers its commands late (the Extensions view's, while the workbench restores) shows
+      // up only on a later open. So each try waits a few seconds, then closes and opens again.
       const input = page.locator('.quick-input-widget .quick-input-box input');
-      await input.waitFor({ state: 'visible', timeout });
-      await input.fill(`>${title}`);
       // Exact label match, so "Foo" does not run "Foo: Bar" that happens to sort first.
       const row = page
         .locator('.quick-input-widget .quick-input-list .monaco-list-row')
         .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${escapeRe(title)}$`) }) })
         .first();
-      try {
-        await row.waitFor({ state: 'visible', timeout });
-      } catch {
+      const deadline = Date.now() + timeout;
+      for (;;) {
+        await page.keyboard.press('F1');
+        await input.waitFor({ state: 'visible', timeout });
+        await input.fill(`>${title}`);
+        const found = await row.waitFor({ state: 'visible', timeout: Math.min(5_000, Math.max(1, deadline - Date.now())) }).then(() => true, () => false);
+        if (found) break;
         const seen = await page.locator('.quick-input-widget .monaco-list-row .label-name').allInnerTexts();
         await page.keyboard.press('Escape');
-        throw new Error(`command "${title}" not in the palette; it showed: ${JSON.stringify(seen.slice(0, 10))}`);
+        await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => {});
+        if (Date.now() >= deadline) throw new Error(`command "${title}" not in the palette; it showed: ${JSON.stringify(seen.slice(0, 10))}`);
       }
       await row.click();
       await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout }).catch(() => {});
