@@ -1,0 +1,158 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { InputError } from '../../../src/api';
+import { Logger } from '../../../src/common/logger';
+import { FILE_KEY, HistorySync } from '../../../src/dashboard/historySync';
+import type { SourceAppend } from '../../../src/dashboard/source';
+
+// A run's history.jsonl dashboard source in plain Node (the fake vscode module gives its events):
+// the first read, what is appended, a file rewritten or cut short, a file that is not a history,
+// and a hidden dashboard that reads nothing by itself. Lines as ART's Model._log_metrics writes them.
+const line = (step: number, split: 'train' | 'val', reward: number) =>
+  `{"${split}/reward": ${reward}, "training_step": ${step}, "step": ${step}, "recorded_at": "2026-03-01T12:00:${String(step).padStart(2, '0')}.000001"}\n`;
+
+describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
+  let dir: string;
+  let file: string;
+  let log: Logger;
+  let sync: HistorySync;
+  let appends: SourceAppend[];
+  let clears: number;
+
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-history-'));
+    const modelDir = path.join(dir, '.art', 'demo', 'models', 'agent-7b');
+    fs.mkdirSync(path.join(modelDir, 'trajectories', 'train'), { recursive: true });
+    fs.mkdirSync(path.join(modelDir, 'trajectories', 'val'), { recursive: true });
+    file = path.join(modelDir, 'history.jsonl');
+    log = new Logger('svc-test');
+    appends = [];
+    clears = 0;
+  });
+  afterEach(() => {
+    sync?.dispose();
+    log.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Waits for the read in progress and any read asked for meanwhile (check() runs one after). */
+  async function settle(s: HistorySync): Promise<void> {
+    await s.check();
+    while (s.busy) await new Promise((r) => setTimeout(r, 10));
+  }
+
+  function open(): HistorySync {
+    sync = new HistorySync(file, 'history.jsonl', log);
+    sync.onDidAppend((a) => appends.push(a));
+    sync.onDidClear(() => clears++);
+    return sync;
+  }
+
+  it('reads the file once for the command: a row per step, train and val merged, the model folder and its splits named', async () => {
+    fs.writeFileSync(file, line(1, 'train', 0.2) + line(1, 'val', 0.3) + line(2, 'train', 0.4));
+    const s = open();
+    assert.equal(s.modelId, FILE_KEY + file);
+    assert.equal(s.title, 'agent-7b (history.jsonl)');
+    await s.load();
+    await settle(s);
+    assert.equal(s.series.length, 2);
+    assert.equal(s.loaded, true);
+    assert.deepEqual(s.stepSplits, ['train', 'val']);
+    const status = s.status();
+    assert.equal(status.loading, false);
+    assert.equal(status.count, 2);
+    assert.equal(status.file?.problems, 0);
+    assert.equal(status.file?.watching, false, 'not watching until the panel is visible');
+    assert.equal(status.file?.recordedAt, new Date(2026, 2, 1, 12, 0, 2).getTime(), 'the last line written, read as local time');
+    assert.ok(appends.some((a) => a.done), 'the end of the first read is told');
+  });
+
+  it('reads only what was appended since: new steps are told as fresh, an existing step updated', async () => {
+    fs.writeFileSync(file, line(1, 'train', 0.2));
+    const s = open();
+    await s.load();
+    await settle(s);
+    const readsBefore = s.reads;
+    appends = [];
+    fs.appendFileSync(file, line(1, 'val', 0.3) + line(2, 'train', 0.5));
+    await settle(s);
+    assert.equal(s.reads, readsBefore + 1);
+    assert.equal(s.series.length, 2);
+    const fresh = appends.filter((a) => a.fresh && a.columns.steps.length > 0);
+    assert.equal(fresh.length, 1, 'one append with a new step');
+    assert.deepEqual(fresh[0]!.columns.steps, [1, 2], 'the val line of step 1 and step 2 travel together');
+    assert.equal(clears, 0, 'nothing read again from the start');
+  });
+
+  it('reads a file that was cut short or replaced again from the start, and says so by clearing', async () => {
+    fs.writeFileSync(file, line(1, 'train', 0.2) + line(2, 'train', 0.4) + line(3, 'train', 0.6));
+    const s = open();
+    await s.load();
+    await settle(s);
+    assert.equal(s.series.length, 3);
+    fs.writeFileSync(file, line(1, 'train', 0.9));
+    await settle(s);
+    assert.equal(clears, 1);
+    assert.equal(s.series.length, 1);
+    // Replaced by another file under the same name (a new inode), longer than before.
+    const other = file + '.new';
+    fs.writeFileSync(other, line(1, 'train', 0.1) + line(2, 'train', 0.2) + line(3, 'train', 0.3) + line(4, 'train', 0.4));
+    fs.renameSync(other, file);
+    await settle(s);
+    assert.equal(clears, 2);
+    assert.equal(s.series.length, 4);
+  });
+
+  it('refuses a file with lines and not one history row, naming the file and the first bad line', async () => {
+    fs.writeFileSync(file, '{"messages_and_choices": [], "reward": 1}\n{"also": "not a step"}\n');
+    const s = open();
+    await assert.rejects(s.load(), (e: unknown) => {
+      assert.ok(e instanceof InputError);
+      assert.match(e.message, /^history\.jsonl line 1: .*It is not a training history \(ART's history\.jsonl\)/);
+      return true;
+    });
+  });
+
+  it('refuses a missing file by name; a bad line among good ones is counted, not fatal', async () => {
+    const s = open();
+    await assert.rejects(s.load(), /history\.jsonl: no such file/);
+    sync.dispose();
+    fs.writeFileSync(file, line(1, 'train', 0.2) + 'not json\n' + line(2, 'train', 0.4));
+    const t = open();
+    await t.load();
+    await settle(t);
+    assert.equal(t.series.length, 2);
+    assert.equal(t.problemTotal, 1);
+    assert.match(t.status().file?.problem ?? '', /^line 2: /);
+  });
+
+  it('reads nothing by itself while hidden; once visible it watches, and hidden again it stops', async () => {
+    fs.writeFileSync(file, line(1, 'train', 0.2));
+    const s = open();
+    await s.load();
+    await settle(s);
+    const reads = s.reads;
+    fs.appendFileSync(file, line(2, 'train', 0.4));
+    await new Promise((r) => setTimeout(r, 2_300));
+    assert.equal(s.reads, reads, 'a hidden dashboard makes no read');
+    assert.equal(s.series.length, 1);
+    s.setActive(true);
+    assert.equal(s.status().file?.watching, true);
+    const deadline = Date.now() + 5_000;
+    while (s.series.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(s.series.length, 2, 'visible: the appended line is read');
+    fs.appendFileSync(file, line(3, 'train', 0.6));
+    const until = Date.now() + 5_000;
+    while (s.series.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(s.series.length, 3, 'a later append is seen by the watcher or the 2 s look');
+    s.setActive(false);
+    assert.equal(s.status().file?.watching, false);
+    while (s.busy) await new Promise((r) => setTimeout(r, 10));
+    const after = s.reads;
+    fs.appendFileSync(file, line(4, 'train', 0.8));
+    await new Promise((r) => setTimeout(r, 2_300));
+    assert.equal(s.reads, after, 'hidden again: no read');
+  });
+});
