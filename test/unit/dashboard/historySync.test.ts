@@ -37,10 +37,24 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  /** Polls `done` every 50 ms for up to 5 s (a watcher's or the 2 s look's read). */
+  async function until(done: () => boolean): Promise<void> {
+    const deadline = Date.now() + 5_000;
+    while (!done() && Date.now() < deadline) await sleep(50);
+  }
   /** Waits for the read in progress and any read asked for meanwhile (check() runs one after). */
   async function settle(s: HistorySync): Promise<void> {
     await s.check();
-    while (s.busy) await new Promise((r) => setTimeout(r, 10));
+    while (s.busy) await sleep(10);
+  }
+  /** The file written with `content`, its source opened and loaded as the command does. */
+  async function loaded(content: string): Promise<HistorySync> {
+    fs.writeFileSync(file, content);
+    const s = open();
+    await s.load();
+    await settle(s);
+    return s;
   }
 
   function open(): HistorySync {
@@ -70,10 +84,7 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
   });
 
   it('reads only what was appended since: new steps are told as fresh, an existing step updated', async () => {
-    fs.writeFileSync(file, line(1, 'train', 0.2));
-    const s = open();
-    await s.load();
-    await settle(s);
+    const s = await loaded(line(1, 'train', 0.2));
     const readsBefore = s.reads;
     appends = [];
     fs.appendFileSync(file, line(1, 'val', 0.3) + line(2, 'train', 0.5));
@@ -87,10 +98,7 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
   });
 
   it('reads a file that was cut short or replaced again from the start, and says so by clearing', async () => {
-    fs.writeFileSync(file, line(1, 'train', 0.2) + line(2, 'train', 0.4) + line(3, 'train', 0.6));
-    const s = open();
-    await s.load();
-    await settle(s);
+    const s = await loaded(line(1, 'train', 0.2) + line(2, 'train', 0.4) + line(3, 'train', 0.6));
     assert.equal(s.series.length, 3);
     fs.writeFileSync(file, line(1, 'train', 0.9));
     await settle(s);
@@ -119,40 +127,32 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
     const s = open();
     await assert.rejects(s.load(), /history\.jsonl: no such file/);
     sync.dispose();
-    fs.writeFileSync(file, line(1, 'train', 0.2) + 'not json\n' + line(2, 'train', 0.4));
-    const t = open();
-    await t.load();
-    await settle(t);
+    const t = await loaded(line(1, 'train', 0.2) + 'not json\n' + line(2, 'train', 0.4));
     assert.equal(t.series.length, 2);
     assert.equal(t.problemTotal, 1);
     assert.match(t.status().file?.problem ?? '', /^line 2: /);
   });
 
   it('reads nothing by itself while hidden; once visible it watches, and hidden again it stops', async () => {
-    fs.writeFileSync(file, line(1, 'train', 0.2));
-    const s = open();
-    await s.load();
-    await settle(s);
+    const s = await loaded(line(1, 'train', 0.2));
     const reads = s.reads;
     fs.appendFileSync(file, line(2, 'train', 0.4));
-    await new Promise((r) => setTimeout(r, 2_300));
+    await sleep(2_300);
     assert.equal(s.reads, reads, 'a hidden dashboard makes no read');
     assert.equal(s.series.length, 1);
     s.setActive(true);
     assert.equal(s.status().file?.watching, true);
-    const deadline = Date.now() + 5_000;
-    while (s.series.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await until(() => s.series.length >= 2);
     assert.equal(s.series.length, 2, 'visible: the appended line is read');
     fs.appendFileSync(file, line(3, 'train', 0.6));
-    const until = Date.now() + 5_000;
-    while (s.series.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    await until(() => s.series.length >= 3);
     assert.equal(s.series.length, 3, 'a later append is seen by the watcher or the 2 s look');
     s.setActive(false);
     assert.equal(s.status().file?.watching, false);
-    while (s.busy) await new Promise((r) => setTimeout(r, 10));
+    while (s.busy) await sleep(10);
     const after = s.reads;
     fs.appendFileSync(file, line(4, 'train', 0.8));
-    await new Promise((r) => setTimeout(r, 2_300));
+    await sleep(2_300);
     assert.equal(s.reads, after, 'hidden again: no read');
   });
 });
