@@ -90,9 +90,11 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
   const errors = summary.problems.filter((p) => p.severity === 'error');
-  const lines = [
-    `${path}: ${summary.format.toUpperCase()}, ${bytes(summary.fileBytes)}, ${count(summary.groups)} groups, ${count(summary.trajectories)} trajectories${summary.split ? `, split "${summary.split}"` : ''}.`,
-  ];
+  // A .json file that does not parse has no group count (the viewer still shows the groups it can
+  // step over to): "0 groups" would be false.
+  const unparsed = errors.some((p) => p.shownBy === 'json');
+  const counted = unparsed ? 'groups not counted: it is not valid JSON' : `${count(summary.groups)} groups, ${count(summary.trajectories)} trajectories`;
+  const lines = [`${path}: ${summary.format.toUpperCase()}, ${bytes(summary.fileBytes)}, ${counted}${summary.split ? `, split "${summary.split}"` : ''}.`];
   if (summary.problems.length) {
     lines.push(
       `Validation: ${count(errors.length)} errors, ${count(summary.problems.length - errors.length)} warnings${summary.truncated ? ' (more not counted)' : ''}${errors.length ? '; the service would refuse this file' : ''}. Lines and columns are 1-based.`,

@@ -94,6 +94,19 @@ describe('MCP server (stdio, the SDK client)', function () {
     assert.match(r.text, /JSONL, .*3 groups, 4 trajectories\./);
   });
 
+  it('svc_summarize_trajectories on a .json file that does not parse names the place and counts no groups', async () => {
+    // Two groups with the comma between them missing, as a hand edit leaves it (line 2, column 3).
+    const t = (reward: number) => `{"messages_and_choices": [{"role": "user", "content": "hi"}], "reward": ${reward}}`;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-json-')), 'groups.json');
+    fs.writeFileSync(file, `[{"trajectories": [${t(1)}, ${t(0)}]}\n  {"trajectories": [${t(1)}]}]\n`);
+    const r = await call(s, 'svc_summarize_trajectories', { file });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /: JSON, .*, groups not counted: it is not valid JSON\./);
+    assert.doesNotMatch(r.text, /0 groups/);
+    assert.match(r.text, /error at line 2, column 3: .*comma expected/i);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
   it('svc_attach_feedback writes one feedback row and names it', async () => {
     const ref = `svc:///${PROJECT}/call/thread-03-turn-1`;
     const r = await call(s, 'svc_attach_feedback', { ref, emoji: '👍' });
