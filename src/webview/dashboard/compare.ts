@@ -183,15 +183,14 @@ function paint(): void {
   statusText.textContent = `${runs.length} runs${loading ? ' · loading…' : ''}`;
   const lines: Record<string, number> = {};
   for (const p of plots) lines[p.metric] = p.lines;
-  requestAnimationFrame(() =>
-    post({
-      type: 'rendered',
-      counts: series.map((s) => s.length),
-      charts: plots.length,
-      lines,
-      table: rows.map((r) => ({ metric: r.metric, direction: r.direction, runs: r.runs.map((s) => ({ best: s.best, latest: s.latest })) })),
-    }),
-  );
+  // What this paint drew, read now: rows arriving before the next frame must not mix into the report.
+  const drawn = {
+    counts: series.map((s) => s.length),
+    charts: plots.length,
+    lines,
+    table: rows.map((r) => ({ metric: r.metric, direction: r.direction, runs: r.runs.map((s) => ({ best: s.best, latest: s.latest })) })),
+  };
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn }));
 }
 
 new ResizeObserver(fit).observe(chartsRoot);

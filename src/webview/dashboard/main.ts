@@ -152,11 +152,12 @@ function paint(): void {
   latestText.textContent = latest === undefined ? '' : ` · ● Latest: step ${series.steps[latest]}${choice.metric && series.value(choice.metric, latest) !== null ? `, ${formatMetric(series.value(choice.metric, latest))}` : ''}`;
   showStepFiles(row, latest, selectedRows);
   app.setAttribute('aria-busy', String(!!status?.loading));
+  // What this paint drew, read now: data arriving before the next frame must not mix into the report
+  // (a count from after a reset next to the latest step from before it).
+  const drawn = { count: series.length, charts: charts.count, best: bestId, latest: latestId, selected: [...ui.selected] };
   const started = since;
   // The frame after this one starts once this one is painted.
-  requestAnimationFrame(() =>
-    post({ type: 'rendered', count: series.length, charts: charts.count, ms: performance.now() - started, best: bestId, latest: latestId, selected: [...ui.selected] }),
-  );
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, ms: performance.now() - started }));
 }
 
 /** Links to the step files of the best, latest and selected steps, one per split (a file dashboard). */
