@@ -19,6 +19,10 @@ export class Column<T extends Float64Array | Uint32Array | Uint8Array> {
   get(i: number): number {
     return this.data[i]!;
   }
+  /** The values pushed, without a copy. */
+  view(): T {
+    return this.data.subarray(0, this.length) as T;
+  }
 }
 export const f64 = () => new Column(new Float64Array(1024), (n) => new Float64Array(n));
 export const u32 = () => new Column(new Uint32Array(1024), (n) => new Uint32Array(n));

@@ -9,7 +9,7 @@ import { isObject } from '../api/json';
 import { JsonText } from './jsonText';
 import { INVALID_UTF8, ProblemError, ProblemList, type Problem } from './problems';
 import { DEFAULT_MAX_LINE_BYTES } from './lines';
-import { groupText, openArtParquet, readArtGroups, type ArtGroup } from './artParquet';
+import { groupText, openArtParquet, readArtGroups, rowOfTrajectory, type ArtGroup } from './artParquet';
 import { ParquetError } from './parquet';
 import { groupProblems, type GroupRecord, type ReadOptions, type ValidateOptions, type ValidationSummary } from './reader';
 
@@ -45,9 +45,9 @@ export function artGroupProblems(file: string, g: ArtGroup): Problem[] {
     try {
       t = JSON.parse(text);
     } catch {
-      return first(`trajectory_json of trajectory ${i} is not valid JSON`, g.firstRow + i);
+      return first(`trajectory_json of trajectory ${i} is not valid JSON`, rowOfTrajectory(g, i));
     }
-    if (!isObject(t)) return first(`trajectory_json of trajectory ${i} is not a JSON object`, g.firstRow + i);
+    if (!isObject(t)) return first(`trajectory_json of trajectory ${i} is not a JSON object`, rowOfTrajectory(g, i));
     trajectories.push(t);
   }
   const value = g.trajectories.length ? { trajectories, ...group } : group;
@@ -57,7 +57,7 @@ export function artGroupProblems(file: string, g: ArtGroup): Problem[] {
   const doc = new JsonText(file, '{}');
   return [...warnings, ...groupProblems(doc, value, [], at(g.firstRow), false).map((p) => {
     const i = p.path?.[0] === 'trajectories' && typeof p.path[1] === 'number' ? p.path[1] : undefined;
-    const row = i === undefined ? g.firstRow : g.firstRow + i;
+    const row = i === undefined ? g.firstRow : rowOfTrajectory(g, i);
     const message = p.message.startsWith(`${at(g.firstRow)}: `) ? p.message.slice(at(g.firstRow).length + 2) : p.message;
     return parquetProblem(file, `${at(row)}: ${message}`, { row, group: g.group }, p.severity);
   })];

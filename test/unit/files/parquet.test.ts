@@ -8,6 +8,20 @@ import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, wri
 import { harness, type Harness } from '../contract/helpers';
 import { collect, useTempDir } from './helpers';
 
+/**
+ * The rows as a user's pandas/pyarrow rewrite may leave them: ART's own test writes
+ * `table.take([2, 0, 1])`; here each run of three rows is rotated the same way, and the runs are
+ * reversed, so groups and trajectories are both out of order.
+ */
+function shuffle<T>(rows: T[]): T[] {
+  const runs: T[][] = [];
+  for (let i = 0; i < rows.length; i += 3) {
+    const run = rows.slice(i, i + 3);
+    runs.push(run.length === 3 ? [run[2]!, run[0]!, run[1]!] : run.reverse());
+  }
+  return runs.reverse().flat();
+}
+
 const errors = (s: ValidationSummary) => s.problems.filter((p) => p.severity === 'error').map((p) => p.message);
 
 /** Groups of every shape the client writes that today's service takes: compact dumps, unicode, a 1 MB content. */
@@ -77,6 +91,96 @@ describe('files/parquet: ART step files', function () {
     } finally {
       await file.close();
     }
+  });
+
+  describe('rows out of order, read as ART reads them (sorted by group and trajectory index)', () => {
+    let h: Harness;
+    afterEach(() => h?.close());
+
+    it('reads a shuffled file (take([2, 0, 1])) group by group in index order, each problem at its own row', async () => {
+      const all = groups();
+      const path = join(dir(), 'shuffled.parquet');
+      const rows = artRows(all);
+      // ART's test: the rows of one group taken [2, 0, 1].
+      const one = join(dir(), 'take.parquet');
+      const three = artRows([compactGroup(3, { trajectories: 3 })]);
+      await writeArtRows(one, [three[2]!, three[0]!, three[1]!]);
+      assert.deepEqual((await collect(readTrajectoryGroups(one))).map((g) => g.json), [JSON.stringify(compactGroup(3, { trajectories: 3 }))]);
+
+      const shuffled = shuffle(rows);
+      await writeArtRows(path, shuffled);
+      assert.notDeepEqual(shuffled.map((r) => [r.group_index, r.trajectory_index]), rows.map((r) => [r.group_index, r.trajectory_index]));
+      const summary = await validateTrajectoryFile(path);
+      assert.deepEqual(summary.problems, []);
+      assert.equal(summary.groups, 4);
+      assert.deepEqual(summary.groupTrajectories, [2, 2, 1, 4]);
+      const read = await collect(readTrajectoryGroups(path));
+      assert.deepEqual(read.map((g) => g.index), [0, 1, 2, 3]);
+      assert.deepEqual(read.map((g) => g.json), all.map((g) => JSON.stringify(g)));
+      // Each group's first and last row in the file.
+      const at = (gi: number) => shuffled.flatMap((r, i) => (r.group_index === gi ? [i] : []));
+      assert.deepEqual(read.map((g) => [g.line, g.endLine]), [0, 1, 2, 3].map((gi) => [Math.min(...at(gi)), Math.max(...at(gi))]));
+      assert.deepEqual(await collect(readTrajectoryGroups(path, { trusted: true, groupTrajectories: summary.groupTrajectories })), read);
+
+      // A problem names the row the trajectory is in, not its place in the group.
+      const bad = shuffled.map((r) => (r.group_index === 3 && r.trajectory_index === 2 ? { ...r, trajectory_json: JSON.stringify({ messages_and_choices: [], reward: 'high' }) } : r));
+      const badPath = join(dir(), 'shuffled-bad.parquet');
+      await writeArtRows(badPath, bad);
+      const badRow = bad.findIndex((r) => r.group_index === 3 && r.trajectory_index === 2);
+      assert.deepEqual(errors(await validateTrajectoryFile(badPath)).map((m) => m.replace(/reward: .*/, 'reward')), [`row ${badRow}, group 3: trajectories[2].reward`]);
+    });
+
+    it('reads an empty group (its one sentinel row) out of order', async () => {
+      const all = [compactGroup(0), emptyGroup(), compactGroup(2)];
+      const path = join(dir(), 'shuffled-empty.parquet');
+      const rows = artRows(all);
+      await writeArtRows(path, [...rows].reverse());
+      const summary = await validateTrajectoryFile(path);
+      assert.deepEqual(summary.problems, []);
+      assert.deepEqual(summary.groupTrajectories, [2, 0, 2]);
+      const { file } = await openArtParquet(path);
+      try {
+        const read = (await collect(readArtGroups(file))) as ArtGroup[];
+        assert.deepEqual(read.map((g) => [g.group, g.firstRow, g.lastRow, g.rows]), [
+          [0, 3, 4, [4, 3]],
+          [1, 2, 2, undefined],
+          [2, 0, 1, [1, 0]],
+        ]);
+        assert.deepEqual(read.map(groupText), all.map((g) => JSON.stringify(g)));
+      } finally {
+        await file.close();
+      }
+    });
+
+    it('gathers groups in windows when the file is larger than one: every group once, in order; a group larger than the limit is refused', async () => {
+      const all = Array.from({ length: 60 }, (_, i) => compactGroup(i, { trajectories: 1 + (i % 3), size: i % 7 === 0 ? 20_000 : undefined }));
+      const path = join(dir(), 'windows.parquet');
+      await writeArtRows(path, shuffle(artRows(all)));
+      const { file } = await openArtParquet(path);
+      try {
+        const read = (await collect(readArtGroups(file, { windowBytes: 30_000, maxGroupBytes: 25_000 }))) as ArtGroup[];
+        assert.deepEqual(read.map((g) => ('fault' in g ? -1 : g.group)), all.map((_, i) => i));
+        assert.deepEqual(read.map(groupText), all.map((g) => JSON.stringify(g)));
+        const small = await collect(readArtGroups(file, { windowBytes: 1, maxGroupBytes: 10_000 }));
+        const faults = small.flatMap((g) => ('fault' in g ? [g.fault.message] : []));
+        assert.equal(faults.length, all.filter((_, i) => i % 7 === 0).length);
+        assert.ok(faults.every((m) => /^row \d+, group \d+: the group is larger than 0 MiB$/.test(m)), faults.join('\n'));
+        assert.deepEqual(small.flatMap((g) => ('fault' in g ? [] : [g.group])), all.flatMap((_, i) => (i % 7 ? [i] : [])));
+      } finally {
+        await file.close();
+      }
+    });
+
+    it('uploads a shuffled file: the service receives the groups in index order, each once', async () => {
+      h = await harness();
+      const all = groups();
+      const path = join(dir(), '0002.parquet');
+      await writeArtRows(path, shuffle(artRows(all)));
+      const result = await upload(h, path);
+      assert.equal(result.status, 'done');
+      assert.deepEqual(result.sent, all.map((g) => JSON.stringify(g)));
+      assert.deepEqual(h.server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), all);
+    });
   });
 
   it('reads rows across many data pages and row groups in order', async () => {
@@ -243,8 +347,22 @@ describe('files/parquet: ART step files', function () {
       await refused('repeated.parquet', (p) => rowsWith(p, (rows) => rows.map((r, i) => (i === 6 ? { ...r, trajectory_index: 0 } : r))), /^row 6, group 3: trajectory_index 0 is repeated/);
     });
 
-    it('rows out of group order (a group repeated further on)', async () => {
-      await refused('order.parquet', (p) => rowsWith(p, (rows) => [...rows, { ...rows[0]!, trajectory_index: 2 }]), /^row 9, group 0: comes after group 3; ART writes the rows in group_index order/);
+    // Rows out of order are read as ART reads them (sorted), and refused for what ART refuses.
+    it('rows out of order with a gap in the group indexes', async () => {
+      await refused('shuffled-gap.parquet', (p) => rowsWith(p, (rows) => shuffle(rows.filter((r) => r.group_index !== 1))), /^row 4, group 2: group 1 is missing \(group_index jumps from 0 to 2\)/);
+    });
+
+    it('rows out of order with a (group, trajectory) pair twice', async () => {
+      // Row 9 repeats group 3's trajectory 1 (row 1 after the shuffle).
+      await refused('shuffled-duplicate.parquet', (p) => rowsWith(p, (rows) => [...shuffle(rows), { ...rows[6]!, trajectory_json: '{"messages_and_choices":[],"reward":9}' }]), /^row 9, group 3: trajectory_index 1 is repeated/);
+    });
+
+    it('rows out of order mixing trajectories and an empty-group row in one group', async () => {
+      await refused(
+        'shuffled-mixed.parquet',
+        (p) => rowsWith(p, (rows) => [...shuffle(rows), { ...rows[0]!, trajectory_index: null, trajectory_json: null }]),
+        /^row 7, group 0: an empty-group row \(trajectory_index null\) beside other rows of the group/,
+      );
     });
 
     it('a missing group', async () => {
