@@ -8,7 +8,9 @@
  * Version 2 groups are rebuilt exactly as the upload sends them (group_json + trajectory_json).
  * A version 1 file is shown from its analytics columns, with `notice` saying what is lost; its
  * groups are never uploaded. Faults of the rows (missing or repeated indexes, a damaged page) are
- * the validator's to report (src/files/parquetGroups.ts): the index only groups runs of rows.
+ * the validator's to report (src/files/parquetGroups.ts): the index only groups the rows. A
+ * version 2 file whose rows are out of order is shown as ART reads it: the rows sorted by group and
+ * trajectory index (parquetOrder.ts), each group read from its own rows.
  * No `vscode` import.
  */
 import { parquetReadObjects } from 'hyparquet';
@@ -16,6 +18,7 @@ import type { Problem } from './problems';
 import { groupText, openArtParquet, type ArtParquetInfo } from './artParquet';
 import { compressors, ParquetError, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
+import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
 import { exceptionsOf, groupStats } from '../viewer/model';
 import { f64, GroupStatsColumns } from './columns';
 import type { BuildOptions, ReadGroup } from './groupIndex';
@@ -48,6 +51,8 @@ export class ParquetIndex {
   private readonly groupIndex = f64();
   private readonly columns = new GroupStatsColumns();
   private readonly cache = new Map<number, ReadGroup>();
+  /** A version 2 file whose rows are out of order: each group's rows (parquetOrder.ts). */
+  private order: RowGroups | undefined;
 
   private constructor(
     readonly path: string,
@@ -103,6 +108,21 @@ export class ParquetIndex {
       }
     };
     const v2 = info.version === 2;
+    if (v2) {
+      // ART's reader sorts the rows by group and trajectory index, and so does the viewer: the two
+      // small columns first, then the groups in order when the rows are not.
+      let order: Awaited<ReturnType<typeof rowOrder>> | undefined;
+      try {
+        order = await rowOrder(file, opts.signal);
+      } catch (e) {
+        if (!(e instanceof ParquetError) || opts.signal?.aborted) throw e;
+        // Indexed as runs of rows below, up to the damage the validator names.
+      }
+      if (order && !order.inOrder) {
+        await this.buildSorted(file, order, opts, progress);
+        return;
+      }
+    }
     const names = v2 ? ['group_index', 'trajectory_index', 'reward', 'group_json'] : ['group_index', ...(info.columns.includes('reward') ? ['reward'] : [])];
     let cur: { group: number; first: number; last: number; rewards: number[]; exceptions: number; rows: number } | undefined;
     const finish = () => {
@@ -135,6 +155,45 @@ export class ParquetIndex {
       // The groups before the damage stay on screen; the validator names the row.
       this.shapeError = `The file ${e.message}`;
     }
+    this.done = true;
+    this.indexedBytes = this.source.size;
+    await progress(true);
+  }
+
+  /** The groups of a file whose rows are out of order, in group_index order, from the small columns. */
+  private async buildSorted(file: ParquetFile, order: RowGroups, opts: BuildOptions, progress: (force?: boolean) => Promise<void>): Promise<void> {
+    const rewards = new Float64Array(order.rows).fill(NaN);
+    const exceptions = new Uint32Array(order.groups);
+    try {
+      for await (const [row, [reward, gj]] of file.rows(['reward', 'group_json'], opts.signal)) {
+        if (typeof reward === 'number' && Number.isFinite(reward)) rewards[row] = reward;
+        const g = order.groupOfRow[row]!;
+        if (order.perm[order.start[g]!] === row) exceptions[g] = exceptionCount(gj);
+        if ((row + 1) % PROGRESS_ROWS === 0) {
+          this.indexedBytes = Math.floor((this.source.size * (row + 1)) / Math.max(1, order.rows));
+          await progress();
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof ParquetError) || opts.signal?.aborted) throw e;
+      this.shapeError = `The file ${e.message}`;
+    }
+    for (let g = 0; g < order.groups; g++) {
+      const rows = rowsOfGroup(order, g);
+      const values: number[] = [];
+      let count = 0;
+      let first = Infinity;
+      let last = -Infinity;
+      for (const r of rows) {
+        first = Math.min(first, r);
+        last = Math.max(last, r);
+        if (order.sentinel[r]) continue;
+        count++;
+        if (!Number.isNaN(rewards[r])) values.push(rewards[r]!);
+      }
+      this.addGroup(order.groupIndex[g]!, first, last, values, count, exceptions[g]!);
+    }
+    this.order = order;
     this.done = true;
     this.indexedBytes = this.source.size;
     await progress(true);
@@ -173,7 +232,8 @@ export class ParquetIndex {
 
   /** The group a validation problem is in (by its row, else its group_index), or -1. */
   groupOf(p: Pick<Problem, 'row' | 'group'>): number {
-    if (p.row !== undefined) {
+    if (this.order && p.row !== undefined && p.row >= 0 && p.row < this.order.rows) return this.order.groupOfRow[p.row]!;
+    if (p.row !== undefined && !this.order) {
       let lo = 0;
       let hi = this.groups - 1;
       while (lo <= hi) {
@@ -209,13 +269,26 @@ export class ParquetIndex {
   /** A version 2 group as the client's model_dump: group_json with the trajectory_json of its rows. */
   private async readV2(i: number): Promise<string> {
     const { first, last } = this.rows(i);
-    const [groupJson] = await this.pages!.read('group_json', first, first);
-    const trajectories = this.columns.trajectories(i) ? await this.pages!.read('trajectory_json', first, last) : [];
-    if (typeof groupJson !== 'string') throw new ParquetError(`row ${first}, group ${this.groupIndex.get(i)}: group_json is null`, first);
+    // Rows out of order: the group's own rows, trajectories in trajectory_index order.
+    const order = this.order;
+    const all = order ? [...rowsOfGroup(order, i)] : undefined;
+    const rows = all ? all.filter((r) => !order!.sentinel[r]) : Array.from({ length: this.columns.trajectories(i) ? last - first + 1 : 0 }, (_, k) => first + k);
+    const head = all ? all[0]! : first;
+    const [groupJson] = await this.pages!.read('group_json', head, head);
+    const trajectories = all ? await this.readRows('trajectory_json', rows) : rows.length ? await this.pages!.read('trajectory_json', first, last) : [];
+    if (typeof groupJson !== 'string') throw new ParquetError(`row ${head}, group ${this.groupIndex.get(i)}: group_json is null`, head);
     trajectories.forEach((t, k) => {
-      if (typeof t !== 'string') throw new ParquetError(`row ${first + k}, group ${this.groupIndex.get(i)}: trajectory_json is null`, first + k);
+      if (typeof t !== 'string') throw new ParquetError(`row ${rows[k]}, group ${this.groupIndex.get(i)}: trajectory_json is null`, rows[k]);
     });
     return groupText({ groupJson, trajectories: trajectories as string[] });
+  }
+
+  /** The values of `rows` of a column, in that order; read in file order, so that a page is decoded once. */
+  private async readRows(name: string, rows: readonly number[]): Promise<unknown[]> {
+    const out: unknown[] = new Array(rows.length);
+    const byRow = rows.map((r, k) => [r, k] as const).sort((a, b) => a[0] - b[0]);
+    for (const [r, k] of byRow) [out[k]] = await this.pages!.read(name, r, r);
+    return out;
   }
 
   /** A version 1 group from the analytics columns: what they hold, nothing guessed. */

@@ -12,6 +12,7 @@ import { f64 } from './columns';
 
 /** The rows of a file whose rows are not in (group, trajectory) order, group by group. */
 export interface RowGroups {
+  rows: number;
   /** Rows in (group_index, trajectory_index, row) order; a null `trajectory_index` sorts first. */
   perm: Uint32Array;
   /** Group g's rows are `perm[start[g]]` … `perm[start[g + 1] - 1]`; `start` has `groups + 1` entries. */
@@ -25,7 +26,7 @@ export interface RowGroups {
   sentinel: Uint8Array;
 }
 
-export type RowOrder = { rows: number; inOrder: true } | ({ rows: number; inOrder: false } & RowGroups);
+export type RowOrder = { rows: number; inOrder: true } | ({ inOrder: false } & RowGroups);
 
 const show = (v: unknown): string => (v === null || v === undefined ? 'null' : typeof v === 'bigint' ? v.toString() : (JSON.stringify(v) ?? typeof v));
 const isIndex = (v: unknown): v is number | bigint => typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v));

@@ -124,13 +124,31 @@ describe('files/parquetIndex: ART step files in the viewer', function () {
     assert.match((await open(text)).shapeError ?? '', /not a Parquet file/);
   });
 
-  it('keeps groups as runs of rows when the indexes are out of order (the validator names the rows)', async () => {
-    const rows = artRows([compactGroup(0, { trajectories: 2 }), compactGroup(1, { trajectories: 2 })]);
+  it('shows a file whose rows are out of order as ART reads it: groups and trajectories in index order, an empty group by its sentinel, problems on their group by row', async () => {
+    const groups = [compactGroup(0, { trajectories: 3 }), emptyGroup(), compactGroup(2, { trajectories: 2 }), compactGroup(3, { trajectories: 1 })];
+    const rows = artRows(groups);
+    // Rows 0-2 group 0, 3 the empty group 1, 4-5 group 2, 6 group 3: written as [6, 2, 0, 5, 3, 1, 4] (groups and trajectories shuffled, as take() leaves them).
+    const taken = [6, 2, 0, 5, 3, 1, 4];
     const path = join(dir(), 'order.parquet');
-    await writeArtRows(path, [rows[2]!, rows[3]!, rows[0]!, rows[1]!]);
+    await writeArtRows(path, taken.map((i) => rows[i]!));
     const index = await open(path);
-    assert.equal(index.groups, 2);
-    assert.deepEqual([index.rows(0).groupIndex, index.rows(1).groupIndex], [1, 0]);
+    assert.equal(index.shapeError, undefined);
+    assert.equal(index.groups, 4);
+    assert.equal(index.trajectories, 6);
+    assert.deepEqual([0, 1, 2, 3].map((i) => index.rows(i)), [
+      { first: 1, last: 5, groupIndex: 0 },
+      { first: 4, last: 4, groupIndex: 1 },
+      { first: 3, last: 6, groupIndex: 2 },
+      { first: 0, last: 0, groupIndex: 3 },
+    ]);
+    assert.deepEqual([0, 1, 2, 3].map((i) => index.row(i).stats.count), [3, 0, 2, 1]);
+    assert.deepEqual(index.row(0).rewards, [0, 0.5, 1], 'rewards in trajectory order');
+    assert.equal(index.row(1).stats.exceptions, 1);
+    for (const i of [2, 0, 1, 3]) assert.equal((await index.readGroup(i)).text, JSON.stringify(groups[i]), `group ${i} is the client's dump`);
+    // A problem at file row 2 (group 0's first trajectory) is on group 0; row 0 is group 3's.
+    assert.equal(index.groupOf({ row: 2 }), 0);
+    assert.equal(index.groupOf({ row: 0 }), 3);
+    assert.equal(index.groupOf({ row: 3 }), 2);
   });
 
   it('writes a group for "Upload this group…" as a one-line .jsonl of its exact JSON, keeping the .art layout so model, split and step are proposed', async () => {
