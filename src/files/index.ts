@@ -27,6 +27,7 @@ export {
   groupText,
   openArtParquet,
   readArtGroups,
+  rowOfTrajectory,
   type ArtGroup,
   type ArtGroupFault,
   type ArtParquetInfo,
