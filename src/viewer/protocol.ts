@@ -242,6 +242,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The headings of an exchange trajectory's exchanges (model, duration, tokens), and its totals line. */
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
+    /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
+    pane: z.optional(z.string()),
     groupRows: num,
     /** Clickable links (`a[href]`) in the conversation: always 0, a trajectory file's links are text. */
     liveLinks: z.optional(num),

@@ -1,6 +1,6 @@
 /** The selected group's trajectories (sorted and filtered here) and the selected one as a conversation. */
 import { plural } from '../../common/format';
-import type { TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
+import type { GroupDetail, TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
 import { h } from '../shared/dom';
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { fmt } from './dom';
@@ -40,10 +40,34 @@ export function applyOrder(keepSelection = true): void {
     selectTrajectory(page.visible[0]!.index);
   } else {
     page.view = undefined;
-    conversation.replaceChildren(h('p', { class: 'empty' }, page.detail.trajectories.length ? 'No trajectory matches the reward filter.' : 'This group has no trajectories.'));
+    conversation.replaceChildren(...emptyPane(page.detail));
     report(undefined);
   }
   save();
+}
+
+/**
+ * The main pane when no trajectory is shown. A group of only exceptions (every rollout raised)
+ * shows them here, open: type, message and traceback, as text.
+ */
+function emptyPane(d: GroupDetail): HTMLElement[] {
+  if (d.trajectories.length) return [h('p', { class: 'empty' }, 'No trajectory matches the reward filter.')];
+  if (!d.exceptions.length) return [h('p', { class: 'empty' }, 'This group has no trajectories.')];
+  return [
+    h(
+      'div',
+      { class: 'group-exceptions', role: 'region', 'aria-label': `Exceptions of group ${d.row.index + 1}` },
+      h('p', { class: 'muted' }, `This group has no trajectories: ${d.exceptions.length === 1 ? 'its rollout raised an exception' : `its rollouts raised ${plural(d.exceptions.length, 'exception')}`}.`),
+      ...d.exceptions.map((x, i) =>
+        h(
+          'section',
+          { class: 'exception-card', 'aria-label': `Exception ${i + 1}` },
+          h('h3', {}, h('span', { class: 'exception-type' }, x.type), ': ', h('span', { class: 'exception-message' }, x.message)),
+          h('pre', { class: 'traceback' }, x.traceback || '(no traceback)'),
+        ),
+      ),
+    ),
+  ];
 }
 
 export function renderTrajRow(i: number, row: HTMLElement): void {
@@ -124,6 +148,8 @@ export function report(v: TrajectoryView | undefined): void {
   }));
   const heads = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .exchange > .exchange-head')].map((e) => e.textContent ?? '');
   const totals = conversation.querySelector<HTMLElement>(':scope .traj-head .totals')?.textContent ?? undefined;
+  // With no trajectory on screen: what the main pane shows instead (rendered text only).
+  const pane = v ? undefined : conversation.innerText.slice(0, 20_000);
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
   send({
     type: 'rendered',
@@ -132,6 +158,7 @@ export function report(v: TrajectoryView | undefined): void {
     bubbles,
     ...(heads.length ? { exchanges: heads } : {}),
     ...(totals ? { totals } : {}),
+    ...(pane !== undefined ? { pane } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
     liveLinks: conversation.querySelectorAll('a[href]').length,
     sinceLoadMs: performance.now(),

@@ -230,6 +230,33 @@ describe('trajectory viewer', function () {
     assert.ok(editor.document.lineAt(0).text.slice(pos.character).startsWith('{"role":"tool","tool_call_id":"call_z1"'), editor.document.lineAt(0).text.slice(pos.character, pos.character + 60));
   });
 
+  it('shows a group of only exceptions in the main pane: each type, message and traceback, open and as text', async () => {
+    // Written with JSON.stringify, as the client's JSONL step files are one JSON object per line.
+    const file = path.join(dir, 'exceptions-only.trajectories.jsonl');
+    const exceptions = [
+      { type: "<class 'TimeoutError'>", message: 'rollout timed out', traceback: 'Traceback (most recent call last):\n  File "rollout.py", line 12, in run\nTimeoutError: rollout timed out\n' },
+      { type: "<class 'ValueError'>", message: 'bad <img src=x onerror="alert(1)"> & <b>bold</b>', traceback: 'Traceback (most recent call last):\n  <script>alert(2)</script>\nValueError: bad\n' },
+    ];
+    const lines = [{ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hello' }], reward: 1 }] }, { exceptions }];
+    fs.writeFileSync(file, lines.map((l) => JSON.stringify(l)).join('\n') + '\n');
+    const uri = vscode.Uri.file(file);
+    const session = await open(uri);
+    await session.whenIndexed();
+    session.select(1);
+    await waitFor('group 2', () => session.lastRendered?.group === 1);
+    const report = session.lastRendered!;
+    assert.strictEqual(report.trajectory, undefined);
+    // Only what is rendered counts (innerText leaves out a closed disclosure's body).
+    const pane = report.pane ?? '';
+    assert.match(pane, /This group has no trajectories: its rollouts raised 2 exceptions\./);
+    for (const x of exceptions) {
+      assert.ok(pane.includes(`${x.type}: ${x.message}`), `type and message of ${x.type} in ${JSON.stringify(pane)}`);
+      for (const line of x.traceback.trim().split('\n')) assert.ok(pane.includes(line), `traceback line ${JSON.stringify(line)} in ${JSON.stringify(pane)}`);
+    }
+    // Markup in a message stays text: were it parsed, the tags would not be in the text.
+    assert.ok(pane.includes('<img src=x onerror="alert(1)">') && pane.includes('<script>alert(2)</script>'));
+  });
+
   it('reveals a message at its exact line and column in the text editor', async () => {
     const uri = copy('request.trajectories.json');
     const session = await open(uri);
