@@ -171,6 +171,28 @@ describe('trajectory viewer: ART Parquet step files', function () {
       assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
     });
 
+    it('shows and uploads a step file whose rows are out of order (as pandas or pyarrow may write it back) as ART reads it: groups and trajectories in index order', async () => {
+      const file = path.join(split, '0009.parquet');
+      const groups = [compactGroup(0, { trajectories: 3 }), emptyGroup(), compactGroup(2, { trajectories: 2 })];
+      const rows = artRows(groups);
+      // Rows 0-2 group 0, 3 the empty group, 4-5 group 2: each run taken [2, 0, 1], the runs reversed.
+      await writeArtRows(file, [5, 3, 4, 2, 0, 1].map((i) => rows[i]!));
+      const session = await openWith(vscode.Uri.file(file));
+      await session.whenIndexed();
+      await waitFor('validation', () => !session.validating, 20_000);
+      const index = session.index!;
+      assert.strictEqual(index.shapeError, undefined);
+      assert.strictEqual(index.groups, 3);
+      assert.deepStrictEqual([0, 1, 2].map((i) => index.row(i).stats.count), [3, 0, 2]);
+      assert.deepStrictEqual([0, 1, 2].map((i) => session.problemsOf(i)), [[], [], []]);
+      assert.deepStrictEqual(session.lastRendered!.bubbles.map((b) => [b.role, b.trainable]), ((groups[0]!.trajectories as O[])[0]!.messages_and_choices as O[]).map(bubble));
+      for (const i of [0, 1, 2]) assert.deepStrictEqual(JSON.parse((await index.readGroup(i)).text), groups[i]);
+      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
+      const report = await session.uploadFile();
+      assert.strictEqual(report?.status, 'done');
+      assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
+    });
+
     it('refuses to upload a group of a version 1 file, saying why, and sends nothing', async () => {
       const file = path.join(dir, 'v1-upload.parquet');
       await writeArtParquet(file, [compactGroup(0)], { v1: true });
