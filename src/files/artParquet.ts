@@ -244,7 +244,7 @@ export async function* readArtGroups(file: ParquetFile, opts: ReadParquetOptions
     // The window: groups s … e-1; their rows' values by position in `perm`, until the last row they need.
     let e = groups;
     const base = start[s]!;
-    const held: (unknown[] | undefined)[] = new Array(start[e]! - base);
+    const held = new Array<unknown[] | undefined>(start[e]! - base);
     let last = 0;
     for (let g = s; g < e; g++) last = Math.max(last, groupLast[g]!);
     let bytes = 0;
