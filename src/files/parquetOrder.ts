@@ -59,9 +59,7 @@ export async function rowOrder(file: ParquetFile, signal?: AbortSignal): Promise
   signal?.throwIfAborted();
   const g = gis.view();
   const t = tis.view();
-  const perm = new Uint32Array(rows);
-  for (let i = 0; i < rows; i++) perm[i] = i;
-  perm.sort((a, b) => g[a]! - g[b]! || (t[a] === t[b] ? 0 : t[a]! < t[b]! ? -1 : 1) || a - b);
+  const perm = await sortRows(rows, (a, b) => g[a]! - g[b]! || (t[a] === t[b] ? 0 : t[a]! < t[b]! ? -1 : 1) || a - b, signal);
   const groupOfRow = new Uint32Array(rows);
   const sentinel = new Uint8Array(rows);
   const starts: number[] = [];
@@ -82,4 +80,48 @@ export async function rowOrder(file: ParquetFile, signal?: AbortSignal): Promise
 /** The rows of group `g` in order. */
 export function rowsOfGroup(order: RowGroups, g: number): Uint32Array {
   return order.perm.subarray(order.start[g]!, order.start[g + 1]!);
+}
+
+/** Rows sorted in runs of this many, then merged. */
+const RUN = 4096;
+/** The longest stretch of sorting between two yields to the event loop. */
+const SLICE_MS = 20;
+
+/**
+ * 0 … n-1 sorted by `cmp`, stable: a merge sort in slices that gives the event loop back every
+ * 20 ms (a million rows take about a second to sort: the extension host must not freeze for it).
+ */
+export async function sortRows(n: number, cmp: (a: number, b: number) => number, signal?: AbortSignal): Promise<Uint32Array> {
+  let from = new Uint32Array(n);
+  for (let i = 0; i < n; i++) from[i] = i;
+  let since = performance.now();
+  const pause = async () => {
+    if (performance.now() - since < SLICE_MS) return;
+    await new Promise((resolve) => setImmediate(resolve));
+    signal?.throwIfAborted();
+    since = performance.now();
+  };
+  for (let i = 0; i < n; i += RUN) {
+    from.subarray(i, Math.min(n, i + RUN)).sort(cmp);
+    await pause();
+  }
+  let to = new Uint32Array(n);
+  for (let width = RUN; width < n; width *= 2) {
+    for (let lo = 0; lo < n; lo += 2 * width) {
+      const mid = Math.min(n, lo + width);
+      const hi = Math.min(n, lo + 2 * width);
+      let i = lo;
+      let j = mid;
+      let k = lo;
+      while (i < mid && j < hi) {
+        to[k++] = cmp(from[j]!, from[i]!) < 0 ? from[j++]! : from[i++]!;
+        if ((k & 0x1fff) === 0) await pause();
+      }
+      while (i < mid) to[k++] = from[i++]!;
+      while (j < hi) to[k++] = from[j++]!;
+      await pause();
+    }
+    [from, to] = [to, from];
+  }
+  return from;
 }
