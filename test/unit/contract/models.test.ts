@@ -129,6 +129,25 @@ describe('contract: models', () => {
       assert.equal(h.server.stats.count(), 0);
     });
 
+    it('refuses the model ids "." and ".." before sending, naming the id (they would move the request path)', async () => {
+      h = await harness();
+      for (const id of ['.', '..']) {
+        // `/v1/preview/models/../checkpoints` is `/v1/preview/checkpoints` to the URL parser and the server.
+        await assert.rejects(h.client.models.listCheckpoints(id), (e: unknown) => {
+          assert.ok(e instanceof ValidationError, String(e));
+          assert.equal(e.source, 'client');
+          assert.ok(e.message.includes(`"${id}"`), e.message);
+          return true;
+        });
+        await assert.rejects(h.client.models.logTrajectories(id, { split: 'train', trajectory_groups: [{ trajectories: [trajectory(1)] }] }), ValidationError);
+        await assert.rejects(h.client.models.logGroupsJson(id, { split: 'train', groups: ['{"trajectories":[]}'] }), ValidationError);
+      }
+      assert.equal(h.server.stats.count(), 0, 'nothing was sent');
+      // Dots inside an id are a name like any other.
+      h.server.addCheckpoints('.m..', 1);
+      assert.equal((await h.client.models.listCheckpoints('.m..')).data.length, 1);
+    });
+
     it('answers NotFoundError for an unknown model', async () => {
       h = await harness();
       await assert.rejects(h.client.models.listCheckpoints('nope'), NotFoundError);
