@@ -47,7 +47,7 @@ export function buildWebUiUrl(template: string, values: WebUiValues): WebUiUrl {
   // The scheme, host and port are written literally: values go only into the path, query and fragment.
   const origin = /^([^:/?#]*):\/\/([^/?#]*)/.exec(t);
   if (!origin) return { ok: false, reason: `${WEB_UI_SETTING} is not a URL: it must start with https:// or http://.` };
-  const [literal, scheme, authority] = origin as unknown as [string, string, string];
+  const [literal, , authority] = origin as unknown as [string, string, string];
   if (/[{}]/.test(literal)) return { ok: false, reason: `${WEB_UI_SETTING} has a placeholder in its scheme, host or port (${literal}): write those literally; placeholders go into the path, query or fragment.` };
   const filled = t.replace(/\{(entity|project|threadId|callId)\}/g, (_m, name: WebUiPlaceholder) => encodeURIComponent(values[name] ?? ''));
   let url: URL;
