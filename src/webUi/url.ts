@@ -15,8 +15,14 @@ export type WebUiValues = Partial<Record<WebUiPlaceholder, string>>;
 
 export type WebUiUrl = { ok: true; url: string } | { ok: false; reason: string };
 
-/** A C0 control character, DEL or a C1 control character: the URL parser drops tabs and newlines silently. */
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+/** The first C0 control character, DEL or C1 control character (the URL parser drops tabs and newlines silently). */
+function controlAt(t: string): number {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return i;
+  }
+  return -1;
+}
 /** A path segment the URL parser resolves away ("." and "..", "%2e" counting as "."). */
 const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 
@@ -33,10 +39,10 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
 export function buildWebUiUrl(template: string, values: WebUiValues): WebUiUrl {
   const t = template.trim();
   if (!t) return { ok: false, reason: `${WEB_UI_SETTING} is not set: set it to your service's web UI URL, e.g. https://ui.example.com/{entity}/{project}/threads/{threadId}?call={callId}.` };
-  const control = CONTROL.exec(t);
-  if (control) {
-    const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
-    return { ok: false, reason: `${WEB_UI_SETTING} has a control character U+${code} at character ${control.index + 1}: the URL parser would drop or rewrite it.` };
+  const control = controlAt(t);
+  if (control >= 0) {
+    const code = t.charCodeAt(control).toString(16).toUpperCase().padStart(4, '0');
+    return { ok: false, reason: `${WEB_UI_SETTING} has a control character U+${code} at character ${control + 1}: the URL parser would drop or rewrite it.` };
   }
   const backslash = t.indexOf('\\');
   if (backslash >= 0) return { ok: false, reason: `${WEB_UI_SETTING} has a backslash at character ${backslash + 1}: the URL parser reads it as "/", so the host would not be the one written. Use "/".` };
