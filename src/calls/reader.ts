@@ -15,7 +15,6 @@ import { isObject } from '../api/json';
 import { kindOf, valueAt } from '../files/issues';
 import { JsonText, type JsonPath } from '../files/jsonText';
 import { formatBytes } from '../common/format';
-import { dict } from '../common/dict';
 
 export { ProblemError, type Problem } from '../files/problems';
 
@@ -262,8 +261,9 @@ const OPTIONAL_END = new Set(Object.entries(CallEnd.shape).filter(([, s]) => s.s
 
 function dropNulls(record: unknown, optional: ReadonlySet<string>): unknown {
   if (!isObject(record) || !Object.values(record).includes(null)) return record;
-  // A null prototype, and defineProperty: a "__proto__" key must stay a key.
-  const out = dict<unknown>();
+  // defineProperty, not assignment: a "__proto__" key must stay a key. The copy is only sent (as JSON) and compared, never read by key.
+  // eslint-disable-next-line svc/null-prototype-records -- defineProperty keeps "__proto__" a key; the record goes to JSON.stringify as the file wrote it
+  const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) if (!(v === null && optional.has(k))) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   return out;
 }

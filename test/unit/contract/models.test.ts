@@ -119,7 +119,8 @@ describe('contract: models', () => {
       const data = [{ id: '0b6f4a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b', step: 1, metrics: {} }];
       h.server.faults.add({ path: '/v1/preview/models/m/checkpoints', kind: 'status', status: 200, body: { data, has_more: false } });
       const page = await h.client.models.listCheckpoints('m');
-      assert.deepEqual(page, { data, has_more: false, object: 'list', first_id: '', last_id: '' });
+      // structuredClone: each checkpoint's metrics are a null-prototype record (metric names are data).
+      assert.deepEqual(structuredClone(page), { data, has_more: false, object: 'list', first_id: '', last_id: '' });
     });
 
     it('refuses a limit outside 1..100 before sending', async () => {
