@@ -64,8 +64,8 @@ export function buildWebUiUrl(template: string, values: WebUiValues): WebUiUrl {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `${WEB_UI_SETTING} must be an https:// or http:// URL, not ${url.protocol}.` };
   if (url.username || url.password || authority.includes('@')) return { ok: false, reason: `${WEB_UI_SETTING} must not carry a user name or password: the web UI signs you in itself.` };
-  // The host as written must be the host the parser reads (no IPv4 shorthand, percent-encoding,
-  // trailing dot or Unicode to be rewritten); the default port may be written or left out.
+  // The host as written (in any case) must be the host the parser reads: no IPv4 shorthand,
+  // percent-encoding or Unicode for it to rewrite. The default port may be written or left out.
   const written = authority.toLowerCase();
   const defaultPort = url.protocol === 'https:' ? '443' : '80';
   if (written !== url.host && written !== `${url.hostname}:${defaultPort}`) {
