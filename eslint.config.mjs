@@ -5,6 +5,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import svc from './scripts/eslint-rules.js';
 
 const VSCODE_IN_API = { name: 'vscode', message: 'src/api runs in plain Node and could ship as a library: no vscode import.' };
 const UNDICI_MESSAGE = 'Only src/api/http.ts talks HTTP (undici, loaded by src/api/undici.ts): use the shared client.';
@@ -50,6 +51,13 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': ['error', { allow: ['\\.c?js$'] }],
       'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Function']", message: 'no new Function' }, { selector: "CallExpression[callee.name='eval']", message: 'no eval' }],
     },
+  },
+  {
+    // A record keyed by data (metric names, metadata keys, group keys, run ids) has a null
+    // prototype or is a Map: a "__proto__" metric must not write onto Object.prototype.
+    files: ['src/**/*.ts'],
+    plugins: { svc },
+    rules: { 'svc/null-prototype-records': 'error' },
   },
   {
     // One rule value per file wins, so each block below names every import its files may not use.

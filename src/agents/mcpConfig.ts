@@ -17,6 +17,7 @@ import { mcpConfigSnippets } from './core/mcpSnippet';
  */
 export async function mcpEnvironment(connection: Connection, log: Logger): Promise<Record<string, string>> {
   const cfg = connection.config;
+  // eslint-disable-next-line svc/null-prototype-records -- fixed names written here (environment variables), not data
   const env: Record<string, string> = {};
   if (cfg.baseUrl) env.SVC_BASE_URL = cfg.baseUrl;
   if (cfg.trainingBaseUrl) env.SVC_TRAINING_BASE_URL = cfg.trainingBaseUrl;

@@ -12,6 +12,7 @@ import {
 import { checkRequest, parseResponse } from './validate';
 import { isObject } from './json';
 import { z } from 'zod';
+import { dict } from '../common/dict';
 
 export interface CallOptions {
   signal?: AbortSignal;
@@ -77,9 +78,9 @@ export class ModelsApi {
     options: LogOptions = {},
   ): Promise<unknown> {
     const path = modelPath(modelId, 'log');
-    checkRequest(LogFraming, { split: request.split, members: request.members ?? {} }, 'trajectory log request');
+    checkRequest(LogFraming, { split: request.split, members: request.members ?? dict() }, 'trajectory log request');
     const parts = ['{'];
-    for (const [key, json] of Object.entries(request.members ?? {})) {
+    for (const [key, json] of Object.entries(request.members ?? dict<string>())) {
       if (key === 'split' || key === 'trajectory_groups') continue;
       parts.push(JSON.stringify(key), ':', json, ',');
     }
@@ -148,7 +149,11 @@ export class ModelsApi {
       signal: options.signal,
     });
     // A well-formed page is taken as it is (defaults filled); the schema names the field otherwise.
-    return isCheckpointList(value) ? withDefaults(value) : parseResponse(CheckpointList, value, info, status);
+    const page = isCheckpointList(value) ? withDefaults(value) : parseResponse(CheckpointList, value, info, status);
+    // Metric names are data: each checkpoint's metrics become a null-prototype record, so a metric
+    // "__proto__", "constructor" or "toString" is a key like any other wherever it goes.
+    for (const c of page.data) c.metrics = dict(c.metrics);
+    return page;
   }
 
   /** Iterates every checkpoint of a model, following `after = last_id` while `has_more`. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ConfigurationError } from '../api';
 import { approvalId, hostOf, type CredentialSource, type KeyApproval } from './resolve';
+import { dict, own } from '../common/dict';
 
 /** globalState key: approval id -> the user's answer. Never synced, never in settings. */
 export const APPROVALS_KEY = 'svc.keyApprovals';
@@ -104,13 +105,13 @@ export class KeyApprovals {
 
   /** The remembered answer, or undefined when the question was never answered. */
   decision(a: KeyApproval): boolean | undefined {
-    const all = this.state.get<Record<string, boolean>>(APPROVALS_KEY, {});
-    const value = all[approvalId(a)];
+    const all = this.state.get<Record<string, boolean>>(APPROVALS_KEY, dict());
+    const value = own(all, approvalId(a));
     return typeof value === 'boolean' ? value : undefined;
   }
 
   async record(approvals: KeyApproval[], allowed: boolean): Promise<void> {
-    const all = { ...this.state.get<Record<string, boolean>>(APPROVALS_KEY, {}) };
+    const all = dict(this.state.get<Record<string, boolean>>(APPROVALS_KEY, dict()));
     for (const a of approvals) {
       all[approvalId(a)] = allowed;
       this.dismissed.delete(approvalId(a));

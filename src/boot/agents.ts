@@ -92,6 +92,7 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load): { 
         },
         // Called when VS Code starts the server: the key goes into the child's environment only.
         resolveMcpServerDefinition: async (server) => {
+          // eslint-disable-next-line svc/null-prototype-records -- environment variables VS Code hands to the server's process, not data
           server.env = { ...server.env, ...(await (await agents.get()).mcpEnvironment()) };
           return server;
         },

@@ -261,8 +261,9 @@ const OPTIONAL_END = new Set(Object.entries(CallEnd.shape).filter(([, s]) => s.s
 
 function dropNulls(record: unknown, optional: ReadonlySet<string>): unknown {
   if (!isObject(record) || !Object.values(record).includes(null)) return record;
+  // defineProperty, not assignment: a "__proto__" key must stay a key. The copy is only sent (as JSON) and compared, never read by key.
+  // eslint-disable-next-line svc/null-prototype-records -- defineProperty keeps "__proto__" a key; the record goes to JSON.stringify as the file wrote it
   const out: Record<string, unknown> = {};
-  // defineProperty, not assignment: a "__proto__" key must stay a key.
   for (const [k, v] of Object.entries(record)) if (!(v === null && optional.has(k))) Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
   return out;
 }

@@ -1,6 +1,7 @@
 // Which metric a checkpoint row shows (setting svc.checkpoints.metric), and how. No vscode import:
 // plain-Node unit tests cover it (test/unit/checkpoints/metric.test.ts).
 import { formatMetric } from '../common/format';
+import { own } from '../common/dict';
 
 /** A checkpoint's metrics, as the service sends them. */
 type Metrics = Readonly<Record<string, unknown>>;
@@ -28,7 +29,7 @@ export function pickMetric(setting: string, names: readonly string[]): string | 
  */
 export function metricDescription(metric: string | undefined, metrics: Metrics): string {
   if (metric === undefined) return '';
-  const value = metrics[metric];
+  const value = own(metrics, metric);
   return value === undefined || value === null ? `${metric} —` : `${metric} ${formatMetric(value)}`;
 }
 

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { InputError, originOf } from '../api';
+import { dict } from './dict';
 
 /** The one place that reads configuration. */
 export const SECTION = 'svc';
@@ -163,7 +164,7 @@ export function restrictedWorkspaceSettings(): string[] {
     const obj = parsed && typeof parsed === 'object' ? settings(parsed as Record<string, unknown>) : undefined;
     if (!obj || typeof obj !== 'object') continue;
     const values = obj as Record<string, unknown>;
-    const nested = (values.svc && typeof values.svc === 'object' ? values.svc : {}) as Record<string, unknown>;
+    const nested = (values.svc && typeof values.svc === 'object' ? values.svc : dict()) as Record<string, unknown>;
     for (const key of RESTRICTED_SETTINGS) {
       if (values[key] !== undefined || nested[key.slice(SECTION.length + 1)] !== undefined) found.add(key);
     }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, NotFoundError } from '../api';
 import { settingProblem, workspaceSettingsFile, type SettingsScope } from './config';
+import { dict, own } from './dict';
 
 /** globalState keys of the recently used model ids and project ids (offered first in pickers). */
 export const RECENT_MODELS = 'svc.recentModels';
@@ -32,11 +33,15 @@ export function refusedByService(error: unknown): boolean {
 }
 
 /** A quick pick of known values (with optional descriptions) that also accepts whatever the user types. */
-export async function pickOrType(title: string, placeholder: string, known: string[], descriptions: Record<string, string> = {}): Promise<string | undefined> {
+export async function pickOrType(title: string, placeholder: string, known: string[], descriptions: Readonly<Record<string, string>> = dict()): Promise<string | undefined> {
   const qp = vscode.window.createQuickPick();
   qp.title = title;
   qp.placeholder = placeholder;
-  const base = known.map((label) => (descriptions[label] ? { label, description: descriptions[label] } : { label }));
+  // Labels are data (model ids): a description is the record's own, never Object.prototype's.
+  const base = known.map((label) => {
+    const description = own(descriptions, label);
+    return description ? { label, description } : { label };
+  });
   qp.items = base;
   qp.onDidChangeValue((v) => {
     const typed = v.trim();

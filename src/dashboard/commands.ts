@@ -72,13 +72,16 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
       await pushRecent(globalState, RECENT_MODELS, modelId);
       return modelId;
     }),
-    /** `{ modelId, path }` writes without a prompt; otherwise the active dashboard and a save dialog. */
+    /**
+     * `{ modelId, path }` writes without a prompt, inside a workspace folder only; otherwise the
+     * active dashboard and a save dialog (wherever the user picks).
+     */
     registerCommand('svc.dashboard.exportCsv', async (_how, args?: { modelId?: unknown; path?: unknown }) => {
       if (args !== undefined) {
         if (typeof args !== 'object' || args === null || typeof args.modelId !== 'string' || typeof args.path !== 'string' || !args.path) {
           throw new InputError('svc.dashboard.exportCsv takes { modelId: string, path: string }.');
         }
-        return (await dashboards.exportCsv(args.modelId, vscode.Uri.file(args.path)))?.fsPath;
+        return (await dashboards.exportCsv(args.modelId, args.path))?.fsPath;
       }
       const active = dashboards.active();
       if (!active) throw new InputError('Open a training dashboard first.');

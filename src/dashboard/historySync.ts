@@ -9,6 +9,7 @@ import type { SyncStatus } from './shared/protocol';
 import { CheckpointSeries, columnsFromCheckpoints } from './shared/series';
 import type { DashboardSource, SourceAppend } from './source';
 import { background } from '../common/background';
+import { dict } from '../common/dict';
 
 /** A file dashboard's panel key. */
 export const FILE_KEY = 'file:';
@@ -203,7 +204,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       this.splits = await listSplits(this.modelDir);
       this.updatedAt = Date.now();
       this.complete = true;
-      if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: {} }, fresh: !first, done: true });
+      if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: dict() }, fresh: !first, done: true });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       this.error = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a history.jsonl file' : e instanceof Error ? e.message : String(e);

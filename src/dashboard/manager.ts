@@ -4,6 +4,7 @@ import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatMetric } from '../common/format';
+import { checkWriteTarget } from '../common/writeTarget';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { toCsv } from './shared/csv';
@@ -281,14 +282,21 @@ export class Dashboards extends Disposable implements DashboardHost {
   }
 
   /**
-   * Writes a model's checkpoints as CSV to `target`, or to a file the user picks. Returns the
-   * file written, or undefined when the user cancelled.
+   * Writes a model's checkpoints as CSV to `target` (a script's path: inside a workspace folder
+   * only, links resolved), or to a file the user picks (anywhere). Returns the file written, or
+   * undefined when the user cancelled.
    */
-  async exportCsv(modelId: string, target?: vscode.Uri): Promise<vscode.Uri | undefined> {
+  async exportCsv(modelId: string, target?: string): Promise<vscode.Uri | undefined> {
     const sync = this.panels.get(modelId)?.sync;
     if (!sync) throw new InputError(`The training dashboard of "${modelId}" is not open.`);
     if (sync.series.length === 0) throw new InputError(`"${sync.title ?? modelId}" has no ${sync.file ? 'steps' : 'checkpoints'} loaded to export.`);
-    let uri = target;
+    let uri: vscode.Uri | undefined;
+    if (target !== undefined) {
+      const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+      const checked = await checkWriteTarget(target, folders, 'svc.dashboard.exportCsv');
+      if (!checked.ok) throw new InputError(checked.reason, { field: 'path' });
+      uri = vscode.Uri.file(checked.path);
+    }
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = sync instanceof HistorySync ? `${sync.title.split(' ')[0]!.replace(/[^\w.-]+/g, '_')}-history.csv` : `${modelId.replace(/[^\w.-]+/g, '_')}-checkpoints.csv`;

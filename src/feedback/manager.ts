@@ -19,6 +19,7 @@ import { announceCreated, askFeedbackType, askNote, askRef, closeWithoutSaving, 
 import { projectMismatch, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
 import { payloadContent, type FeedbackRecord } from './record';
+import { dict } from '../common/dict';
 
 export const PAYLOAD_TEMPLATE = '{\n  \n}';
 
@@ -129,7 +130,7 @@ export class FeedbackManager {
       project_id: project,
       svc_ref: ref,
       feedback_type: feedbackType,
-      payload: payload ?? {},
+      payload: payload ?? dict(),
       ...(creator ? { creator } : {}),
     };
     if (payload) return this.send(base, args.id, scripted);

@@ -8,6 +8,7 @@ import { kindOf } from './issues';
 import type { JsonPath } from './jsonText';
 import type { Problem } from './problems';
 import type { ValidationSummary } from './reader';
+import { dict } from '../common/dict';
 
 export const SHAPES = 'Expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
 
@@ -39,6 +40,6 @@ export function memberProblem(key: string, value: unknown): string | undefined {
 }
 
 export function recordMember(summary: ValidationSummary, key: string, value: unknown, text: string): void {
-  if (key !== 'split') (summary.members ??= {})[key] = text;
+  if (key !== 'split') (summary.members ??= dict())[key] = text;
   else if (typeof value === 'string') summary.split = value;
 }

@@ -11,6 +11,7 @@ import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { isValidUtf8 } from './lines';
 import { decompress as decompressZstd } from 'fzstd';
+import { dict } from '../common/dict';
 
 /** A fault of a Parquet file; `row` and `group` (0-based) say where, when it is known. */
 export class ParquetError extends Error {
@@ -106,7 +107,7 @@ export class ParquetFile {
   }
 
   info(): ParquetInfo {
-    const keyValue: Record<string, string> = {};
+    const keyValue = dict<string>(); // the file's keys: "__proto__" is a key too
     for (const kv of this.metadata.key_value_metadata ?? []) keyValue[kv.key] = kv.value ?? '';
     return {
       fileBytes: this.size,

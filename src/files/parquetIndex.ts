@@ -23,6 +23,7 @@ import { exceptionsOf, groupStats } from '../viewer/model';
 import { f64, GroupStatsColumns } from './columns';
 import type { BuildOptions, ReadGroup } from './groupIndex';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
+import { dict } from '../common/dict';
 
 /** Above a version 1 file: what it is, and what is not in it. */
 export const V1_NOTICE =
@@ -305,7 +306,7 @@ export class ParquetIndex {
       rowEnd: last + 1,
       compressors,
     });
-    const head = (rows[0] ?? {}) as Obj;
+    const head = (rows[0] ?? dict()) as Obj;
     const trajectories = (rows as Obj[]).map((r) => {
       const t: Obj = { messages_and_choices: Array.isArray(r.messages) ? r.messages.map(v1Message) : [] };
       if (r.reward !== undefined && r.reward !== null) t.reward = r.reward;
@@ -369,7 +370,7 @@ function exceptionCount(groupJson: unknown): number {
  * Only what the row holds: a choice gets no finish reason, since the file has none.
  */
 function v1Message(m: unknown): Obj {
-  const r = (m ?? {}) as Obj;
+  const r = (m ?? dict()) as Obj;
   const msg: Obj = { role: r.role ?? null, content: r.content ?? null };
   if (typeof r.tool_calls === 'string') msg.tool_calls = parseOr(r.tool_calls);
   if (r.trainable) return { message: msg };

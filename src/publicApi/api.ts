@@ -15,6 +15,7 @@ import type { Connection } from '../service/connection';
 import type { UploadFinished } from '../trajectories/report';
 import type { UploadManager } from '../trajectories/manager';
 import type { Checkpoint, CheckpointPage, CheckpointsFound, SvcApi, Thread, ThreadPage, UploadStatus, UploadSummary } from '../../api/svc';
+import { dict } from '../common/dict';
 
 /** The calls of the API; the boot bundle adds the version and the events (src/boot/main.ts). */
 export type SvcApiCalls = Pick<SvcApi, 'listThreads' | 'listCheckpoints' | 'summarizeRun' | 'summarizeTrajectories' | 'uploadTrajectories'>;
@@ -136,7 +137,7 @@ function toThread(projectId: string, r: ThreadRow): Thread {
 }
 
 export function toCheckpoint(c: ServiceCheckpoint): Checkpoint {
-  return { id: c.id, step: c.step, metrics: { ...c.metrics } };
+  return { id: c.id, step: c.step, metrics: dict(c.metrics) };
 }
 
 export function toCheckpointsFound(e: { modelId: string; checkpoints: ServiceCheckpoint[] }): CheckpointsFound {

@@ -55,6 +55,7 @@ export class Connection extends Disposable {
   private _source: CredentialSource | undefined;
   private _trainingKey: FoundKey | undefined;
   /** The context keys as last set, for the welcome views (and the tests that check them). */
+  // eslint-disable-next-line svc/null-prototype-records -- fixed context key names written here, not data
   readonly contextKeys: Record<string, boolean> = {};
 
   constructor(

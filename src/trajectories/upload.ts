@@ -7,6 +7,7 @@
  */
 import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
 import type { GroupRecord } from '../files';
+import { dict } from '../common/dict';
 
 /** A run of consecutive groups sent in one request. */
 export interface Chunk {
@@ -85,7 +86,7 @@ export async function uploadGroups(
 ): Promise<UploadResult> {
   const started = performance.now();
   const budget = options.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-  const members = { ...options.members };
+  const members = dict(options.members); // the file's own top-level names
   delete members.split;
   if ('model_id' in members) members.model_id = JSON.stringify(options.modelId);
   const envelope =

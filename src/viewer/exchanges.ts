@@ -11,6 +11,7 @@
  */
 import { isObject } from '../api/json';
 import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
+import { dict } from '../common/dict';
 
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];
@@ -246,8 +247,8 @@ function toolsOf(kind: ExchangeKind, request: unknown): unknown[] {
 /** The exchanges of a trajectory, in time order (file order where times are missing), as one conversation. */
 export function exchangeConversation(t: unknown): ExchangeConversation {
   const all: { kind: ExchangeKind; index: number; x: Obj; start: number | undefined }[] = [];
-  const ex = isObject(t) && isObject(t.exchanges) ? t.exchanges : {};
-  for (const kind of EXCHANGE_KINDS) list(ex[kind]).forEach((x, index) => all.push({ kind, index, x: isObject(x) ? x : {}, start: timeMs(isObject(x) ? x.start_time : undefined) }));
+  const ex = isObject(t) && isObject(t.exchanges) ? t.exchanges : dict();
+  for (const kind of EXCHANGE_KINDS) list(ex[kind]).forEach((x, index) => all.push({ kind, index, x: isObject(x) ? x : dict(), start: timeMs(isObject(x) ? x.start_time : undefined) }));
   if (all.every((e) => e.start !== undefined)) all.sort((a, b) => a.start! - b.start!);
   const out: ExchangeConversation = { items: [], paths: [], exchanges: [], tools: [], choices: 0 };
   const toolNames = new Set<string>();

@@ -9,6 +9,7 @@
 import { isObject } from '../api/json';
 import { TOO_DEEP } from '../files/problems';
 import type { GroupStats } from './protocol';
+import { dict } from '../common/dict';
 
 export type Obj = Record<string, unknown>;
 
@@ -113,7 +114,7 @@ export function entries(v: unknown): [string, string][] {
 
 /** Numeric (and boolean, as 0/1) metrics of a trajectory, `metrics` and then `auto_metrics`. */
 export function numericMetrics(t: unknown): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   if (!isObject(t)) return out;
   for (const source of [t.auto_metrics, t.metrics]) {
     if (!isObject(source)) continue;

@@ -5,6 +5,7 @@
  * `vscode` and no DOM import, so both bundles share this file.
  */
 import * as z from 'zod/mini';
+import { dictOf } from '../common/dictSchema';
 
 const num = z.number();
 const nullableNum = z.nullable(z.number());
@@ -87,7 +88,7 @@ export const TrajectorySummary = z.object({
   messages: num,
   choices: num,
   toolCalls: num,
-  metrics: z.record(z.string(), num),
+  metrics: dictOf(num, 'numbers'),
   /** An exchange trajectory's totals. */
   totals: z.optional(ExchangeTotals),
 });

@@ -4,6 +4,7 @@ import { defaultBestMetric, guessDirection, orderedMetrics, type Direction } fro
 import { count, cutNote, num, table } from './format';
 import { describeError, readyClient, ToolProblem, type ToolHost } from './host';
 import type { ListCheckpointsInput } from './schemas';
+import { hasOwn } from '../../common/dict';
 
 /** Checkpoints read at most for one answer (pages of 100). */
 export const CHECKPOINT_CAP = 5_000;
@@ -71,7 +72,7 @@ export async function listCheckpoints(host: ToolHost, input: ListCheckpointsInpu
     '',
     table(
       ['step', ...cols, 'id'],
-      shown.map((c) => [c.step, ...cols.map((m) => (m in c.metrics ? num(c.metrics[m]) : '')), c.id]),
+      shown.map((c) => [c.step, ...cols.map((m) => (hasOwn(c.metrics, m) ? num(c.metrics[m]) : '')), c.id]),
     ),
   );
   if (columns.length > cols.length) lines.push('', `Other metrics (not in the table): ${columns.slice(cols.length).join(', ')}.`);

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { InputError } from '../../api/errors';
 import { isProblem, parseHistoryLine } from '../../dashboard/shared/history';
+import { dict } from '../../common/dict';
 
 export interface RunPoint {
   step: number;
@@ -36,7 +37,7 @@ export function parseHistory(text: string): History {
       return;
     }
     let point = byStep.get(r.step);
-    if (!point) byStep.set(r.step, (point = { step: r.step, metrics: {} }));
+    if (!point) byStep.set(r.step, (point = { step: r.step, metrics: dict() }));
     Object.assign(point.metrics, r.metrics);
     for (const k of r.nonFinite ?? []) point.metrics[k] = null;
   });

@@ -13,6 +13,7 @@ export interface McpSnippetOptions {
 }
 
 function env(o: McpSnippetOptions, key: string): Record<string, string> {
+  // eslint-disable-next-line svc/null-prototype-records -- fixed names written here (environment variables), not data
   const out: Record<string, string> = {};
   if (o.baseUrl) out.SVC_BASE_URL = o.baseUrl;
   if (o.trainingBaseUrl) out.SVC_TRAINING_BASE_URL = o.trainingBaseUrl;

@@ -10,6 +10,7 @@ import { count, num, signed } from './format';
 import { readHistory, type RunPoint } from './history';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeRunInput } from './schemas';
+import { dict, hasOwn, own } from '../../common/dict';
 
 /** Points the trend is fitted over. */
 export const TREND_WINDOW = 10;
@@ -18,7 +19,7 @@ type Trend = 'improving' | 'plateau' | 'falling';
 
 const finiteValues = (points: readonly RunPoint[], metric: string) =>
   points.flatMap((p) => {
-    const v = p.metrics[metric];
+    const v = own(p.metrics, metric);
     return typeof v === 'number' && Number.isFinite(v) ? [{ step: p.step, v }] : [];
   });
 
@@ -62,8 +63,8 @@ export function vanished(points: readonly RunPoint[]): { metric: string; lastSte
   const out: { metric: string; lastStep: number; seen: number }[] = [];
   const names = orderedMetrics(points.flatMap((p) => Object.keys(p.metrics)));
   for (const metric of names) {
-    if (metric in last.metrics) continue;
-    const steps = points.filter((p) => metric in p.metrics).map((p) => p.step);
+    if (hasOwn(last.metrics, metric)) continue;
+    const steps = points.filter((p) => hasOwn(p.metrics, metric)).map((p) => p.step);
     const gaps = steps.slice(1).map((s, i) => s - steps[i]!).sort((a, b) => a - b);
     const usual = gaps.length ? gaps[Math.floor(gaps.length / 2)]! : 0;
     const lastStep = steps[steps.length - 1]!;
@@ -144,7 +145,7 @@ export function summarizePoints(points: readonly RunPoint[], source: string): st
 export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, signal?: AbortSignal): Promise<string> {
   if (input.modelId !== undefined) {
     const { checkpoints, complete } = await readCheckpoints(host, input.modelId, signal);
-    const points = checkpoints.map((c) => ({ step: c.step, metrics: Object.fromEntries(Object.entries(c.metrics).map(([k, v]) => [k, typeof v === 'number' && Number.isFinite(v) ? v : null])) }));
+    const points = checkpoints.map((c) => ({ step: c.step, metrics: dict(Object.entries(c.metrics).map(([k, v]): [string, number | null] => [k, typeof v === 'number' && Number.isFinite(v) ? v : null])) }));
     return summarizePoints(points, `Model "${input.modelId}" (checkpoint metrics from the service${complete ? '' : `, the first ${count(points.length)} checkpoints only`})`);
   }
   const path = host.resolvePath(input.historyFile!);

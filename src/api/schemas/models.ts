@@ -203,5 +203,14 @@ export const ListCheckpointsQuery = z.strictObject({
 });
 export type ListCheckpointsQuery = z.infer<typeof ListCheckpointsQuery>;
 
-/** Model ids are path segments; any non-empty string is encoded. */
-export const ModelId = z.string().min(1);
+/**
+ * Model ids are path segments; any non-empty string is encoded, except "." and "..":
+ * encodeURIComponent leaves them as they are (and the URL parser reads "%2e" as "." too), so
+ * `/v1/preview/models/../checkpoints` would be a request to `/v1/preview/checkpoints`.
+ */
+export const ModelId = z
+  .string()
+  .min(1)
+  .superRefine((id, ctx) => {
+    if (id === '.' || id === '..') ctx.addIssue({ code: 'custom', input: id, message: `"${id}" is not a model id: as a path segment it would move the request to another path` });
+  });

@@ -3,6 +3,7 @@
  * ends (zod/mini, as the dashboard's protocol). Pure: shared by both sides.
  */
 import * as z from 'zod/mini';
+import { dictOf } from '../../common/dictSchema';
 import { ColumnsMessage, SyncStatus } from './protocol';
 
 export const MAX_RUNS = 8;
@@ -42,7 +43,7 @@ export const FromCompare = z.discriminatedUnion('type', [
     counts: z.array(z.int()),
     charts: z.int(),
     /** Per chart: the number of runs with a line on it. */
-    lines: z.record(z.string(), z.int()),
+    lines: dictOf(z.int(), 'line counts'),
     table: z.array(z.object({ metric: z.string(), direction: z.enum(['max', 'min']), runs: z.array(z.object({ best: Point, latest: Point })) })),
   }),
   z.object({ type: z.literal('error'), message: z.string() }),

@@ -8,6 +8,7 @@
  * Pure (no vscode, no Node import): the dashboard, the agents' tools and the bench share it.
  */
 import type { CheckpointRow } from './series';
+import { dict } from '../../common/dict';
 
 /** What a line that Python's json.dumps wrote with an infinite (or NaN) value looks like (not JSON). */
 const PY_NON_FINITE = /(:\s*)(?:-?Infinity|NaN)(?=\s*[,}])/g;
@@ -69,7 +70,7 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   if (step === undefined) return { line: number, message: 'no "step" or "training_step"' };
   if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
   // Own keys only (JSON.parse makes no others); `v - v === 0` is Number.isFinite for a number.
-  const metrics: Record<string, number> = {};
+  const metrics = dict<number>(); // keyed by the line's names: "__proto__" is a metric too
   let nonFinite: string[] | undefined;
   for (const k in o) {
     const v = o[k];

@@ -4,6 +4,7 @@
  * full zod API). Pure: shared by both sides.
  */
 import * as z from 'zod/mini';
+import { dictOf } from '../../common/dictSchema';
 
 // Columns carry up to hundreds of thousands of values: one plain loop per array checks them
 // (a schema per element costs tens of milliseconds at 10,000 × 30). The extension sends them as
@@ -22,7 +23,7 @@ const Steps = numbers<Float64Array | number[]>('integers', (x) => Number.isSafeI
 export const ColumnsMessage = z.object({
   ids: arrayOf<string>('strings', (x) => typeof x === 'string'),
   steps: Steps,
-  metrics: z.record(z.string(), Values),
+  metrics: dictOf(Values, 'columns'),
 }).check(
   z.refine((c) => c.steps.length === c.ids.length && Object.values(c.metrics).every((v) => v.length === c.ids.length), {
     message: 'every column must have one value per checkpoint',

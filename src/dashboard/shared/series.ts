@@ -1,7 +1,12 @@
 /**
  * The checkpoints of one model as columns (ids, steps, one array per metric), sorted by step.
  * Pure: no vscode and no DOM import, so the extension and the dashboard webview share it.
+ *
+ * Metric names are data: every record keyed by them is a null-prototype one (dict()), and a record
+ * from outside is read by its own keys only (own()), so "__proto__", "constructor" or "toString"
+ * are metrics like any other.
  */
+import { dict, own } from '../../common/dict';
 
 /** A checkpoint as the dashboard keeps it: numbers only (other metric values count as missing). */
 export interface CheckpointRow {
@@ -33,7 +38,7 @@ export function numericOrNull(value: unknown): number | null {
 /** Rows from the service's checkpoints (`metrics` is a free-form object). */
 export function rowsFromCheckpoints(checkpoints: readonly { id: string; step: number; metrics: Record<string, unknown> }[]): CheckpointRow[] {
   return checkpoints.map((c) => {
-    const metrics: Record<string, number | null> = {};
+    const metrics = dict<number | null>();
     for (const [k, v] of Object.entries(c.metrics)) metrics[k] = numericOrNull(v);
     return { id: c.id, step: c.step, metrics };
   });
@@ -42,12 +47,12 @@ export function rowsFromCheckpoints(checkpoints: readonly { id: string; step: nu
 /** The service's checkpoints as columns (what a page becomes before it is merged and sent). */
 export function columnsFromCheckpoints(checkpoints: readonly { id: string; step: number; metrics: Record<string, unknown> }[]): Columns {
   const n = checkpoints.length;
-  const metrics: Record<string, (number | null)[]> = {};
+  const metrics = dict<(number | null)[]>();
   checkpoints.forEach((c, i) => {
     for (const k in c.metrics) {
       if (!Object.prototype.hasOwnProperty.call(c.metrics, k)) continue;
       const col = (metrics[k] ??= new Array<number | null>(n).fill(null));
-      col[i] = numericOrNull(c.metrics[k]);
+      col[i] = numericOrNull(c.metrics[k]); // k is an own key of c.metrics
     }
   });
   return { ids: checkpoints.map((c) => c.id), steps: checkpoints.map((c) => c.step), metrics };
@@ -58,8 +63,8 @@ export function concatColumns(parts: readonly Columns[]): Columns {
   if (parts.length === 1) return parts[0]!;
   const names = new Set<string>();
   for (const p of parts) for (const k of Object.keys(p.metrics)) names.add(k);
-  const metrics: Record<string, (number | null)[]> = {};
-  for (const k of names) metrics[k] = parts.flatMap((p) => p.metrics[k] ?? new Array<number | null>(p.ids.length).fill(null));
+  const metrics = dict<(number | null)[]>();
+  for (const k of names) metrics[k] = parts.flatMap((p) => own(p.metrics, k) ?? new Array<number | null>(p.ids.length).fill(null));
   return { ids: parts.flatMap((p) => p.ids), steps: parts.flatMap((p) => p.steps), metrics };
 }
 
@@ -92,7 +97,7 @@ export function columnsToWire(parts: readonly Columns[]): WireColumns {
   const buffer = new ArrayBuffer(8 * n * (names.length + 1));
   const column = (i: number) => new Float64Array(buffer, 8 * n * i, n);
   const steps = column(0);
-  const metrics: Record<string, Float64Array> = {};
+  const metrics = dict<Float64Array>();
   names.forEach((k, i) => (metrics[k] = column(i + 1)));
   const ids: string[] = [];
   let at = 0;
@@ -104,7 +109,7 @@ export function columnsToWire(parts: readonly Columns[]): WireColumns {
     }
     for (const k of names) {
       const to = metrics[k]!;
-      const from = p.metrics[k];
+      const from = own(p.metrics, k);
       if (!from) to.fill(NaN, at, at + len);
       else for (let i = 0; i < len; i++) to[at + i] = from[i] ?? NaN;
     }
@@ -121,7 +126,7 @@ export function columnsFromWire(wire: WireColumns): Columns {
     for (let i = 0; i < v.length; i++) out[i] = v[i] === v[i] ? v[i]! : null;
     return out;
   };
-  const metrics: Record<string, (number | null)[]> = {};
+  const metrics = dict<(number | null)[]>();
   for (const k of Object.keys(wire.metrics)) metrics[k] = plain(wire.metrics[k]!);
   return { ids: wire.ids, steps: Array.isArray(wire.steps) ? wire.steps : Array.from(wire.steps), metrics };
 }
@@ -129,7 +134,7 @@ export function columnsFromWire(wire: WireColumns): Columns {
 export function rowsFromColumns(cols: Columns): CheckpointRow[] {
   const names = Object.keys(cols.metrics);
   return cols.ids.map((id, i) => {
-    const metrics: Record<string, number | null> = {};
+    const metrics = dict<number | null>();
     for (const k of names) {
       const v = cols.metrics[k]![i];
       if (v !== null && v !== undefined) metrics[k] = v;
@@ -167,7 +172,7 @@ export class CheckpointSeries {
   }
 
   row(i: number): CheckpointRow {
-    const metrics: Record<string, number | null> = {};
+    const metrics = dict<number | null>();
     for (const [k, col] of this.columns) metrics[k] = col[i] ?? null;
     return { id: this.ids[i]!, step: this.steps[i]!, metrics };
   }
@@ -233,7 +238,7 @@ export class CheckpointSeries {
     const before = this.ids.length;
     for (const name of Object.keys(cols.metrics)) this.column(name);
     for (const [name, col] of this.columns) {
-      const add = cols.metrics[name];
+      const add = own(cols.metrics, name);
       if (add) for (let i = 0; i < n; i++) col.push(add[i] ?? null);
       else for (let i = 0; i < n; i++) col.push(null);
     }
@@ -247,7 +252,7 @@ export class CheckpointSeries {
 
   /** Columns of rows [from, to), for a message. */
   slice(from = 0, to = this.length): Columns {
-    const metrics: Record<string, (number | null)[]> = {};
+    const metrics = dict<(number | null)[]>();
     for (const [k, col] of this.columns) metrics[k] = col.slice(from, to);
     return { ids: this.ids.slice(from, to), steps: this.steps.slice(from, to), metrics };
   }
@@ -267,13 +272,13 @@ export class CheckpointSeries {
     if (append) {
       this.ids.push(r.id);
       this.steps.push(r.step);
-      for (const [k, col] of this.columns) col.push(r.metrics[k] ?? null);
+      for (const [k, col] of this.columns) col.push(own(r.metrics, k) ?? null);
       this.index?.set(r.id, pos);
       return;
     }
     this.ids.splice(pos, 0, r.id);
     this.steps.splice(pos, 0, r.step);
-    for (const [k, col] of this.columns) col.splice(pos, 0, r.metrics[k] ?? null);
+    for (const [k, col] of this.columns) col.splice(pos, 0, own(r.metrics, k) ?? null);
     this.index = undefined; // every later row moved
   }
 }

@@ -11,6 +11,7 @@ import type { CheckpointSeries } from '../../dashboard/shared/series';
 import { smoothEma } from '../../dashboard/shared/smooth';
 import { h } from '../shared/dom';
 import { isHighContrast, themeColor } from './dom';
+import { dict } from '../../common/dict';
 
 export interface ChartMarks {
   /** The best checkpoint: a star on its metric's chart, a dashed line on the others. */
@@ -49,7 +50,7 @@ const GROUP_COLORS: [string, string, string][] = [
 function readTheme(): Theme {
   const hc = isHighContrast();
   const family = themeColor('font-family', 'sans-serif');
-  const groups: Record<string, string> = {};
+  const groups = dict<string>();
   for (const [g, v, f] of GROUP_COLORS) groups[g] = themeColor(v, f);
   groups[''] = themeColor('charts-yellow', '#cca700');
   return {

@@ -17,6 +17,7 @@ import { parseMessage } from '../shared/protocol';
 import { CheckpointSeries, columnsFromWire } from '../../dashboard/shared/series';
 import { h } from '../shared/dom';
 import { isHighContrast, themeColor } from './dom';
+import { dict } from '../../common/dict';
 
 const vscode = acquireVsCodeApi();
 const post = (m: FromCompare) => vscode.postMessage(m);
@@ -181,7 +182,7 @@ function paint(): void {
   drawTable(rows);
   const loading = statuses.some((s) => s?.loading);
   statusText.textContent = `${runs.length} runs${loading ? ' · loading…' : ''}`;
-  const lines: Record<string, number> = {};
+  const lines = dict<number>();
   for (const p of plots) lines[p.metric] = p.lines;
   // What this paint drew, read now: rows arriving before the next frame must not mix into the report.
   const drawn = {

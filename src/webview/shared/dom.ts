@@ -7,6 +7,7 @@
 export type Child = Node | string | number | false | null | undefined;
 export type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
 
+// eslint-disable-next-line svc/null-prototype-records -- attribute names are written in the code, and only iterated here
 export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -66,7 +66,7 @@ describe('Compare Runs', () => {
     assert.strictEqual(panel.panel.title, `Compare: ${MODEL} vs run-b`);
     const r = await rendered(panel, '20 checkpoints and 10 steps', (x) => x.counts[0] === 20 && x.counts[1] === 10);
     assert.strictEqual(r.charts, 2, 'val/reward and loss/train');
-    assert.deepStrictEqual(r.lines, { 'val/reward': 2, 'loss/train': 2 }, 'a line per run on every chart');
+    assert.deepStrictEqual({ ...r.lines }, { 'val/reward': 2, 'loss/train': 2 }, 'a line per run on every chart');
     const row = (metric: string) => r.table.find((t) => t.metric === metric)!;
     assert.deepStrictEqual(row('val/reward'), {
       metric: 'val/reward',

@@ -183,7 +183,7 @@ describe('training dashboard', () => {
 
   it('exports every checkpoint as CSV and copies ids and steps', async () => {
     const a = await api();
-    const file = path.join(os.tmpdir(), `svc-dashboard-${process.pid}.csv`);
+    const file = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `svc-dashboard-${process.pid}.csv`);
     const written = await vscode.commands.executeCommand<string>('svc.dashboard.exportCsv', { modelId: MODEL, path: file });
     assert.strictEqual(written, file);
     const lines = fs.readFileSync(file, 'utf8').split('\r\n').filter(Boolean);
@@ -195,6 +195,30 @@ describe('training dashboard', () => {
     assert.strictEqual(await vscode.env.clipboard.readText(), '250');
     await a.dashboards.copy(MODEL, 'id', best.checkpointId);
     assert.strictEqual(await vscode.env.clipboard.readText(), best.checkpointId);
+  });
+
+  it('exports from a script only inside a workspace folder: a path outside, or a link out, is refused by name and nothing is written', async () => {
+    const ws = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-export-outside-'));
+    const link = path.join(ws, `svc-export-link-${process.pid}`);
+    fs.symlinkSync(outside, link);
+    try {
+      for (const target of [path.join(outside, 'x.csv'), path.join(link, 'x.csv'), path.join(ws, '..', path.basename(outside), 'y.csv')]) {
+        await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.dashboard.exportCsv', { modelId: MODEL, path: target })), (e: Error) => {
+          assert.match(e.message, /svc\.dashboard\.exportCsv writes only inside a workspace folder/);
+          assert.ok(e.message.includes(path.resolve(target)), e.message);
+          return true;
+        });
+      }
+      assert.deepStrictEqual(fs.readdirSync(outside), [], 'nothing written outside');
+      const inside = path.join(ws, `svc-export-${process.pid}.csv`);
+      assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.exportCsv', { modelId: MODEL, path: inside }), inside);
+      assert.match(fs.readFileSync(inside, 'utf8'), /^id,step,/);
+      fs.rmSync(inside);
+    } finally {
+      fs.rmSync(link, { force: true });
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('refuses bad arguments with a readable error and no prompt', async () => {

@@ -98,9 +98,11 @@ describe('training dashboard of a history.jsonl (ART)', () => {
   });
 
   it('exports the steps as CSV, one row per step', async () => {
-    const out = path.join(dir, 'run.csv');
+    // A script writes inside a workspace folder only.
+    const out = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, `svc-history-${process.pid}.csv`);
     assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.exportCsv', { modelId: key, path: out }), out);
     const lines = fs.readFileSync(out, 'utf8').split('\r\n').filter(Boolean);
+    fs.rmSync(out);
     assert.deepStrictEqual(lines, ['id,step,train/reward', '1,1,0.1', '2,2,0.2', '3,3,0.3']);
   });
 

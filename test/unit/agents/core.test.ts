@@ -92,7 +92,8 @@ describe('agents: history.jsonl reader', () => {
         '{"train/reward": 1}',
       ].join('\r\n'),
     );
-    assert.deepStrictEqual(h.points, [
+    // structuredClone: the metrics are null-prototype records (metric names are data).
+    assert.deepStrictEqual(structuredClone(h.points), [
       { step: 1, metrics: { 'train/reward': 0.5, 'val/reward': 0.4 } },
       { step: 2, metrics: { 'train/reward': null, 'loss/train': null } },
       { step: 3, metrics: { 'train/reward': null } },

@@ -119,7 +119,8 @@ describe('contract: models', () => {
       const data = [{ id: '0b6f4a8e-2c1d-4e5f-9a7b-1c2d3e4f5a6b', step: 1, metrics: {} }];
       h.server.faults.add({ path: '/v1/preview/models/m/checkpoints', kind: 'status', status: 200, body: { data, has_more: false } });
       const page = await h.client.models.listCheckpoints('m');
-      assert.deepEqual(page, { data, has_more: false, object: 'list', first_id: '', last_id: '' });
+      // structuredClone: each checkpoint's metrics are a null-prototype record (metric names are data).
+      assert.deepEqual(structuredClone(page), { data, has_more: false, object: 'list', first_id: '', last_id: '' });
     });
 
     it('refuses a limit outside 1..100 before sending', async () => {
@@ -127,6 +128,25 @@ describe('contract: models', () => {
       await assert.rejects(h.client.models.listCheckpoints('m', { limit: 0 }), ValidationError);
       await assert.rejects(h.client.models.listCheckpoints('m', { limit: 101 }), ValidationError);
       assert.equal(h.server.stats.count(), 0);
+    });
+
+    it('refuses the model ids "." and ".." before sending, naming the id (they would move the request path)', async () => {
+      h = await harness();
+      for (const id of ['.', '..']) {
+        // `/v1/preview/models/../checkpoints` is `/v1/preview/checkpoints` to the URL parser and the server.
+        await assert.rejects(h.client.models.listCheckpoints(id), (e: unknown) => {
+          assert.ok(e instanceof ValidationError, String(e));
+          assert.equal(e.source, 'client');
+          assert.ok(e.message.includes(`"${id}"`), e.message);
+          return true;
+        });
+        await assert.rejects(h.client.models.logTrajectories(id, { split: 'train', trajectory_groups: [{ trajectories: [trajectory(1)] }] }), ValidationError);
+        await assert.rejects(h.client.models.logGroupsJson(id, { split: 'train', groups: ['{"trajectories":[]}'] }), ValidationError);
+      }
+      assert.equal(h.server.stats.count(), 0, 'nothing was sent');
+      // Dots inside an id are a name like any other.
+      h.server.addCheckpoints('.m..', 1);
+      assert.equal((await h.client.models.listCheckpoints('.m..')).data.length, 1);
     });
 
     it('answers NotFoundError for an unknown model', async () => {

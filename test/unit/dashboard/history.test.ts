@@ -18,7 +18,8 @@ describe('dashboard/history: the run metrics ART writes to history.jsonl', () =>
         ['2', 2],
       ],
     );
-    assert.deepEqual(h.rows[0]!.metrics, {
+    // Spread: the metrics are a null-prototype record (metric names are data).
+    assert.deepEqual({ ...h.rows[0]!.metrics }, {
       'train/reward': 0.25,
       'train/reward_std_dev': 0.1,
       'train/exception_rate': 0,
@@ -52,7 +53,7 @@ describe('dashboard/history: the run metrics ART writes to history.jsonl', () =>
     const line = '{"loss/grad_norm": Infinity, "loss/train": -Infinity, "train/reward": 0.7, "training_step": 4, "step": 4, "recorded_at": "2026-03-01T12:02:00.5"}';
     const h = readHistory(line);
     assert.deepEqual(h.problems, []);
-    assert.deepEqual(h.rows[0]!.metrics, { 'train/reward': 0.7 });
+    assert.deepEqual({ ...h.rows[0]!.metrics }, { 'train/reward': 0.7 });
   });
 
   it('names each bad line by its number and why, and keeps every good line', () => {

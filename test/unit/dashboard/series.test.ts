@@ -3,6 +3,7 @@ import { CheckpointSeries, columnsFromCheckpoints, columnsFromWire, columnsToWir
 
 const row = (id: string, step: number, metrics: Record<string, number | null> = {}): CheckpointRow => ({ id, step, metrics });
 
+// Metric records are null-prototype ones (metric names are data): compared through structuredClone or a spread.
 describe('dashboard/series: the incremental merge of polled pages', () => {
   it('appends pages in step order and keeps one column per metric, null where a checkpoint lacks it', () => {
     const s = new CheckpointSeries();
@@ -29,7 +30,7 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
     s.merge([row('a', 10, { 'train/reward': 0.1 })]);
     const r = s.merge([row('a', 10, { 'train/reward': 0.1, 'val/reward': 0.5 })]);
     assert.deepEqual(r, { added: 0, updated: 1, inserted: false });
-    assert.deepEqual(s.row(0).metrics, { 'train/reward': 0.1, 'val/reward': 0.5 });
+    assert.deepEqual({ ...s.row(0).metrics }, { 'train/reward': 0.1, 'val/reward': 0.5 });
   });
 
   it('puts a late checkpoint with an earlier step in its place and finds every id afterwards', () => {
@@ -46,7 +47,7 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
     const s = new CheckpointSeries();
     assert.deepEqual(s.mergeColumns({ ids: ['a', 'b'], steps: [1, 2], metrics: { x: [1, null] } }), { added: 2, updated: 0, inserted: false });
     assert.deepEqual(s.mergeColumns({ ids: ['c'], steps: [3], metrics: { y: [5] } }), { added: 1, updated: 0, inserted: false });
-    assert.deepEqual(s.slice(), { ids: ['a', 'b', 'c'], steps: [1, 2, 3], metrics: { x: [1, null, null], y: [null, null, 5] } });
+    assert.deepEqual(structuredClone(s.slice()), { ids: ['a', 'b', 'c'], steps: [1, 2, 3], metrics: { x: [1, null, null], y: [null, null, 5] } });
     assert.equal(s.indexOf('c'), 2);
     // A repeated id and a late step take the row-by-row path, with the same result as merge().
     assert.deepEqual(s.mergeColumns({ ids: ['c', 'z'], steps: [3, 0], metrics: { y: [6, 7] } }), { added: 1, updated: 1, inserted: true });
@@ -60,7 +61,7 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
       { ids: ['a'], steps: [1], metrics: { x: [1] } },
       { ids: ['b', 'c'], steps: [2, 3], metrics: { y: [2, 3] } },
     ]);
-    assert.deepEqual(joined, { ids: ['a', 'b', 'c'], steps: [1, 2, 3], metrics: { x: [1, null, null], y: [null, 2, 3] } });
+    assert.deepEqual(structuredClone(joined), { ids: ['a', 'b', 'c'], steps: [1, 2, 3], metrics: { x: [1, null, null], y: [null, 2, 3] } });
   });
 
   it('sends joined column sets as Float64Arrays of one buffer (NaN where missing) and reads them back as the join', () => {
@@ -73,10 +74,10 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
     assert.ok(Object.values(wire.metrics).every((v) => v instanceof Float64Array && v.buffer === (wire.steps as Float64Array).buffer));
     assert.equal((wire.steps as Float64Array).buffer.byteLength, 3 * 3 * 8);
     assert.deepEqual([...(wire.metrics.y as Float64Array)], [NaN, 2, NaN]);
-    assert.deepEqual(columnsFromWire(wire), concatColumns(parts));
-    assert.deepEqual(columnsFromWire(columnsToWire([])), { ids: [], steps: [], metrics: {} });
+    assert.deepEqual(structuredClone(columnsFromWire(wire)), structuredClone(concatColumns(parts)));
+    assert.deepEqual(structuredClone(columnsFromWire(columnsToWire([]))), { ids: [], steps: [], metrics: {} });
     // Plain arrays (null where missing) read as they are.
-    assert.deepEqual(columnsFromWire(parts[1]!), parts[1]);
+    assert.deepEqual(structuredClone(columnsFromWire(parts[1]!)), parts[1]);
   });
 
   it('keeps numbers only: strings, booleans, NaN and nested values count as missing', () => {
@@ -85,8 +86,8 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
       { id: 'b', step: 2, metrics: { late: 2 } },
     ];
     const rows = rowsFromCheckpoints(page);
-    assert.deepEqual(rows[0]!.metrics, { ok: 1.5, s: null, b: null, o: null, nan: null });
-    assert.deepEqual(columnsFromCheckpoints(page), {
+    assert.deepEqual({ ...rows[0]!.metrics }, { ok: 1.5, s: null, b: null, o: null, nan: null });
+    assert.deepEqual(structuredClone(columnsFromCheckpoints(page)), {
       ids: ['a', 'b'],
       steps: [1, 2],
       metrics: { ok: [1.5, null], s: [null, null], b: [null, null], o: [null, null], nan: [null, null], late: [null, 2] },
@@ -97,7 +98,7 @@ describe('dashboard/series: the incremental merge of polled pages', () => {
     const s = new CheckpointSeries();
     s.merge([row('a', 1, { x: 1 }), row('b', 2, { x: null, y: 2 }), row('c', 3, { x: 3 })]);
     const cols = s.slice(1, 3);
-    assert.deepEqual(cols, { ids: ['b', 'c'], steps: [2, 3], metrics: { x: [null, 3], y: [2, null] } });
+    assert.deepEqual(structuredClone(cols), { ids: ['b', 'c'], steps: [2, 3], metrics: { x: [null, 3], y: [2, null] } });
     const copy = new CheckpointSeries();
     copy.merge(rowsFromColumns(s.slice()));
     assert.deepEqual(copy.slice(), s.slice());

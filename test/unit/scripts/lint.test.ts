@@ -88,6 +88,38 @@ describe('eslint.config.mjs (the typed rules)', function () {
     assert.deepEqual(found, ['@typescript-eslint/no-floating-promises', '@typescript-eslint/no-floating-promises']);
   });
 
+  it('svc/null-prototype-records: reports a record keyed by data built on {} (the series.ts of 6e38fc4 too), and passes dict(), a Map and fixed names', async () => {
+    const RULE = 'svc/null-prototype-records';
+    // The series.ts of 6e38fc4, whose metric "__proto__" set Object.prototype[0]: eight records on {}.
+    const old = fs.readFileSync(path.join(root, 'test', 'fixtures', 'lint', 'series-6e38fc4.ts.txt'), 'utf8');
+    assert.equal((await rules(old, 'src/dashboard/shared/series.ts')).filter((r) => r === RULE).length, 8);
+    const bad = [
+      'export function f(names: string[], from: Record<string, number>, o: { m?: Record<string, string> }): unknown[] {',
+      '  const a: Record<string, number> = {};', // filled by key
+      '  for (const n of names) a[n] = 1;',
+      '  const b = { ...from };', // a copy of a record
+      '  (o.m ??= {})[names[0]!] = "x";',
+      '  const c = Object.fromEntries(names.map((n) => [n, 1]));',
+      '  const d = {} as { [k: string]: boolean };',
+      '  return [a, b, c, d, { metrics: {} as Record<string, number> }];',
+      '}',
+    ].join('\n');
+    const found = await rules(bad, 'src/common/format.ts');
+    assert.equal(found.filter((r) => r === RULE).length, 6, found.join(', '));
+    const good = [
+      "import { dict } from './dict';",
+      'export function g(names: string[], from: Record<string, number>, opts: { signal?: AbortSignal } = {}): unknown[] {',
+      '  const a = dict<number>();', // null prototype
+      '  for (const n of names) a[n] = 1;',
+      '  const m = new Map<string, number>(names.map((n) => [n, 1]));',
+      "  const headers: Record<string, string> = { accept: 'application/json' };", // fixed names
+      '  const b = dict(from);',
+      '  return [a, m, headers, b, opts];',
+      '}',
+    ].join('\n');
+    assert.deepEqual(await rules(good, 'src/common/format.ts'), []);
+  });
+
   it('reports vscode in src/api, undici outside src/api/http.ts, and eval', async () => {
     assert.deepEqual(await rules("import * as vscode from 'vscode';\nexport const v = vscode.version;\n", 'src/api/index.ts'), ['no-restricted-imports']);
     assert.deepEqual(await rules("import { request } from 'undici';\nexport const r = request;\n", 'src/threads/model.ts'), ['no-restricted-imports']);
