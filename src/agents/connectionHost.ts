@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../api';
 import type { Connection } from '../service/connection';
+import type { SentUploads } from '../trajectories/sent';
 import { ToolProblem, type Base, type ToolHost } from './core/host';
 
 const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
@@ -14,7 +15,11 @@ const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
 export class ConnectionHost implements ToolHost {
   readonly signInHint = SIGN_IN;
 
-  constructor(private readonly connection: Connection) {}
+  /** `sentUploads`: the workspace's record of what uploads sent (the Upload command's too). */
+  constructor(
+    private readonly connection: Connection,
+    readonly sentUploads?: SentUploads,
+  ) {}
 
   client(): { client: ServiceClient } | { problem: string } {
     const client = this.connection.client;

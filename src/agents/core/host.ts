@@ -4,6 +4,7 @@
  * netrc). Pure: no vscode import.
  */
 import { AuthenticationError, CancelledError, NotFoundError, SvcError, ValidationError, type ServiceClient } from '../../api';
+import type { SentUploads } from '../../trajectories/sent';
 
 export type Base = 'trace' | 'training';
 
@@ -27,6 +28,8 @@ export interface ToolHost {
   readonly signInHint: string;
   /** Told about every failed request (a refused key marks the sign-in failed). */
   reportFailure?(error: unknown): void;
+  /** What uploads sent from here (trajectories/sent.ts): the same content again is refused unless allowed. */
+  readonly sentUploads?: SentUploads;
 }
 
 /** The tool's refusal, as text: the model reads it and the user sees it. */
