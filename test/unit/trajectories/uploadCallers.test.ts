@@ -148,9 +148,10 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
         assert.equal(r.reported, 50, r.text);
       });
 
-      // About 10 MiB: two requests of up to 8 MiB; the cut comes while the first is being logged.
+      // About 25 MB: four requests of up to 8 MiB. While the first is logged the next is read (one
+      // request in flight, one being filled), so some 17 MiB have been read when the cut comes.
       it('a file cut to half during the first request: an error naming the file; the count reported is what was logged, each group once', async () => {
-        const n = 9000;
+        const n = 23000;
         const file = writeJsonl(`${caller}-cut.jsonl`, n, `${caller}-cut`);
         onFirstLog = () => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
         const r = await callers[caller]!([file], `${caller}-cut`);
@@ -163,7 +164,7 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
       });
 
       it('a line inserted at the top during the first request: an error naming the file, no group twice, the count logged', async () => {
-        const n = 9000;
+        const n = 23000;
         const file = writeJsonl(`${caller}-insert.jsonl`, n, `${caller}-insert`);
         onFirstLog = () => {
           const text = fs.readFileSync(file);
@@ -177,17 +178,18 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
         assert.equal(r.reported, got.length, r.text);
       });
 
-      // About 20 MiB: three requests; the edit (same length, mtime put back) is in the second.
+      // About 25 MB: four requests; the edit (same length, mtime put back) is in the third, read
+      // after the first request was logged.
       it('a same-size edit with the mtime put back, during the first request: no edited group is sent; an error naming the file', async () => {
-        const n = 18000;
+        const n = 23000;
         const file = writeJsonl(`${caller}-same-size.jsonl`, n, `${caller}-same-size`);
         const tag = `${caller}-same-size`;
         onFirstLog = () => {
           const st = fs.statSync(file);
           const text = fs.readFileSync(file, 'latin1');
-          // Groups 12000–12009: in the second request, read well after the first went out.
+          // Groups 19000–19009, about 20 MB in: in the third request.
           let edited = text;
-          for (let i = 12000; i < 12010; i++) edited = edited.replace(`"group": ${i}, "tag": "${tag}"`, `"group": ${i}, "tag": "${tag.replace(/./g, 'E')}"`);
+          for (let i = 19000; i < 19010; i++) edited = edited.replace(`"group": ${i}, "tag": "${tag}"`, `"group": ${i}, "tag": "${tag.replace(/./g, 'E')}"`);
           assert.equal(edited.length, text.length);
           fs.writeFileSync(file, edited, 'latin1');
           fs.utimesSync(file, st.atime, st.mtime);
