@@ -161,11 +161,11 @@ export async function uploadTrajectories(host: ToolHost, input: UploadTrajectori
   host.reportFailure?.(o.error);
   const what = o.chunk.unit === 'row' ? 'Rows' : 'Lines';
   const range = o.chunk.groups ? `${o.chunk.firstLine}–${o.chunk.lastLine}` : '';
+  const lastLogged = r.logged.at(-1);
+  const after = lastLogged ? `nothing after ${lastLogged.unit === 'row' ? 'row' : 'line'} ${lastLogged.lastLine}` : 'nothing of it';
   const doubt = o.uncertain
-    ? ` ${what} ${range} may have been logged (${o.uncertainWhy}); do not send them again without checking.`
-    : range
-      ? ` ${what} ${range} were not logged.`
-      : '';
+    ? ` ${what} ${range} may have been logged (${o.uncertainWhy}); do not send them again without checking. Otherwise ${after} was logged.`
+    : ` ${range ? `${what} ${range} were not logged: ` : ''}${after} was logged.`;
   const issues = o.issues.slice(0, 10).map((x) => `\n  - ${x.line !== undefined ? `line ${x.line}, ` : ''}${x.loc.join('.')}: ${x.msg}`).join('');
-  throw new ToolProblem(`${sofar}- ${stopped!.file}: failed after logging ${loggedText(r)}: ${describeError(o.error, host, { model: input.modelId })}${issues}${doubt} Groups from ${r.nextGroup} on were not sent.${notSent}`);
+  throw new ToolProblem(`${sofar}- ${stopped!.file}: failed after logging ${loggedText(r)}: ${describeError(o.error, host, { model: input.modelId })}${issues}${doubt}${notSent}`);
 }

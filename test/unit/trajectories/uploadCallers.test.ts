@@ -150,10 +150,14 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
 
       // About 25 MB: four requests of up to 8 MiB. While the first is logged the next is read (one
       // request in flight, one being filled), so some 17 MiB have been read when the cut comes.
-      it('a file cut to half during the first request: an error naming the file; the count reported is what was logged, each group once', async () => {
+      it('a file cut at a line end half-way through, during the first request: an error naming the file; the count reported is what was logged, each group once', async () => {
         const n = 23000;
         const file = writeJsonl(`${caller}-cut.jsonl`, n, `${caller}-cut`);
-        onFirstLog = () => fs.truncateSync(file, Math.floor(fs.statSync(file).size / 2));
+        // At a line's end: what is left is a valid file of fewer groups.
+        onFirstLog = () => {
+          const text = fs.readFileSync(file);
+          fs.truncateSync(file, text.indexOf(10, Math.floor(text.length / 2)) + 1);
+        };
         const r = await callers[caller]!([file], `${caller}-cut`);
         const got = stored(`${caller}-cut`).map((g) => g.group);
         assert.equal(r.failed, true, `${r.text} (logged ${got.length} of ${n})`);
