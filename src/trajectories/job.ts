@@ -15,7 +15,7 @@ import { ConfigurationError, type ServiceClient } from '../api';
 import { artLayout } from './layout';
 import { groupsForUpload, validateForUpload, type Validated } from './passes';
 import type { FileUploadReport, UploadReport } from './report';
-import { type Repeat, type SentUploads } from './sent';
+import { RepeatError, type Repeat, type SentUploads } from './sent';
 import type { Chunk, UploadResult } from './upload';
 import { uploadGroups } from './upload';
 
@@ -150,4 +150,18 @@ export async function sendFiles(files: readonly (JobFile & { startGroup: number 
     }
   }
   return { report: { status: 'done', files: reports } };
+}
+
+/**
+ * The whole job in one call, for a caller that asks nobody anything (the bench; a script): validate
+ * every file, refuse content already sent (`sent`) unless `allowRepeat`, send, report. A file with
+ * errors sends nothing (status 'invalid').
+ */
+export async function uploadFiles(paths: readonly string[], o: SendOptions & { allowRepeat?: boolean; call?: string }): Promise<JobOutcome & { files: JobFile[] }> {
+  const files = await validateFiles(paths, { signal: o.signal });
+  const invalid = invalidFiles(files);
+  if (invalid.length) return { files, report: { status: 'invalid', files: invalid.map((f) => ({ file: f.path, problems: f.summary.problems.length })) } };
+  const repeats = o.allowRepeat ? [] : repeatsOf(files, o.modelId, o.split, o.sent);
+  if (repeats.length) throw new RepeatError(repeats, o.call ?? 'upload');
+  return { files, ...(await sendFiles(files.map((f) => ({ ...f, startGroup: 0 })), o)) };
 }
