@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { ConnectionHost } from '../../../src/agents/connectionHost';
-import { findTool, runTool } from '../../../src/agents/core/tools';
+import { findTool, prepareTool, runTool } from '../../../src/agents/core/tools';
 import { ErrorPresenter } from '../../../src/common/errors';
 import { createPublicApi } from '../../../src/publicApi/api';
 import { UploadManager } from '../../../src/trajectories/manager';
@@ -68,6 +68,7 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
   let svc: Service;
   let uploads: UploadManager;
   let mcp: Client;
+  let tools: ConnectionHost;
   const callers: Record<string, Caller> = {};
   /** Run once, at the first log request the service stores. */
   let onFirstLog: (() => void) | undefined;
@@ -77,7 +78,7 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
     const errors = new ErrorPresenter(svc.log);
     uploads = new UploadManager(svc.connection, errors, svc.log, context);
-    const tools = new ConnectionHost(svc.connection, new SentUploads(svc.workspaceState));
+    tools = new ConnectionHost(svc.connection, new SentUploads(svc.workspaceState));
     const api = createPublicApi({ connection: svc.connection, tools, errors, uploads });
     const logs = svc.server.store.logs;
     const push = logs.push.bind(logs);
@@ -216,6 +217,11 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
         assert.match(again.text, new RegExp(`${caller}-twice\\.jsonl \\(this content\\) was already uploaded to ${model} \\(train\\) on \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: 6 groups`));
         assert.match(again.text, /allowRepeat/);
         assert.equal(stored(model).length, 6, 'nothing more was sent');
+        if (caller === 'lmTool') {
+          // VS Code's confirmation says it before the user allows the call.
+          const { confirmation } = await prepareTool(tools, findTool('svc_upload_trajectories')!, { files: [file], modelId: model, split: 'train' });
+          assert.match(confirmation!.message, /lmTool-twice\.jsonl \(this content\) was already uploaded to lmTool-twice \(train\) on .*Nothing will be sent unless allowRepeat is true\./s);
+        }
         assert.equal((await callers[caller]!([file], `${model}-other`)).failed, false, 'another model takes it');
         const allowed = await callers[caller]!([file], model, { allowRepeat: true });
         assert.equal(allowed.failed, false, allowed.text);
