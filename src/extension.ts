@@ -197,6 +197,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   host.uriHandler(links);
   const publicEvents = host.publicApi(createPublicApi({ connection, tools: agentHost, errors, uploads }));
   register(uploads.onDidFinish((e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)))));
+  // The agents' tool runs the same upload job: its uploads fire the same event.
+  agentHost.onUploadFinished = (e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)));
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 
   subs.push(

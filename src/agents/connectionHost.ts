@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../api';
 import type { Connection } from '../service/connection';
+import type { UploadFinished } from '../trajectories/report';
 import type { SentUploads } from '../trajectories/sent';
 import { ToolProblem, type Base, type ToolHost } from './core/host';
 
@@ -59,6 +60,13 @@ export class ConnectionHost implements ToolHost {
 
   feedbackCreator(): string | undefined {
     return this.connection.config.feedbackCreator || undefined;
+  }
+
+  /** Set by the composition root once the public API's events exist. */
+  onUploadFinished: ((e: UploadFinished) => void) | undefined;
+
+  uploadFinished(e: UploadFinished): void {
+    this.onUploadFinished?.(e);
   }
 
   reportFailure(error: unknown): void {

@@ -140,6 +140,7 @@ export async function uploadTrajectories(host: ToolHost, input: UploadTrajectori
     plan.files.map((f) => ({ ...f, startGroup: 0 })),
     { modelId: input.modelId, split: input.split, client: () => client, signal, sent: host.sentUploads },
   );
+  host.uploadFinished?.({ modelId: input.modelId, split: input.split, report });
   const head = `Uploaded to model ${input.modelId}, split ${input.split}, at ${where(host, 'training')}`;
   const lines = report.files.map((f) => {
     const r = f.result!;

@@ -18,6 +18,7 @@ import { findTool, prepareTool, runTool } from '../../../src/agents/core/tools';
 import { ErrorPresenter } from '../../../src/common/errors';
 import { createPublicApi } from '../../../src/publicApi/api';
 import { UploadManager } from '../../../src/trajectories/manager';
+import type { UploadFinished } from '../../../src/trajectories/report';
 import { SentUploads } from '../../../src/trajectories/sent';
 import type { TrajectoryLog } from '../../server';
 import { connect, KEY, type Service } from '../../fakes/service';
@@ -119,8 +120,13 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
       }
     };
     callers.lmTool = async (files, modelId, opts = {}) => {
+      const finished: UploadFinished[] = [];
+      tools.onUploadFinished = (e) => finished.push(e);
       const r = await runTool(tools, findTool('svc_upload_trajectories')!, { files, modelId, split: 'train', ...opts });
-      return { failed: r.isError, text: r.text, reported: r.isError && !/groups logged in all/.test(r.text) ? 0 : reportedByText(r.text) };
+      const reported = r.isError && !/groups logged in all/.test(r.text) ? 0 : reportedByText(r.text);
+      // The public API's onDidFinishUpload hears of it too, with the ledger's counts.
+      if (reported > 0) assert.equal(finished[0]?.report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0), reported);
+      return { failed: r.isError, text: r.text, reported };
     };
     callers.mcp = async (files, modelId, opts = {}) => {
       const r = (await mcp.callTool({ name: 'svc_upload_trajectories', arguments: { files, modelId, split: 'train', ...opts } })) as { content: { text: string }[]; isError?: boolean };
