@@ -150,6 +150,11 @@ export class HashingBytes implements ByteSource {
 /** The error an upload stops with when its file changed: the ledger says what was logged before. */
 export class FileChangedError extends InputError {}
 
+/** The file's content is no longer what was validated (its size and mtime may be). */
+export function changedSinceValidated(path: string): FileChangedError {
+  return changed(path, 'its content');
+}
+
 function changed(path: string, what: string): FileChangedError {
   return new FileChangedError(
     `${basename(path)} changed during the upload (${what} differs from the file that was validated), so the upload stopped there; save the file and upload it again`,

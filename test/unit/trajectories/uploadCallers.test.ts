@@ -21,6 +21,7 @@ import { UploadManager } from '../../../src/trajectories/manager';
 import type { UploadFinished } from '../../../src/trajectories/report';
 import { SentUploads } from '../../../src/trajectories/sent';
 import type { TrajectoryLog } from '../../server';
+import { compactGroup, writeArtParquet } from '../../fixtures/art/parquet';
 import { connect, KEY, type Service } from '../../fakes/service';
 
 const root = path.resolve(__dirname, '../../..');
@@ -235,4 +236,61 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
       });
     });
   }
+});
+
+// A Parquet file's reader opens the path itself, a row group at a time: the send reads a private
+// copy whose hash is checked against the validation's first, so an edit during the upload (same
+// size, mtime put back) is never sent. Written by DuckDB, uncompressed so its bytes can be edited.
+describe('a Parquet step file edited during its upload (same size, mtime put back)', function () {
+  this.timeout(60_000);
+  let svc: Service;
+  let uploads: UploadManager;
+  const pdir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-parquet-'));
+  before(async () => {
+    svc = await connect();
+    const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
+    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log), svc.log, context);
+  });
+  after(async () => {
+    uploads.dispose();
+    await svc.close();
+    fs.rmSync(pdir, { recursive: true, force: true });
+  });
+
+  it('sends no edited group: the upload fails naming the file, and what was logged is the validated content', async () => {
+    const file = path.join(pdir, '0001.parquet');
+    // 3,000 groups of 2 trajectories: three row groups of 2,048 rows; the edit is in the third.
+    const groups = Array.from({ length: 3000 }, (_, i) => {
+      const g = compactGroup(i);
+      (g.trajectories as { metadata?: unknown }[])[0]!.metadata = { mark: `ORIG-${String(i).padStart(4, '0')}` };
+      return g;
+    });
+    await writeArtParquet(file, groups, { compression: 'uncompressed', rowGroupSize: 2048 });
+    const logs = svc.server.store.logs;
+    const push = logs.push.bind(logs);
+    let edited = false;
+    logs.push = (...items: TrajectoryLog[]) => {
+      const n = push(...items);
+      if (!edited) {
+        edited = true;
+        const st = fs.statSync(file);
+        const bytes = fs.readFileSync(file);
+        // Every copy of it: the analytics columns hold the metadata too.
+        let found = 0;
+        for (let at = bytes.indexOf('ORIG-2500'); at >= 0; at = bytes.indexOf('ORIG-2500', at + 1), found++) bytes.write('EDIT-2500', at, 'latin1');
+        assert.ok(found > 0);
+        fs.writeFileSync(file, bytes);
+        fs.utimesSync(file, st.atime, st.mtime);
+      }
+      return n;
+    };
+    const report = await uploads.upload({ interactive: false }, { files: [file], modelId: 'pq', split: 'train', maxRequestBytes: 64 * 1024 });
+    const marks = groupsOf(logs as TrajectoryLog[]).map((g) => (g as unknown as { mark: string }).mark);
+    assert.ok(edited, 'the file was edited during the upload');
+    assert.equal(report.status, 'failed', `${report.status}: ${marks.length} groups`);
+    assert.match(String((report.files[0]!.result!.outcome as { error: Error }).error.message), /^0001\.parquet changed during the upload/);
+    assert.deepEqual(marks.filter((m) => !m.startsWith('ORIG-')), [], 'no edited group was sent');
+    assert.deepEqual(marks, marks.map((_, i) => `ORIG-${String(i).padStart(4, '0')}`), 'a prefix of the validated file, each group once');
+    assert.equal(report.files[0]!.result!.totals.groupsSent, marks.length);
+  });
 });
