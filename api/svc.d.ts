@@ -147,6 +147,11 @@ export interface UploadTrajectoriesOptions {
   modelId: string;
   /** The split the groups are logged to, e.g. `train` or `val`. */
   split: string;
+  /**
+   * Send a file whose content this editor already uploaded to the same model and split. Without it
+   * such an upload is refused (nothing is sent) with an error saying when it was sent.
+   */
+  allowRepeat?: boolean;
 }
 
 export type UploadStatus = 'done' | 'failed' | 'cancelled' | 'invalid' | 'aborted';

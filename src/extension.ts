@@ -31,6 +31,7 @@ import { ImportManager } from './calls/manager';
 import { FileKindContext } from './calls/fileKindContext';
 import { registerUploadCommands } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
+import { SentUploads } from './trajectories/sent';
 import { Logger } from './common/logger';
 import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from './common/pick';
 import { Connection } from './service/connection';
@@ -165,7 +166,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   host.trajectoryViewer(viewer);
 
   // The agents' tools run on the same connection and key approvals as the commands, never prompting.
-  const agentHost = new ConnectionHost(connection);
+  const agentHost = new ConnectionHost(connection, new SentUploads(context.workspaceState));
   host.agents({ tools: languageModelTools(agentHost), mcpEnvironment: () => mcpEnvironment(connection, log) });
 
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does
@@ -196,6 +197,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   host.uriHandler(links);
   const publicEvents = host.publicApi(createPublicApi({ connection, tools: agentHost, errors, uploads }));
   register(uploads.onDidFinish((e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)))));
+  // The agents' tool runs the same upload job: its uploads fire the same event.
+  agentHost.onUploadFinished = (e) => publicEvents.uploadFinished(toUploadSummary(e, (error) => errors.describe(error)));
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 
   subs.push(

@@ -1,6 +1,6 @@
 // Child process of the bench: uploads one trajectory file and prints one JSON line with the
 // process's RSS before and at its peak. Two modes, each in a fresh process started the same way:
-//   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (reader + uploader + client)
+//   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (the upload job: validate, guard, send)
 //   tsx scripts/bench/rss-upload.ts <url> <file> --raw   the baseline: the same file streamed and POSTed
 //                                                        raw with undici in bodies of up to 8 MiB
 //   tsx scripts/bench/rss-upload.ts <url> <file> --decode  the baseline for a Parquet file: the same
@@ -9,8 +9,7 @@
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
 import { createServiceClient } from '../../src/api';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
-import { uploadGroups } from '../../src/trajectories/upload';
+import { uploadFiles } from '../../src/trajectories/job';
 import { BENCH_KEY } from './keys';
 import { decodeAndPost } from './parquet';
 
@@ -69,10 +68,11 @@ async function main() {
     out = { status: 'done', bytes: fs.statSync(file).size };
   } else {
     const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
-    const summary = await validateTrajectoryFile(file);
-    const res = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: summary.groupTrajectories }), { modelId: 'bench', split: 'train', members: summary.members });
+    // The upload job, as every caller runs it (src/trajectories/job.ts).
+    const { files, report } = await uploadFiles([file], { modelId: 'bench', split: 'train', client: () => client });
     await client.close();
-    out = { bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, status: res.outcome.status };
+    const summary = files[0]!.summary;
+    out = { bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, status: report.status };
   }
   const t1 = performance.now();
   clearInterval(timer);

@@ -9,8 +9,7 @@ import * as zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
 import { Agent, request as undiciRequest } from 'undici';
 import { createServiceClient, type CallBatchItem } from '../../src/api';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
-import { uploadGroups } from '../../src/trajectories/upload';
+import { uploadFiles } from '../../src/trajectories/job';
 import { callItems, callsFile, parquetTrajectoryFile, trajectoryFile, trajectoryJsonFile } from './data';
 import { validateCallsFile } from '../../src/calls/reader';
 import { sendCallsFile } from '../../src/calls/send';
@@ -209,10 +208,8 @@ async function main() {
     // The client: validation, then the send pass (what the command adds on top, the change guard,
     // is the host figure's ratio).
     const upRun = () => measure(url, async () => {
-      const s = await validateTrajectoryFile(file);
-      if (s.problems.length) throw new Error(`bench file invalid: ${s.problems[0]!.message}`);
-      const r = await uploadGroups(client, readTrajectoryGroups(file, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
-      if (r.outcome.status !== 'done') throw new Error(`upload ${r.outcome.status}`);
+      const { report } = await uploadFiles([file], { modelId: 'bench', split: 'train', client: () => client });
+      if (report.status !== 'done') throw new Error(`upload ${report.status}`);
     });
     const rawUpRun = () => measure(url, async () => {
       // The fastest plain way to do the client's I/O: the file streamed in 1 MiB reads, whole lines
@@ -269,10 +266,9 @@ async function main() {
     console.log(`\ntrajectory upload (an ART Parquet step file: ${fmt(mib(pqBytes), 0)} MiB on disk, ${PARQUET_JSON_MB} MiB of group JSON)`);
     let pqJson = 0;
     const pqRun = () => measure(url, async () => {
-      const s = await validateTrajectoryFile(pq);
-      if (s.problems.length) throw new Error(`bench Parquet file invalid: ${s.problems[0]!.message}`);
-      const r = await uploadGroups(client, readTrajectoryGroups(pq, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train' });
-      if (r.outcome.status !== 'done') throw new Error(`Parquet upload ${r.outcome.status}: ${'error' in r.outcome ? String((r.outcome.error as Error)?.message ?? r.outcome.error) : ''}`);
+      const { report } = await uploadFiles([pq], { modelId: 'bench', split: 'train', client: () => client });
+      const r = report.files[0]?.result;
+      if (report.status !== 'done' || !r) throw new Error(`Parquet upload ${report.status}: ${r && 'error' in r.outcome ? String((r.outcome.error as Error)?.message ?? r.outcome.error) : ''}`);
       pqJson = r.totals.bytesSent;
     });
     const rawPqRun = () => measure(url, async () => {
@@ -374,7 +370,7 @@ async function main() {
           '≤ 100 ms after the first byte',
         );
       }
-      // The command against the client path (validate, then uploadGroups: the client figure above)
+      // The command against the upload job alone (src/trajectories/job.ts: the client figure above)
       // in the same extension host, alternately (test/host/bench-upload.ts): the same CPUs and event
       // loop on both sides, so the ratio is what the command adds (progress, problems, the guard).
       console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file against the client path, alternately`);

@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ServiceClient } from '../api';
 import type { Connection } from '../service/connection';
+import type { UploadFinished } from '../trajectories/report';
+import type { SentUploads } from '../trajectories/sent';
 import { ToolProblem, type Base, type ToolHost } from './core/host';
 
 const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
@@ -14,7 +16,11 @@ const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
 export class ConnectionHost implements ToolHost {
   readonly signInHint = SIGN_IN;
 
-  constructor(private readonly connection: Connection) {}
+  /** `sentUploads`: the workspace's record of what uploads sent (the Upload command's too). */
+  constructor(
+    private readonly connection: Connection,
+    readonly sentUploads?: SentUploads,
+  ) {}
 
   client(): { client: ServiceClient } | { problem: string } {
     const client = this.connection.client;
@@ -54,6 +60,13 @@ export class ConnectionHost implements ToolHost {
 
   feedbackCreator(): string | undefined {
     return this.connection.config.feedbackCreator || undefined;
+  }
+
+  /** Set by the composition root once the public API's events exist. */
+  onUploadFinished: ((e: UploadFinished) => void) | undefined;
+
+  uploadFinished(e: UploadFinished): void {
+    this.onUploadFinished?.(e);
   }
 
   reportFailure(error: unknown): void {

@@ -42,6 +42,7 @@ const UploadTrajectoriesOptions = z.strictObject({
   files: z.array(z.union([z.string().min(1), z.custom<vscode.Uri>((v) => v instanceof vscode.Uri, 'must be a path or a file Uri')])).min(1),
   modelId: z.string().min(1),
   split: z.string().min(1),
+  allowRepeat: z.boolean().optional(),
 });
 
 /** The options, checked; a readable rejection naming the field otherwise. */
@@ -116,7 +117,7 @@ export function createPublicApi({ connection, tools, errors, uploads }: PublicAp
     uploadTrajectories: (options) =>
       guard('uploadTrajectories', async () => {
         const o = parse(UploadTrajectoriesOptions, options, 'uploadTrajectories');
-        const report = await uploads.upload({ interactive: false }, { files: o.files, modelId: o.modelId, split: o.split });
+        const report = await uploads.upload({ interactive: false }, { files: o.files, modelId: o.modelId, split: o.split, allowRepeat: o.allowRepeat });
         return toUploadSummary({ modelId: o.modelId, split: o.split, report }, (e) => errors.describe(e));
       }),
   };

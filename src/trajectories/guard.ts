@@ -2,57 +2,91 @@
  * A file that changes during its upload must stop the upload, not drop or repeat groups: the
  * groups are read from the file as it is at each moment, and resumed by index. No vscode import.
  *
- * The content check costs no pass of its own where the reader can say what it read: the
- * validation pass and the send pass each read the file through a HashingBytes, which hashes the
- * bytes as they go by, and the two hashes are compared before the last request. Where a reader
- * cannot (a Parquet file is read footer first; a `.json` file may be read twice), the file is
- * hashed in a pass of its own, as before.
+ * The content is known by the SHA-256 of each 1 MiB block of the file (and the file's hash is the
+ * SHA-256 of those, in order). The validation pass of a JSONL file reads it through a HashingBytes,
+ * which hashes each block as it goes by; the send pass reads it through one that checks each block
+ * against the validation's hash as it is read, before the reader sees a byte of it: so nothing the
+ * validation did not see is ever sent (an edit that keeps the size and the mtime included). Where a
+ * reader cannot read through one (a Parquet file is read footer first; a `.json` file may be read
+ * twice), the file is hashed in a pass of its own and checked again before the last request.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { InputError } from '../api';
 import { FileBytes, type ByteSource } from '../files/bytes';
 
-/** What an upload checks a file against: its size, mtime and the SHA-256 of its bytes when validated. */
+/** What an upload checks a file against: its size, mtime and the hashes of its bytes when validated. */
 export interface Fingerprint {
   size: number;
   mtimeMs: number;
+  /** The file's hash: the SHA-256 of its blocks' SHA-256s, in order (hex). */
   sha256: string;
+  /** The SHA-256 of each 1 MiB block (hex), when the pass that hashed it kept them. */
+  blocks?: readonly string[];
 }
 
-/** The file's size, mtime and SHA-256, read in one pass. */
-export async function fingerprint(path: string, signal?: AbortSignal): Promise<Fingerprint> {
+/** Bytes read from the file at a time, and the unit of the content check. */
+export const BLOCK_BYTES = 1024 * 1024;
+
+const blockHash = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+/** The file's hash from its blocks' hashes. */
+export const fileHash = (blocks: readonly string[]) => {
+  const h = createHash('sha256');
+  for (const b of blocks) h.update(b);
+  return h.digest('hex');
+};
+
+/** The file's size, mtime and hashes, read in one pass. */
+export async function fingerprint(path: string, signal?: AbortSignal): Promise<Fingerprint & { blocks: readonly string[] }> {
   const before = await stat(path);
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { signal, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
-  return { size: before.size, mtimeMs: before.mtimeMs, sha256: hash.digest('hex') };
+  const blocks: string[] = [];
+  let h = createHash('sha256');
+  let inBlock = 0;
+  for await (const chunk of createReadStream(path, { signal, highWaterMark: BLOCK_BYTES })) {
+    let b = chunk as Buffer;
+    while (b.length) {
+      const take = Math.min(b.length, BLOCK_BYTES - inBlock);
+      h.update(b.subarray(0, take));
+      inBlock += take;
+      b = b.subarray(take);
+      if (inBlock === BLOCK_BYTES) {
+        blocks.push(h.digest('hex'));
+        h = createHash('sha256');
+        inBlock = 0;
+      }
+    }
+  }
+  if (inBlock) blocks.push(h.digest('hex'));
+  return { size: before.size, mtimeMs: before.mtimeMs, sha256: fileHash(blocks), blocks };
 }
-
-/** Bytes read from the file at a time: a read is a trip to the thread pool, slow on a busy machine. */
-const BLOCK_BYTES = 1024 * 1024;
 
 /**
- * A file's bytes (FileBytes), read ahead in 1 MiB blocks (the next block is read while the current
- * one is parsed), that hashes what is read as it is read: the SHA-256 of the whole file comes out
- * of the pass that reads it anyway. Readers ask for 64 KiB at a time and get slices of the block.
- * The hash is only given when the blocks covered the file from its first byte to its last in
- * order; a read outside the current block other than the next one leaves no hash.
+ * A file's bytes (FileBytes), read in aligned 1 MiB blocks, read ahead (the next block is read
+ * while the current one is parsed). Readers ask for 64 KiB at a time and get slices of the block.
+ * Each block is hashed as it is read. Without `expected` (the validation pass) the hashes are kept,
+ * and `digest()` gives the file's hash once every block was read. With `expected` (the send pass)
+ * each block is checked as it is read and a block that differs throws a FileChangedError before
+ * any of its bytes reach the reader.
  */
 export class HashingBytes implements ByteSource {
-  private readonly hash: Hash = createHash('sha256');
-  private hashed = 0;
+  private readonly hashes: (string | undefined)[] = [];
   private broken = false;
   private block: { start: number; bytes: Buffer } | undefined;
   private ahead: { start: number; bytes: Promise<Buffer> } | undefined;
   /** Blocks read so far: what was read since a moment is known by comparing counts. */
   reads = 0;
 
-  private constructor(private readonly file: FileBytes) {}
+  private constructor(
+    private readonly file: FileBytes,
+    private readonly path: string,
+    private readonly expected?: readonly string[],
+  ) {}
 
-  static async open(path: string): Promise<HashingBytes> {
-    return new HashingBytes(await FileBytes.open(path));
+  /** `expected`: the validation's block hashes, which every block read must have. */
+  static async open(path: string, expected?: readonly string[]): Promise<HashingBytes> {
+    return new HashingBytes(await FileBytes.open(path), path, expected);
   }
 
   get size(): number {
@@ -60,23 +94,25 @@ export class HashingBytes implements ByteSource {
   }
 
   async read(start: number, end: number): Promise<Buffer> {
+    if (start >= this.file.size) return Buffer.alloc(0);
     const b = this.block;
     if (!b || start < b.start || start >= b.start + b.bytes.length) {
-      if (b && start !== b.start + b.bytes.length) {
-        // Not the next bytes: read as asked, and no hash.
-        this.broken = true;
-        return this.file.read(start, end);
-      }
-      const bytes = await (this.ahead?.start === start ? this.ahead.bytes : this.file.read(start, start + BLOCK_BYTES));
+      const k = Math.floor(start / BLOCK_BYTES);
+      const at = k * BLOCK_BYTES;
+      const bytes = await (this.ahead?.start === at ? this.ahead.bytes : this.file.read(at, at + BLOCK_BYTES));
       this.ahead = undefined;
-      this.block = { start, bytes };
       this.reads++;
-      if (start !== this.hashed) this.broken = true;
-      if (!this.broken) {
-        this.hash.update(bytes);
-        this.hashed += bytes.length;
+      const h = blockHash(bytes);
+      if (this.expected) {
+        if (this.expected[k] !== h) throw changed(this.path, 'its content');
+      } else if (this.hashes[k] !== undefined && this.hashes[k] !== h) {
+        // Read twice, and not the same bytes: no hash.
+        this.broken = true;
+      } else {
+        this.hashes[k] = h;
       }
-      const next = start + bytes.length;
+      this.block = { start: at, bytes };
+      const next = at + bytes.length;
       if (bytes.length > 0 && next < this.file.size) {
         const ahead = this.file.read(next, next + BLOCK_BYTES);
         ahead.catch(() => undefined);
@@ -87,11 +123,19 @@ export class HashingBytes implements ByteSource {
     return block.bytes.subarray(start - block.start, Math.min(end, block.start + block.bytes.length) - block.start);
   }
 
-  /** The SHA-256 of the whole file as read, or undefined when it was not read through in order. */
+  /** The block hashes, when every block of the file was read (once, or the same each time). */
+  blocks(): readonly string[] | undefined {
+    const n = Math.ceil(this.file.size / BLOCK_BYTES);
+    if (this.broken || this.hashes.length !== n) return undefined;
+    for (let k = 0; k < n; k++) if (this.hashes[k] === undefined) return undefined;
+    return this.hashes as string[];
+  }
+
+  /** The file's hash as read, or undefined when not every block was read. */
   digest(): string | undefined {
-    if (this.broken || this.hashed !== this.file.size) return undefined;
-    this.broken = true;
-    return this.hash.digest('hex');
+    if (this.expected) return this.reads > 0 && Math.ceil(this.file.size / BLOCK_BYTES) === this.expected.length ? fileHash(this.expected) : undefined;
+    const blocks = this.blocks();
+    return blocks && fileHash(blocks);
   }
 
   async close(): Promise<void> {
@@ -105,6 +149,11 @@ export class HashingBytes implements ByteSource {
 
 /** The error an upload stops with when its file changed: the ledger says what was logged before. */
 export class FileChangedError extends InputError {}
+
+/** The file's content is no longer what was validated (its size and mtime may be). */
+export function changedSinceValidated(path: string): FileChangedError {
+  return changed(path, 'its content');
+}
 
 function changed(path: string, what: string): FileChangedError {
   return new FileChangedError(

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ConfigurationError, InputError, NotFoundError } from '../api';
+import { InputError, NotFoundError } from '../api';
 import { background, setContext } from '../common/background';
 import { localFiles, type Invocation } from '../ui/commands';
 import type { ErrorPresenter } from '../common/errors';
@@ -11,11 +11,12 @@ import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { artLayout, artSplitFolder, stepFiles, uploadOrder } from './layout';
-import { groupsForUpload, validateForUpload } from './passes';
-import { announceUpload, askUncertain, confirmFolder, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
-import { validateTrajectoryFile, type ValidationSummary } from '../files';
-import type { FileUploadReport, Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
-import { describeLines, uploadGroups } from './upload';
+import { invalidFiles, repeatsOf, sendFiles, validateFiles, type JobFile } from './job';
+import { announceUpload, askRepeat, askUncertain, confirmFolder, pickModel, pickSplit, RetryPlan, serverIssues } from './questions';
+import { validateTrajectoryFile } from '../files';
+import type { Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
+import { RepeatError, SentUploads } from './sent';
+import { describeLines } from './upload';
 
 /** Failed uploads whose Retry Remaining is kept. */
 const MAX_PLANS = 20;
@@ -46,8 +47,8 @@ export class UploadManager implements vscode.Disposable {
    */
   private readonly plans = new Map<number, Remaining>();
   private nextPlanId = 1;
-  /** The SHA-256 of each file as validated, checked again before its last request (guard.ts). */
-  private readonly hashes = new WeakMap<ValidationSummary, string>();
+  /** What this editor sent, per workspace (sent.ts): a second upload of the same content asks first. */
+  private readonly sent: SentUploads;
 
   /** What "Retry Remaining" from the palette would send: the latest plan; undefined when nothing is left. */
   get remaining(): Remaining | undefined {
@@ -64,7 +65,9 @@ export class UploadManager implements vscode.Disposable {
     private readonly errors: ErrorPresenter,
     private readonly log: Logger,
     private readonly context: vscode.ExtensionContext,
-  ) {}
+  ) {
+    this.sent = new SentUploads(context.workspaceState);
+  }
 
   /** Cancels the upload in progress, if any. */
   cancel(): void {
@@ -87,6 +90,7 @@ export class UploadManager implements vscode.Disposable {
       (args) => {
         if (!args.modelId) throw new InputError('svc.uploadTrajectories: no model: pass { modelId }.', { field: 'modelId' });
         if (!args.split) throw new InputError('svc.uploadTrajectories: no split: pass { split }.', { field: 'split' });
+        if (args.allowRepeat !== undefined && typeof args.allowRepeat !== 'boolean') throw new InputError('svc.uploadTrajectories: allowRepeat must be true or false.', { field: 'allowRepeat' });
       },
     );
     if (!call) return { status: 'aborted', files: [] };
@@ -100,7 +104,7 @@ export class UploadManager implements vscode.Disposable {
     // 1. Validate everything before sending anything.
     const summaries = await this.validate(files);
     if (!summaries) return { status: 'cancelled', files: [] };
-    const invalid = summaries.filter((s) => s.problems.some((p) => p.severity === 'error'));
+    const invalid = invalidFiles(summaries).map((f) => f.summary);
     if (invalid.length) {
       const count = invalid.reduce((n, s) => n + s.problems.filter((p) => p.severity === 'error').length, 0);
       const names = invalid.map((s) => path.basename(s.file)).join(', ');
@@ -111,10 +115,17 @@ export class UploadManager implements vscode.Disposable {
     // 2. Where to: model and split.
     const layout = artLayout(files[0]!.fsPath);
     const known = [...new Set([...(layout?.model ? [layout.model] : []), ...this.connection.config.models, ...recent(this.context.globalState, RECENT_MODELS)])];
-    const modelId = args.modelId ?? (await pickModel(known, layout?.model));
+    // A model named only by the folder, not one the Checkpoints view shows: the pick says so.
+    const modelId = args.modelId ?? (await pickModel(known, layout?.model, layout?.model !== undefined && !this.connection.config.models.includes(layout.model)));
     if (!modelId) return { status: 'aborted', files: [] };
-    const split = args.split ?? (await pickSplit(files[0]!, this.context.workspaceState.get<string>(`svc.split:${files[0]!.fsPath}`) ?? summaries[0]!.split, layout?.split));
+    const split = args.split ?? (await pickSplit(files[0]!, this.context.workspaceState.get<string>(`svc.split:${files[0]!.fsPath}`) ?? summaries[0]!.summary.split, layout?.split));
     if (!split) return { status: 'aborted', files: [] };
+    // The same content to the same model and split again: asked (a user), refused (a script) unless allowed.
+    const repeats = args.allowRepeat ? [] : repeatsOf(summaries, modelId, split, this.sent);
+    if (repeats.length) {
+      if (!how.interactive) throw new RepeatError(repeats, 'svc.uploadTrajectories');
+      if (!(await askRepeat(repeats))) return { status: 'aborted', files: [] };
+    }
     await this.remember(modelId, split, files);
     // Run by the user: whether the key may go to the training origin is asked now, not mid-upload.
     if (how.interactive) await this.connection.prepare('training');
@@ -153,38 +164,37 @@ export class UploadManager implements vscode.Disposable {
     }
     const summaries = await this.validate(plan.files.map((f) => f.uri));
     if (!summaries) return { status: 'cancelled', files: [] };
-    if (summaries.some((s) => s.problems.some((p) => p.severity === 'error'))) {
+    if (invalidFiles(summaries).length) {
       background(this.errors.showMessage('svc: the files changed and now have problems; nothing was sent.', { actions: [SHOW_PROBLEMS] }), 'Showing an error');
       return { status: 'invalid', files: [] };
     }
     return this.send(plan, summaries, id);
   }
 
-  private async validate(files: vscode.Uri[]): Promise<ValidationSummary[] | undefined> {
+  private async validate(files: vscode.Uri[]): Promise<JobFile[] | undefined> {
     return withAbortableProgress(
       { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories' },
       async (progress, abort) => {
-        const out: ValidationSummary[] = [];
-        for (const uri of files) {
-          progress.report({ message: path.basename(uri.fsPath) });
-          try {
-            const { summary, sha256 } = await validateForUpload(uri.fsPath, abort.signal);
-            this.live.set(uri, summary.problems);
-            if (sha256) this.hashes.set(summary, sha256);
-            out.push(summary);
-          } catch (e) {
-            if (abort.signal.aborted) return undefined;
-            throw e;
-          }
+        try {
+          return await validateFiles(
+            files.map((u) => u.fsPath),
+            {
+              signal: abort.signal,
+              onStart: (p) => progress.report({ message: path.basename(p) }),
+              onFile: (f) => this.live.set(vscode.Uri.file(f.path), f.summary.problems),
+            },
+          );
+        } catch (e) {
+          if (abort.signal.aborted) return undefined;
+          throw e;
         }
-        return out;
       },
     );
   }
 
-  private async send(plan: Remaining, summaries: ValidationSummary[], planId: number): Promise<UploadReport> {
-    const totalBytes = summaries.reduce((n, s) => n + s.fileBytes, 0);
-    const totalGroups = summaries.reduce((n, s) => n + s.groups, 0);
+  private async send(plan: Remaining, summaries: JobFile[], planId: number): Promise<UploadReport> {
+    const totalBytes = summaries.reduce((n, s) => n + s.summary.fileBytes, 0);
+    const totalGroups = summaries.reduce((n, s) => n + s.summary.groups, 0);
     const started = performance.now();
     const report = await withAbortableProgress(
       { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})` },
@@ -216,72 +226,48 @@ export class UploadManager implements vscode.Disposable {
     return report;
   }
 
+  /** The job (job.ts) over the plan's files, with the notification's progress; what is left, as a plan. */
   private async sendFiles(
     plan: Remaining,
-    summaries: ValidationSummary[],
+    summaries: JobFile[],
     cancel: AbortController,
     progress: vscode.Progress<{ message?: string; increment?: number }>,
     totalGroups: number,
     totalBytes: number,
   ): Promise<{ report: UploadReport; left?: Remaining }> {
-    const reports: FileUploadReport[] = [];
-    let doneGroups = 0;
-    let doneBytes = 0;
-    for (let i = 0; i < plan.files.length; i++) {
-      const { uri, startGroup } = plan.files[i]!;
-      if (cancel.signal.aborted) return { report: { status: 'cancelled', files: reports }, left: { ...plan, files: plan.files.slice(i) } };
-      // The client of now: settings may have changed (and the old client closed) between files.
-      const client = this.connection.client;
-      if (!client) throw new ConfigurationError('svc.baseUrl is no longer configured.');
-      const name = path.basename(uri.fsPath);
-      const summary = summaries[i]!;
-      const step = artLayout(uri.fsPath)?.step;
-      // The groups go out as the file holds them, so the file must be the one just validated.
-      const now = await stampOf(uri);
-      if (now.size !== summary.fileBytes || now.mtime === undefined || Math.abs(now.mtime - summary.mtimeMs) >= 1) {
-        background(this.errors.showMessage(`svc: ${name} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`), 'Showing an error');
-        return { report: { status: 'aborted', files: reports }, left: { ...plan, files: plan.files.slice(i) } };
-      }
-      let last = 0;
-      // Validated just before (the one schema pass): the reader only frames the groups, and a
-      // change during the upload stops it (size, mtime; the hash before the last request).
-      const { groups, close } = await groupsForUpload(uri.fsPath, { summary, sha256: this.hashes.get(summary) }, { startGroup, signal: cancel.signal });
-      const result = await uploadGroups(client, groups, {
-        modelId: plan.modelId,
-        split: plan.split,
-        members: summary.members,
-        maxRequestBytes: plan.maxRequestBytes,
-        cancel: cancel.signal,
-        onProgress: (p) => {
-          const bytes = doneBytes + p.bytesSent;
-          progress.report({
-            message: `${name}: ${doneGroups + p.groupsSent}/${plural(totalGroups, 'group')}, ${formatBytes(bytes)} of ${formatBytes(totalBytes)}`,
-            increment: totalBytes ? ((p.bytesSent - last) / totalBytes) * 100 : 0,
-          });
-          last = p.bytesSent;
-        },
-      }).finally(close);
-      doneGroups += result.totals.groupsSent;
-      doneBytes += result.totals.bytesSent;
-      reports.push(step === undefined ? { file: uri.fsPath, result } : { file: uri.fsPath, step, result });
-      this.log.info(
-        `Upload ${name} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${plural(result.totals.groupsSent, 'group')}, ${formatBytes(result.totals.bytesSent)}) in ${formatDuration(result.durationMs)}`,
-      );
-      if (result.outcome.status !== 'done') {
-        const outcome = result.outcome;
-        const left: Remaining = {
-          ...plan,
-          files: [{ ...plan.files[i]!, startGroup: result.nextGroup }, ...plan.files.slice(i + 1)],
-          uncertain: outcome.status === 'failed' && outcome.uncertain ? { chunk: outcome.chunk, why: outcome.uncertainWhy ?? 'the outcome is unknown' } : undefined,
-        };
+    const files = plan.files.map((f, i) => ({ ...summaries[i]!, startGroup: f.startGroup }));
+    const outcome = await sendFiles(files, {
+      modelId: plan.modelId,
+      split: plan.split,
+      maxRequestBytes: plan.maxRequestBytes,
+      client: () => this.connection.client,
+      signal: cancel.signal,
+      sent: this.sent,
+      onProgress: (p) =>
+        progress.report({
+          message: `${p.file}: ${p.groups}/${plural(totalGroups, 'group')}, ${formatBytes(p.bytes)} of ${formatBytes(totalBytes)}`,
+          increment: totalBytes ? (p.bytesDelta / totalBytes) * 100 : 0,
+        }),
+      onFileResult: (file, result) => {
+        this.log.info(
+          `Upload ${path.basename(file.path)} -> ${plan.modelId}/${plan.split}: ${result.outcome.status}; logged ${describeLines(result.logged) || 'nothing'} (${plural(result.totals.groupsSent, 'group')}, ${formatBytes(result.totals.bytesSent)}) in ${formatDuration(result.durationMs)}`,
+        );
         const refused = serverIssues(result);
-        if (refused.length) this.diagnostics.set(uri, refused);
-        return { report: { status: result.outcome.status, files: reports }, left };
-      }
+        if (refused.length) this.diagnostics.set(vscode.Uri.file(file.path), refused);
+      },
+    });
+    if (outcome.changedBeforeSend) {
+      background(this.errors.showMessage(`svc: ${path.basename(outcome.changedBeforeSend)} changed after it was validated, so none of it was sent. Upload it again to validate the new content.`), 'Showing an error');
     }
-    return { report: { status: 'done', files: reports } };
+    if (!outcome.left) return { report: outcome.report };
+    const from = plan.files.length - outcome.left.files.length;
+    const left: Remaining = {
+      ...plan,
+      files: outcome.left.files.map((f, j) => ({ ...plan.files[from + j]!, startGroup: f.startGroup })),
+      uncertain: outcome.left.uncertain,
+    };
+    return { report: outcome.report, left };
   }
-
 
   /**
    * A split folder of ART's layout (`…/models/<model>/trajectories/<split>/`) stands for its step

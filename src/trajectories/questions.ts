@@ -13,6 +13,7 @@ import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';
 import type { Remaining, UploadReport } from './report';
+import { describeRepeats, type Repeat } from './sent';
 import { describeLines, describeRows, type UploadResult } from './upload';
 
 /** Asks what to do with lines the service may already have logged; Skip is the default. */
@@ -44,9 +45,27 @@ export async function confirmFolder(split: { model: string; split: string }, fou
   return pick === go;
 }
 
-/** `proposed`: the model named by the file's folder (official client layout), offered first. */
-export async function pickModel(known: string[], proposed?: string): Promise<string | undefined> {
-  return pickOrType('svc: Upload to which model?', 'Model id', known, proposed ? { [proposed]: 'from the file\'s folder (models/<model>/trajectories/…)' } : {});
+/**
+ * `proposed`: the model named by the file's folder (official client layout), offered first.
+ * `notInView`: it is not a model the user added (the Checkpoints view does not show it), which the
+ * pick says, so Enter, Enter does not upload to a model the user never chose without saying so.
+ */
+export async function pickModel(known: string[], proposed?: string, notInView = false): Promise<string | undefined> {
+  const why = notInView
+    ? "from the file's folder (models/<model>/…); not in the Checkpoints view: check it is the model to log to"
+    : "from the file's folder (models/<model>/trajectories/…)";
+  return pickOrType('svc: Upload to which model?', 'Model id', known, proposed ? { [proposed]: why } : {});
+}
+
+/** Asks before content already sent to the same model and split goes again; true to send it. */
+export async function askRepeat(repeats: readonly Repeat[]): Promise<boolean> {
+  const again = 'Upload Again';
+  const pick = await vscode.window.showWarningMessage(
+    `svc: ${repeats.length === 1 ? `${path.basename(repeats[0]!.file)} was already uploaded` : `${repeats.length} of these files were already uploaded`} to ${repeats[0]!.sent.modelId} (${repeats[0]!.sent.split}).`,
+    { modal: true, detail: `${describeRepeats(repeats)}\nSending it again logs its groups twice.` },
+    again,
+  );
+  return pick === again;
 }
 
 /** `proposed`: the split named by the file's folder (official client layout), offered first. */

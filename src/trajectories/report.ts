@@ -9,6 +9,8 @@ export interface UploadArgs {
   files?: (string | vscode.Uri)[];
   /** Largest request body, bytes (tests use small values to get many requests). */
   maxRequestBytes?: number;
+  /** Send content this editor already sent to the same model and split (refused otherwise). */
+  allowRepeat?: boolean;
 }
 
 export interface FileUploadReport {

@@ -1,7 +1,8 @@
 // `npm run bench` only (not a test suite): the upload through the svc.uploadTrajectories command in
-// the extension host, against the client path (validate, then uploadGroups: what the bench's client
-// figure runs) in the same host, alternately, SVC_BENCH_RUNS times each (default 3): the ratio is
-// what the command adds (progress, problems, the change guard) on the same CPUs and the same event
+// the extension host, against the upload job alone (src/trajectories/job.ts: validate, guard, send;
+// what the command, the API, the agents' tools and the bench's client figure all run) in the same
+// host, alternately, SVC_BENCH_RUNS times each (default 3): the ratio is what the command adds
+// (progress, Problems entries, the record of what was sent) on the same CPUs and the same event
 // loop. Prints one `BENCH_UPLOAD {json}` line. The service is the bench's sink (SVC_BENCH_URL).
 //   SVC_BENCH_PROFILE=<file.cpuprofile>  also a CPU profile of this host during one command upload
 //   SVC_BENCH_RSS=1                      one command upload only, sampling the host's RSS
@@ -9,9 +10,8 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as vscode from 'vscode';
 import type { Exports } from '../../src/boot/main';
-import { readTrajectoryGroups, validateTrajectoryFile } from '../../src/files';
+import { uploadFiles } from '../../src/trajectories/job';
 import type { UploadReport } from '../../src/trajectories/report';
-import { uploadGroups } from '../../src/trajectories/upload';
 
 export async function run(): Promise<void> {
   const url = process.env.SVC_BENCH_URL!;
@@ -28,15 +28,14 @@ export async function run(): Promise<void> {
 
   const command = async (): Promise<number> => {
     const t0 = performance.now();
-    const report = await vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', { files: [file], modelId: 'bench', split: 'train' });
+    const report = await vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', { files: [file], modelId: 'bench', split: 'train', allowRepeat: true });
     if (report.status !== 'done') throw new Error(`upload ${report.status}`);
     return performance.now() - t0;
   };
   const clientPath = async (): Promise<number> => {
     const t0 = performance.now();
-    const s = await validateTrajectoryFile(file);
-    const r = await uploadGroups(api.connection.client!, readTrajectoryGroups(file, { trusted: true, groupTrajectories: s.groupTrajectories }), { modelId: 'bench', split: 'train', members: s.members });
-    if (r.outcome.status !== 'done') throw new Error(`client upload ${r.outcome.status}`);
+    const { report } = await uploadFiles([file], { modelId: 'bench', split: 'train', client: () => api.connection.client });
+    if (report.status !== 'done') throw new Error(`job upload ${report.status}`);
     return performance.now() - t0;
   };
 

@@ -4,6 +4,8 @@
  * netrc). Pure: no vscode import.
  */
 import { AuthenticationError, CancelledError, NotFoundError, SvcError, ValidationError, type ServiceClient } from '../../api';
+import type { UploadFinished } from '../../trajectories/report';
+import type { SentUploads } from '../../trajectories/sent';
 
 export type Base = 'trace' | 'training';
 
@@ -27,6 +29,10 @@ export interface ToolHost {
   readonly signInHint: string;
   /** Told about every failed request (a refused key marks the sign-in failed). */
   reportFailure?(error: unknown): void;
+  /** What uploads sent from here (trajectories/sent.ts): the same content again is refused unless allowed. */
+  readonly sentUploads?: SentUploads;
+  /** Told when an upload that sent or tried to send has finished (VS Code: the API's onDidFinishUpload). */
+  uploadFinished?(e: UploadFinished): void;
 }
 
 /** The tool's refusal, as text: the model reads it and the user sees it. */

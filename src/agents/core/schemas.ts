@@ -64,6 +64,7 @@ export const UploadTrajectoriesInput = z.strictObject({
   files: z.array(text(4096)).min(1).max(100).describe('Trajectory files (JSON, JSONL or Parquet): paths in the workspace, or absolute. Step files upload in step order.'),
   modelId: text(256).describe('The model to log the trajectories to.'),
   split: text(256).describe('The data split, usually "train" or "val".'),
+  allowRepeat: z.boolean().optional().describe('Log content again that this editor already uploaded to the same model and split (refused otherwise).'),
 });
 export type UploadTrajectoriesInput = z.infer<typeof UploadTrajectoriesInput>;
 

@@ -110,7 +110,7 @@ export const TOOLS: readonly AgentTool[] = [
     description:
       "Uploads local trajectory files (JSON, JSONL or Parquet) to a model's trajectory log with a data split (usually train or val). Every file is validated first; a file with errors sends nothing. " +
       'Step files of the training layout go in step order. The user confirms first; the confirmation names the host, the model and split, and the files, groups and bytes. ' +
-      'Returns what was logged per file; on a failure, which lines were logged, which were not, and which may have been.',
+      'Content already uploaded from here to the same model and split is refused unless allowRepeat is true. A file that changes during the upload stops it. Returns what the service logged per file; on a failure, which lines were logged, which were not, and which may have been.',
     input: UploadTrajectoriesInput,
     write: true,
     progress: (i) => `Uploading ${i.files.length} files to ${i.modelId} (${i.split})`,

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { createServiceClient, originOf, serviceUrlProblem, type Credentials, type ServiceClient } from '../../api';
 import { netrcPath, readNetrc } from '../../auth/netrc';
 import { findKey, type FoundKey, type KeySources } from '../../auth/resolve';
+import { MemoryStore, SentUploads } from '../../trajectories/sent';
 import type { Base, ToolHost } from '../core/host';
 
 export interface EnvHostOptions {
@@ -23,6 +24,8 @@ const SIGN_IN = 'Set SVC_API_KEY in the environment of the MCP server, or add a 
 
 export class EnvHost implements ToolHost {
   readonly signInHint = SIGN_IN;
+  /** What this server sent, while it runs (no workspace state here). */
+  readonly sentUploads = new SentUploads(new MemoryStore());
   private readonly baseUrl: string | undefined;
   private readonly trainingBaseUrl: string | undefined;
   private built: { client: ServiceClient } | { problem: string } | undefined;

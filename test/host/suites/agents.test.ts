@@ -3,11 +3,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { findTool, prepareTool, TOOLS } from '../../../src/agents/core/tools';
+import { findTool, prepareTool, runTool, TOOLS } from '../../../src/agents/core/tools';
 import { mcpEnvironment } from '../../../src/agents/mcpConfig';
 import { dump, EXCEPTION, GROUP, TRAJECTORY } from '../../fixtures/art/producers';
 import type { ReferenceServer } from '../../server';
-import { api, configure, connect, endSuite, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
+import { api, configure, connect, endSuite, exportsOf, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
 
 const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-'));
@@ -155,6 +155,29 @@ describe('agent tools (language model tools)', () => {
     assert.match(message, /2 trajectory groups \(5 trajectories, [\d.]+ KB\) from 1 files to model agent-7b, split train/);
     assert.ok(message.includes(`${file}: 2 groups, 5 trajectories`), message);
     assert.strictEqual(server.store.logs.length, 0);
+  });
+
+  it("svc_upload_trajectories runs the upload job: the file is logged once, the API's onDidFinishUpload hears of it, and the same content again is refused", async () => {
+    const a = await api();
+    const file = path.join(dir, 'agent-job.jsonl');
+    fs.writeFileSync(file, fs.readFileSync(trajectoryFile()));
+    const heard: { modelId: string; status: string; groups: number }[] = [];
+    const sub = (await exportsOf()).getApi(1).onDidFinishUpload((e) => heard.push({ modelId: e.modelId, status: e.status, groups: e.files.reduce((n, f) => n + f.groupsSent, 0) }));
+    try {
+      const tool = findTool('svc_upload_trajectories')!;
+      const before = server.store.logs.length;
+      const r = await runTool(a.agentHost, tool, { files: [file], modelId: 'agent-job', split: 'train' });
+      assert.strictEqual(r.isError, false, r.text);
+      assert.match(r.text, /: 2 groups, 5 trajectories from 1 files \(what the service logged\)\./);
+      assert.strictEqual(server.store.logs.length, before + 1);
+      assert.deepStrictEqual(heard, [{ modelId: 'agent-job', status: 'done', groups: 2 }]);
+      const again = await runTool(a.agentHost, tool, { files: [file], modelId: 'agent-job', split: 'train' });
+      assert.strictEqual(again.isError, true);
+      assert.match(again.text, /agent-job\.jsonl \(this content\) was already uploaded to agent-job \(train\) on .* UTC: 2 groups\. Pass allowRepeat: true/);
+      assert.strictEqual(server.store.logs.length, before + 1, 'nothing more was sent');
+    } finally {
+      sub.dispose();
+    }
   });
 
   it('read tools show an invocation message and ask no confirmation', async () => {

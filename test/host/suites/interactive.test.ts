@@ -265,12 +265,55 @@ describe('interactive prompts (the commands as a user answers them)', () => {
     assert.match(first.p.messages('info')[0]!.title, /^svc: uploaded 1 file to typed-model \(holdout\): 4 groups, \d+ trajector(y|ies), [\d.]+ (bytes|KiB|MiB) in (< 1 ms|\d+ ms|\d+(\.\d+)? s)\./);
     assert.doesNotMatch(first.p.messages('info')[0]!.title, /\(s\)|0\.0 s/);
 
-    const second = await run<{ status: string }>('svc.uploadTrajectories', [{ pick: 'typed-model' }, { pick: 'holdout' }], { until: (p) => p.messages('info').length > 0 }, uri, [uri]);
+    // The same content to the same model and split: asked first, saying when it was sent.
+    const second = await run<{ status: string }>(
+      'svc.uploadTrajectories',
+      [{ pick: 'typed-model' }, { pick: 'holdout' }],
+      { setup: (pr) => pr.answer(/already uploaded/, 'Upload Again'), until: (p) => p.messages('info').length > 0 },
+      uri,
+      [uri],
+    );
     assert.strictEqual(second.result.status, 'done');
+    const asked = second.p.messages('warning').find((m) => /already uploaded/.test(m.title))!;
+    assert.strictEqual(asked.title, 'svc: explorer.jsonl was already uploaded to typed-model (holdout).');
+    assert.strictEqual(asked.modal, true);
+    assert.deepStrictEqual(asked.items, ['Upload Again']);
+    assert.match(asked.detail ?? '', /^explorer\.jsonl \(this content\) was already uploaded to typed-model \(holdout\) on \d{4}-\d\d-\d\d \d\d:\d\d UTC: 4 groups\./);
     const [models, splits] = second.p.prompts();
     assert.ok(models!.items.includes('typed-model'), 'the model is remembered');
     assert.strictEqual(splits!.items[0], 'holdout', 'the split used last for this file comes first');
     assert.strictEqual(server.store.logs.length, 2);
+  });
+
+  it('the same content again, answered by closing the question: nothing is sent', async () => {
+    server.store.logs.length = 0;
+    const uri = trajectoryFile('twice.jsonl', 5);
+    const first = await run<{ status: string }>('svc.uploadTrajectories', [{ type: 'm-twice' }, { pick: 'train' }], { until: (p) => p.messages('info').length > 0 }, uri, [uri]);
+    assert.strictEqual(first.result.status, 'done');
+    const second = await run<{ status: string }>('svc.uploadTrajectories', [{ pick: 'm-twice' }, { pick: 'train' }], { setup: (pr) => pr.answer(/already uploaded/, () => undefined) }, uri, [uri]);
+    assert.strictEqual(second.result.status, 'aborted');
+    assert.strictEqual(server.store.logs.length, 1, 'sent once');
+  });
+
+  it("a model named only by the file's folder is preselected, and the pick says it is not in the Checkpoints view", async () => {
+    server.store.logs.length = 0;
+    const folder = path.join(dir, '.art', 'proj', 'models', 'folder-model', 'trajectories', 'train');
+    fs.mkdirSync(folder, { recursive: true });
+    const file = path.join(folder, '0001.jsonl');
+    fs.writeFileSync(file, JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'folder' }], reward: 1 }] }) + '\n');
+    const uri = vscode.Uri.file(file);
+    const { result, p } = await run<{ status: string }>(
+      'svc.uploadTrajectories',
+      [{ pick: 'folder-model', title: 'svc: Upload to which model?' }, { pick: 'train' }],
+      { until: (p) => p.messages('info').length > 0 },
+      uri,
+      [uri],
+    );
+    assert.strictEqual(result.status, 'done');
+    const pick = p.prompts()[0]!;
+    assert.strictEqual(pick.items[0], 'folder-model', 'preselected: the first item');
+    assert.strictEqual(pick.descriptions![0], "from the file's folder (models/<model>/…); not in the Checkpoints view: check it is the model to log to");
+    assert.deepStrictEqual(server.store.logs.map((l) => l.modelId), ['folder-model']);
   });
 
   it("the editor title's Upload button (the file plus the editor's context object) asks for the model, as a click does, instead of refusing as a script", async () => {

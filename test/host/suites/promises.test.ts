@@ -100,6 +100,8 @@ describe('issue 19: promises under attack (in VS Code)', function () {
       await waitFor('upload b to finish', () => logged('model-b').length === 12, 30_000);
       assert.deepStrictEqual(logged('model-b'), Array.from({ length: 12 }, (_, i) => 100 + i));
       assert.deepStrictEqual(logged('model-a').length, 12);
+      // The service has b's groups before b's upload has ended (it still records what it sent).
+      await waitFor('upload b to end', () => uploads.running === undefined);
     } finally {
       p.dispose();
     }

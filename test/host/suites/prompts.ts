@@ -187,7 +187,7 @@ export class Prompts implements vscode.Disposable {
     };
     const drive = () => {
       const title = qp.title ?? qp.placeholder ?? '';
-      this.shown.push({ kind: 'quickPick', title, items: qp.items.map((i) => i.label) });
+      this.shown.push({ kind: 'quickPick', title, items: qp.items.map((i) => i.label), descriptions: qp.items.map((i) => i.description ?? '') });
       const step = this.next('quickPick', title);
       if (!step || 'cancel' in step) return qp.hide();
       if ('type' in step) {

@@ -124,7 +124,7 @@ describe('MCP server (stdio, the SDK client)', function () {
     fs.writeFileSync(file, [0, 1, 2].map((i) => JSON.stringify(group(i))).join('\n') + '\n');
     const r = await call(s, 'svc_upload_trajectories', { files: [file], modelId: 'agent-7b', split: 'val' });
     assert.strictEqual(r.isError, false, r.text);
-    assert.match(r.text, /Uploaded to model agent-7b, split val, at http:\/\/127\.0\.0\.1:\d+: 3 groups, 3 trajectories from 1 files\./);
+    assert.match(r.text, /Uploaded to model agent-7b, split val, at http:\/\/127\.0\.0\.1:\d+: 3 groups, 3 trajectories from 1 files \(what the service logged\)\./);
     assert.strictEqual(server.store.logs.length, 1);
     assert.strictEqual(server.store.logs[0]!.body.split, 'val');
     assert.strictEqual(server.store.logs[0]!.groupCount, 3);

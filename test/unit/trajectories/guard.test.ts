@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
-import { fingerprint, HashingBytes, unchangedGroups } from '../../../src/trajectories/guard';
+import { FileChangedError, fingerprint, HashingBytes, unchangedGroups } from '../../../src/trajectories/guard';
 import { validateForUpload } from '../../../src/trajectories/passes';
 import { uploadGroups } from '../../../src/trajectories/upload';
 import { harness, trajectory, type Harness } from '../contract/helpers';
@@ -41,37 +41,76 @@ describe('trajectories/guard: the content check costs no pass of its own', () =>
     await source.close();
   });
 
-  it('HashingBytes gives no hash when the reads skip a block or go back before the current one', async () => {
+  it('HashingBytes gives no hash when the reads skip a block, or read a block twice and get other bytes', async () => {
     const file = jsonl('gaps.jsonl', 12000);
     const skip = await HashingBytes.open(file);
     await skip.read(0, 100);
     await skip.read(2 << 20, skip.size);
     assert.equal(skip.digest(), undefined, 'skipped the second block');
     await skip.close();
+    // Going back is no harm: each block has its own hash.
     const back = await HashingBytes.open(file);
     await back.read(0, 100);
     await back.read(1 << 20, (1 << 20) + 100);
     await back.read(0, back.size);
     for (let at = (1 << 20) + 100; at < back.size; ) at += (await back.read(at, at + 64 * 1024)).length;
-    assert.equal(back.digest(), undefined, 'went back to the first block');
+    assert.equal(back.digest(), (await fingerprint(file)).sha256, 'went back to the first block');
     await back.close();
+    const twice = path.join(dir, 'twice.jsonl');
+    fs.copyFileSync(file, twice);
+    const other = await HashingBytes.open(twice);
+    await other.read(0, 100);
+    await other.read(1 << 20, (1 << 20) + 100);
+    const bytes = fs.readFileSync(twice);
+    bytes[10] = bytes[10] === 0x41 ? 0x42 : 0x41;
+    fs.writeFileSync(twice, bytes);
+    await other.read(0, 100);
+    for (let at = 1 << 20; at < other.size; ) at += (await other.read(at, at + 64 * 1024)).length;
+    assert.equal(other.digest(), undefined, 'the first block read twice, not the same bytes');
+    await other.close();
+  });
+
+  it('HashingBytes with the validation\'s block hashes: a block that differs is refused as it is read, before the reader gets a byte of it', async () => {
+    const file = jsonl('checked.jsonl', 12000);
+    const { blocks, sha256 } = await fingerprint(file);
+    assert.ok(blocks.length >= 3, `${blocks.length} blocks`);
+    const st = fs.statSync(file);
+    const bytes = fs.readFileSync(file);
+    const at = (2 << 20) + 500;
+    bytes[at] = bytes[at] === 0x30 ? 0x31 : 0x30;
+    fs.writeFileSync(file, bytes);
+    fs.utimesSync(file, st.atime, st.mtime);
+    const source = await HashingBytes.open(file, blocks);
+    let read = 0;
+    const error = await (async () => {
+      for (;;) {
+        const b = await source.read(read, read + 64 * 1024);
+        if (!b.length) return undefined;
+        read += b.length;
+      }
+    })().catch((e: unknown) => e);
+    await source.close();
+    assert.ok(error instanceof FileChangedError, String(error));
+    assert.match(error.message, /checked\.jsonl changed during the upload \(its content differs/);
+    assert.equal(read, 2 << 20, 'every byte before the edited block, none of it');
+    assert.notEqual((await fingerprint(file)).sha256, sha256);
   });
 
   it('validateForUpload: a valid file gets the SHA-256 of its bytes (JSONL from the validation pass, .json from a pass of its own); an invalid one gets none', async () => {
     const file = jsonl('valid.jsonl', 100);
     const v = await validateForUpload(file);
     assert.equal(v.summary.problems.length, 0);
-    assert.equal(v.sha256, (await fingerprint(file)).sha256);
+    assert.equal(v.fingerprint?.sha256, (await fingerprint(file)).sha256);
     const json = path.join(dir, 'valid.json');
     fs.writeFileSync(json, `{"split":"train","trajectory_groups":[${line(1)},${line(2)}]}`);
     const j = await validateForUpload(json);
     assert.equal(j.summary.groups, 2);
-    assert.equal(j.sha256, (await fingerprint(json)).sha256);
+    assert.equal(j.fingerprint?.sha256, (await fingerprint(json)).sha256);
     const bad = path.join(dir, 'bad.jsonl');
     fs.writeFileSync(bad, `${line(1)}\n{"trajectories": 3}\n`);
     const b = await validateForUpload(bad);
     assert.ok(b.summary.problems.some((p) => p.severity === 'error'));
-    assert.equal(b.sha256, undefined);
+    assert.equal(b.fingerprint, undefined);
   });
 
   describe('unchangedGroups with the send pass reading through a HashingBytes', () => {
