@@ -16,10 +16,12 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 // The manifest's own files must ship: a walkthrough step without its media shows nothing.
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
+// So must the chat skills (VS Code 1.139's chatSkills: a SKILL.md in a folder named as the skill).
+const chatSkills = (manifest.contributes.chatSkills ?? []).map((s) => path.posix.normalize(s.path));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
+const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia, ...chatSkills];
 
-const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^skills\/[a-z0-9-]+\/SKILL\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
 // The README the VSIX carries is vsce's rewrite of README.md: each relative image path becomes an
