@@ -179,12 +179,9 @@ async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbos
     const verdict = new Promise((resolve, reject) => (settle = { resolve, reject }));
     verdict.catch(() => {}); // rejected by 'close' during our own cleanup too: not an unhandled rejection
 
-    // A suite's request to answer a workbench dialog (scripts/host/dialogs.js).
-    const answerDialog = require('./dialogs').dialogAnswerer(page, console.error);
     // Must be exposed before page.goto: the workbench checks for them while it runs.
     await page.exposeFunction('codeAutomationLog', (level, message) => {
       const text = Array.isArray(message) ? message.join(' ') : String(message);
-      if (answerDialog(text)) return;
       if (!verbose && NOISE.some((re) => re.test(text))) return;
       for (const line of text.split('\n')) {
         (level === 'error' ? process.stderr : process.stdout).write(`${line}\n`);
@@ -297,7 +294,6 @@ async function main() {
     SVC_HOST_KIND: 'code-server',
     SVC_HOST_WORKSPACE: workspace,
     SVC_HOST_TRUST: 'disabled',
-    SVC_HOST_DIALOGS: '1', // the runner answers workbench dialogs on request (scripts/host/dialogs.js)
     ...(args.restricted ? await seedHostileWorkspace(workspace) : {}),
     ...(args.grep ? { SVC_HOST_GREP: args.grep } : {}),
     ...args.env,
