@@ -100,10 +100,12 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load, onC
           const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
           return [new Definition('svc', command, args, env, version)];
         },
-        // Called when VS Code starts the server: the key goes into the child's environment only.
+        // Called each time VS Code starts the server: the key goes into the child's environment
+        // only. A new definition each time: VS Code hands back the same object on every start, and
+        // a key written into it would outlive a sign-out (the next start would still carry it).
         resolveMcpServerDefinition: async (server) => {
-          server.env = { ...server.env, ...(await (await agents.get()).mcpEnvironment()) };
-          return server;
+          const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
+          return new Definition(server.label, command, args, { ...env, ...(await (await agents.get()).mcpEnvironment()) }, version);
         },
       }),
     );

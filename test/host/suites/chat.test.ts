@@ -42,7 +42,7 @@ describe('chat today: skills and the confirmation of write tools', function () {
   });
 
   it('1.139 registers the diagnose-art-run skill from contributes.chatSkills; 1.100 has no skills and runs the extension as before', async () => {
-    const commands = await vscode.commands.getCommands(true);
+    const commands = await vscode.commands.getCommands(false); // with the internal (_) ones
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
     if (atLeast(vscode.version, 1, 139)) {
       assert.ok(commands.includes('_listExtensionPromptFiles'), 'VS Code 1.139 lists the prompt files extensions contribute');
