@@ -59,6 +59,8 @@ export interface OpenWorkbenchOptions {
   viewport?: { width: number; height: number };
   /** '1.100' | '1.139' (default: SVC_HOST, else 1.100). */
   host?: string;
+  /** More VSIX files to install beside ours (test helper extensions). */
+  extraVsix?: string[];
 }
 
 export function openWorkbench(opts?: OpenWorkbenchOptions): Promise<Workbench>;

@@ -54,6 +54,7 @@ function packageVsix(out = path.join(HOST_DIR, 'ui', 'svc-vscode.vsix')) {
  * @param {Record<string, string>} [opts.env]        environment for code-server / extension host
  * @param {{ width: number, height: number }} [opts.viewport]
  * @param {string} [opts.host]                       '1.100' | '1.139' (default SVC_HOST, else 1.100)
+ * @param {string[]} [opts.extraVsix]                 more VSIX files to install (test helper extensions)
  */
 async function openWorkbench(opts = {}) {
   const mode = opts.extension || 'vsix';
@@ -70,6 +71,8 @@ async function openWorkbench(opts = {}) {
     } else if (mode !== 'dev') {
       throw new Error(`extension must be 'vsix' or 'dev', got ${mode}`);
     }
+    // Helper extensions a test needs beside ours (e.g. one that calls vscode.lm.invokeTool).
+    for (const vsix of opts.extraVsix || []) installExtension({ vsix, extensionsDir, host: spec });
     server = await startCodeServer({
       workspace: opts.workspace,
       extensionsDir,
