@@ -28,7 +28,6 @@ interface HostSpec {
   codeServer: string;
   nodeVersion: string | null;
 }
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- scripts/host is plain CommonJS without types
 const hostPaths = require('../host/paths.js') as { selectedHosts(name?: string): HostSpec[] };
 
 const root = path.resolve(__dirname, '..', '..');
@@ -400,9 +399,9 @@ async function main() {
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
       const dash = /BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1];
-      if (dash) hostDashboards.set(hostSpec.id, JSON.parse(dash));
+      if (dash) hostDashboards.set(hostSpec.id, JSON.parse(dash) as typeof hostDashboards extends Map<string, infer V> ? V : never);
       const hist = /BENCH_HISTORY (\{.*\})/.exec(host.stdout)?.[1];
-      if (hist) hostHistories.set(hostSpec.id, JSON.parse(hist));
+      if (hist) hostHistories.set(hostSpec.id, JSON.parse(hist) as import('../../test/host/bench-history').HistoryFigures);
       const tv = JSON.parse(/BENCH_THREADS_VIEW (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as { firstRows: number[]; firstBytes: number[]; pageSize: number; childrenAt: number[]; pageAt: number[] } | null;
       if (tv) {
         const med = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
