@@ -250,6 +250,9 @@ async function main() {
     console.log(`\ntrajectory upload (${UPLOAD_MB} MiB JSONL)`);
     const file = trajectoryFile(UPLOAD_MB);
     const fileBytes = fs.statSync(file).size;
+    // Writing the file on a first run holds the event loop for a while: a pooled socket the sink
+    // closed meanwhile would be reused by the raw baseline ("other side closed").
+    await freshAgent();
     // The client: validation, then the send pass (what the command adds on top, the change guard,
     // is the host figure's ratio).
     const upRun = () => measure(url, async () => {
