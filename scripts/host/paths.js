@@ -55,9 +55,10 @@ const HOSTS = {
     nodeDir: path.join(HOST_DIR, 'node-24'),
     installDir: path.join(HOST_DIR, 'code-server-4.139.1'),
     devOptionsInConfig: true,
-    // 1.139 opens a Chat panel (and an "Agent" view) in every window; a test that is not about chat
-    // gets an empty one. A run that tests chat overrides it (--setting chat.disableAIFeatures=false).
-    settings: { 'chat.disableAIFeatures': true },
+    // 1.139 opens a Chat panel (and an "Agent" view) in the secondary side bar of every window; a
+    // test that is not about chat gets none, and the window the layout of 1.100's. A run that tests
+    // chat overrides both (--setting chat.disableAIFeatures=false, or openWorkbench({ settings })).
+    settings: { 'chat.disableAIFeatures': true, 'workbench.secondarySideBar.defaultVisibility': 'hidden' },
   },
 };
 const HOST_IDS = Object.keys(HOSTS);

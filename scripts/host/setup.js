@@ -4,6 +4,7 @@
 //   node scripts/host/setup.js                        ensure every host (fast no-op when already done)
 //   node scripts/host/setup.js --host-version 1.139   only that host (or SVC_HOST=1.139)
 //   node scripts/host/setup.js --force                reinstall code-server even if the marker says it is there
+//   node scripts/host/setup.js --node-only            only the hosts' Node from npm (for the plain-Node suite)
 //
 // Why this shape (see /work/shared/notes/vscode-host-offline.md):
 // - No desktop VS Code can be downloaded here, so we use code-server from npm and Debian's
@@ -399,6 +400,11 @@ if (require.main === module) {
   (async () => {
     for (const spec of selectedHosts(name)) {
       const t1 = Date.now();
+      // --node-only: just the host's Node (the plain-Node suite on Node 24 needs no code-server).
+      if (argv.includes('--node-only')) {
+        ensureNode(spec);
+        continue;
+      }
       await ensureHost({ force: argv.includes('--force'), host: spec });
       log(`VS Code ${spec.vscode} (code-server ${spec.codeServer}, Node ${markerContent(spec).node}) ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
     }
