@@ -16,27 +16,25 @@ const out = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(root
 // The manifest's own files must ship: a walkthrough step without its media shows nothing.
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) => w.steps.flatMap((s) => Object.entries(s.media ?? {}).filter(([k]) => k !== 'altText').map(([, v]) => v)));
+// So must the chat skills (VS Code 1.139's chatSkills: a SKILL.md in a folder named as the skill).
+const chatSkills = (manifest.contributes.chatSkills ?? []).map((s) => path.posix.normalize(s.path));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia];
+const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia, ...chatSkills];
 
-const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^dist-readme\/README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
+const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^skills\/[a-z0-9-]+\/SKILL\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 
 fs.mkdirSync(path.dirname(out), { recursive: true });
-// The README the VSIX carries: its images inlined as data: URIs (the Extensions view shows nothing
-// else offline), its other relative links pointing at the repository (scripts/readme-images.js).
-const { packagedReadme, readmeImageProblems } = require('./readme-images');
-// Not under dist/: the production build (vscode:prepublish, run by vsce) empties that folder.
-const README = 'dist-readme/README.md';
-fs.mkdirSync(path.join(root, 'dist-readme'), { recursive: true });
-fs.writeFileSync(path.join(root, README), packagedReadme(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), root, manifest.repository?.url));
-const readmeArgs = ['--readme-path', README, '--no-rewrite-relative-links'];
-const pack = spawnSync(vsce, ['package', '--no-dependencies', ...readmeArgs, '--out', out], { cwd: root, encoding: 'utf8' });
+// The README the VSIX carries is vsce's rewrite of README.md: each relative image path becomes an
+// https URL of the repository's file (https://github.com/svc/svc-vscode/raw/HEAD/<path>), each other
+// relative link a link to the repository. VS Code 1.103 and later show no data: image on the page.
+const { readmeImageProblems } = require('./readme-images');
+const pack = spawnSync(vsce, ['package', '--no-dependencies', '--out', out], { cwd: root, encoding: 'utf8' });
 if (pack.status !== 0) {
   console.error(pack.stdout, pack.stderr);
   console.error('check-package: vsce package failed');
   process.exit(1);
 }
-const ls = spawnSync(vsce, ['ls', '--no-dependencies', '--readme-path', README], { cwd: root, encoding: 'utf8' });
+const ls = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
 const files = ls.stdout.split('\n').map((s) => s.trim()).filter(Boolean);
 const unexpected = files.filter((f) => !allowed.some((re) => re.test(f)));
 const missing = required.filter((f) => !files.includes(f));
@@ -44,16 +42,23 @@ if (unexpected.length || missing.length) {
   console.error(`check-package: unexpected VSIX content:\n  ${[...unexpected, ...missing.map((f) => `(${f} missing)`)].join('\n  ')}`);
   process.exit(1);
 }
-// Every image the packaged README names is inside it (a data: URI): the Extensions view and the
+// Every image the packaged README names is an https URL of a file in the repository's git, with an
+// alt text that says what it shows (offline, the page shows only that): the Extensions view and the
 // Marketplace show this README.
 const packaged = spawnSync('unzip', ['-p', out, 'extension/readme.md'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 if (packaged.status !== 0 || !packaged.stdout) {
   console.error(`check-package: could not read extension/readme.md from ${out} with unzip: ${packaged.error?.message ?? packaged.stderr}`);
   process.exit(1);
 }
-const imageProblems = readmeImageProblems(packaged.stdout);
+const gitFiles = spawnSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+if (gitFiles.status !== 0) {
+  console.error(`check-package: git ls-files failed (the README's images must be files of the repository): ${gitFiles.error?.message ?? gitFiles.stderr}`);
+  process.exit(1);
+}
+const tracked = new Set(gitFiles.stdout.split('\0').filter(Boolean));
+const imageProblems = readmeImageProblems(packaged.stdout, manifest.repository?.url, (file) => tracked.has(file));
 if (imageProblems.length) {
-  console.error(`check-package: images of the packaged README that the Extensions view cannot show offline:\n  ${imageProblems.join('\n  ')}`);
+  console.error(`check-package: images of the packaged README that the Extensions view cannot show:\n  ${imageProblems.join('\n  ')}`);
   process.exit(1);
 }
 const webviews = files.filter((f) => f.startsWith('dist/webview/')).map((f) => f.slice('dist/webview/'.length));

@@ -1,63 +1,78 @@
-// The page the Extensions view shows for an installed extension is the packaged README, rendered
-// in a webview whose CSP is `img-src https: data:` with no base URL (VS Code's extensionEditor): a
-// relative path does not load, and an https URL needs the network (and a public repository). So
-// the packaged README carries its images as data: URIs, written at packaging time from the files
-// README.md names (issue 21), and its other relative links point at the repository, as vsce's own
-// rewrite would. `npm run package` checks that every image of the packaged README is such a URI.
+// The page the Extensions view shows for an installed extension is the packaged README, rendered in
+// a webview whose CSP is `img-src https: data:`. VS Code 1.103 and later drop `data:` images from
+// that page (microsoft/vscode-vsce#1196), so the packaged README names its images by https URL:
+// vsce's own rewrite of README.md's relative paths, from package.json's `repository`
+// (https://github.com/<owner>/<repo>/raw/HEAD/<path>). Offline, the page shows each image's alt
+// text, so the alt text says what the picture shows. `npm run package` (scripts/check-package.js)
+// checks the packaged README with readmeImageProblems below.
 'use strict';
-const fs = require('node:fs');
-const path = require('node:path');
 
-const MIME = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif' };
 const MARKDOWN_IMAGE = /!\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g;
-const HTML_IMAGE = /(<img\b[^>]*\bsrc\s*=\s*["'])([^"']+)(["'])/gi;
-const isAbsolute = (target) => /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('//') || target.startsWith('#');
+const HTML_IMAGE = /<img\b[^>]*>/gi;
+const attribute = (tag, name) => new RegExp(`\\b${name}\\s*=\\s*(["'])(.*?)\\1`, 'i').exec(tag)?.[2];
 
-/** The image targets a Markdown text names: `![alt](target "title")` and `<img src="target">`. */
+/** The images a Markdown text names, in order: `![alt](src "title")` and `<img alt="..." src="...">`. */
+function readmeImages(text) {
+  const markdown = [...text.matchAll(MARKDOWN_IMAGE)].map((m) => ({ alt: m[1], src: m[2] }));
+  const html = [...text.matchAll(HTML_IMAGE)].map((m) => ({ alt: attribute(m[0], 'alt') ?? '', src: attribute(m[0], 'src') ?? '' }));
+  return markdown.concat(html);
+}
+
+/** The image targets a Markdown text names. */
 function readmeImageTargets(text) {
-  return [...text.matchAll(MARKDOWN_IMAGE)].map((m) => m[2]).concat([...text.matchAll(HTML_IMAGE)].map((m) => m[2]));
+  return readmeImages(text).map((i) => i.src);
 }
 
-/** The base URL vsce puts before a relative link (`blob`) or image (`raw`), for package.json's repository URL. */
-function vsceBase(repositoryUrl, kind) {
-  const m = /^(?:git\+)?https:\/\/github\.com\/([^/]+)\/([^/]+?)(?:\.git)?\/?$/.exec(repositoryUrl ?? '');
-  return m ? `https://github.com/${m[1]}/${m[2]}/${kind}/HEAD/` : undefined;
-}
-
-/** The base URL vsce puts before a relative image path. */
+/**
+ * The base URL vsce 3.9 puts before a relative image path (MarkdownProcessor.guessBaseUrls, branch
+ * HEAD): `https://github.com/<owner>/<repo>/raw/HEAD` for a GitHub repository, undefined otherwise.
+ */
 function vsceImageBase(repositoryUrl) {
-  return vsceBase(repositoryUrl, 'raw');
+  const m = /(?<domain>github(\.com\/|:))(?<project>(?:[^/]+)\/(?:[^/]+))(\/|$)/.exec(repositoryUrl ?? '');
+  return m ? `https://github.com/${m.groups.project.replace(/\.git$/i, '')}/raw/HEAD` : undefined;
+}
+
+/** The repository path an image URL of the packaged README names, or undefined when it is not one of the repository's files. */
+function repositoryPathOfImage(src, repositoryUrl) {
+  const base = vsceImageBase(repositoryUrl);
+  if (!base || !src.startsWith(`${base}/`)) return undefined;
+  const rest = src.slice(base.length + 1).split(/[?#]/)[0];
+  let decoded;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+  return decoded && !decoded.split('/').some((part) => part === '' || part === '.' || part === '..') ? decoded : undefined;
+}
+
+/** An alt text that says what the picture shows: some words, not a file name. */
+function altProblem(alt) {
+  if (!alt.trim()) return 'it has no alt text (offline the page shows nothing in its place)';
+  if (/\.(png|jpe?g|gif|svg)$/i.test(alt.trim()) || alt.trim().split(/\s+/).length < 6) return `its alt text "${alt}" does not say what the picture shows (offline the page shows only that text)`;
+  return undefined;
 }
 
 /**
- * README.md as the VSIX carries it: each image a relative path names becomes a data: URI of that
- * file (read from `root`), and each other relative link a link to the file in the repository.
- * Throws, naming the image, when a file is missing or not a PNG, JPEG or GIF (vsce refuses SVG).
+ * What is wrong with the images of a packaged README: one message per image that is a data: URI
+ * (VS Code 1.103 and later do not show it), is not an https URL of one of the repository's files
+ * (`isTracked(path)`: the file is in git), or whose alt text does not say what it shows.
  */
-function packagedReadme(text, root, repositoryUrl) {
-  const inline = (target) => {
-    if (isAbsolute(target)) return target;
-    const file = path.join(root, decodeURIComponent(target.split(/[?#]/)[0]));
-    const mime = MIME[path.extname(file).toLowerCase()];
-    if (!mime) throw new Error(`README image ${target}: only PNG, JPEG and GIF can be inlined`);
-    if (!fs.existsSync(file)) throw new Error(`README image ${target}: no such file`);
-    return `data:${mime};base64,${fs.readFileSync(file).toString('base64')}`;
-  };
-  const base = vsceBase(repositoryUrl, 'blob');
-  return text
-    .replace(MARKDOWN_IMAGE, (_, alt, target, title) => `![${alt}](${inline(target)}${title ?? ''})`)
-    .replace(HTML_IMAGE, (_, open, target, close) => `${open}${inline(target)}${close}`)
-    .replace(/(?<!!)\[([^\]]*)\]\(\s*<?([^)\s>]+)>?(\s+"[^"]*")?\s*\)/g, (all, label, target, title) => (isAbsolute(target) || !base ? all : `[${label}](${base}${target.replace(/^\.\//, '')}${title ?? ''})`));
+function readmeImageProblems(packaged, repositoryUrl, isTracked) {
+  const problems = [];
+  for (const { alt, src } of readmeImages(packaged)) {
+    const shown = src.length > 80 ? `${src.slice(0, 77)}...` : src;
+    if (/^data:/i.test(src.trim())) {
+      problems.push(`${shown}: a data: image (VS Code 1.103 and later show only its alt text); name the file by its repository URL`);
+      continue;
+    }
+    const file = repositoryPathOfImage(src, repositoryUrl);
+    if (file === undefined) problems.push(`${shown}: not an https URL of a file of the repository (${vsceImageBase(repositoryUrl) ?? 'package.json has no GitHub repository'}/<path>)`);
+    else if (!isTracked(file)) problems.push(`${shown}: ${file} is not a file of the repository (not in git)`);
+    const bad = altProblem(alt);
+    if (bad) problems.push(`${shown}: ${bad}`);
+  }
+  return problems;
 }
 
-/**
- * What is wrong with the images of a packaged README: one message per image that is not a data:
- * URI of a PNG, JPEG or GIF (anything else is a broken box in the Extensions view offline).
- */
-function readmeImageProblems(packaged) {
-  return readmeImageTargets(packaged)
-    .filter((target) => !/^data:image\/(png|jpeg|gif);base64,[A-Za-z0-9+/]+=*$/.test(target))
-    .map((target) => `${target.length > 80 ? target.slice(0, 77) + '...' : target}: not inside the README (the Extensions view shows only data: images offline)`);
-}
-
-module.exports = { readmeImageTargets, readmeImageProblems, packagedReadme, vsceImageBase };
+module.exports = { readmeImages, readmeImageTargets, readmeImageProblems, repositoryPathOfImage, vsceImageBase };

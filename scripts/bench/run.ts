@@ -20,6 +20,15 @@ import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 import { viewerParquetBench } from './viewerParquet';
 
+/** One VS Code host of scripts/host/paths.js (plain CommonJS). */
+interface HostSpec {
+  id: string;
+  vscode: string;
+  codeServer: string;
+  nodeVersion: string | null;
+}
+const hostPaths = require('../host/paths.js') as { selectedHosts(name?: string): HostSpec[] };
+
 const root = path.resolve(__dirname, '..', '..');
 const quick = process.argv.includes('--quick');
 /**
@@ -27,6 +36,36 @@ const quick = process.argv.includes('--quick');
  * off with --no-host, and in --quick, which is CI's smoke test of the client figures (under a minute).
  */
 const hostRuns = !quick && !process.argv.includes('--no-host');
+/**
+ * The VS Code hosts the host figures run on: every host (VS Code 1.100 on Node 20, 1.139 on Node 24),
+ * or the one SVC_HOST names. Each host section runs once per host; its rows are labelled with the
+ * host, and a second table at the end puts the hosts' values side by side.
+ */
+const benchHosts: HostSpec[] = hostRuns ? hostPaths.selectedHosts(process.env.SVC_HOST) : [];
+const hostLabel = (h: HostSpec) => `VS Code ${h.vscode} / Node ${h.nodeVersion ?? process.versions.node}`;
+/** The host a section runs on now (rows get its label); undefined outside the host sections. */
+let currentHost: HostSpec | undefined;
+/** measure → host id → value, for the side-by-side table. */
+const hostRows = new Map<string, Map<string, string>>();
+/**
+ * Runs a host section once per host: SVC_HOST set for the children it spawns (run-tests.js reads
+ * it), the rows labelled. Each host starts with a fresh connection pool for the raw baselines.
+ */
+async function forEachHost(fn: (h: HostSpec) => Promise<void> | void): Promise<void> {
+  const before = process.env.SVC_HOST;
+  for (const h of benchHosts) {
+    currentHost = h;
+    process.env.SVC_HOST = h.id;
+    console.log(`  -- on ${hostLabel(h)}`);
+    try {
+      await fn(h);
+    } finally {
+      currentHost = undefined;
+      if (before === undefined) delete process.env.SVC_HOST;
+      else process.env.SVC_HOST = before;
+    }
+  }
+}
 const UPLOAD_MB = quick ? 20 : 200;
 /**
  * Group JSON in the Parquet step file: 290 MiB makes a file of about 200 MiB on disk. --quick
@@ -55,6 +94,11 @@ async function freshAgent() {
 /** One figure against its same-run baseline; `goal` is the issue's target for the ratio or the value. */
 function row(what: string, value: string, baselineName: string, baseline: string, ratio: number | undefined, note = '', goal = '') {
   const r = ratio === undefined ? '—' : `${ratio.toFixed(2)}× (lower is better)`;
+  if (currentHost) {
+    if (!hostRows.has(what)) hostRows.set(what, new Map());
+    hostRows.get(what)!.set(currentHost.id, `${value} (${r})`);
+    what = `${what} [${hostLabel(currentHost)}]`;
+  }
   rows.push([what, value, baselineName, baseline, r, goal, note]);
   console.log(`  ${what}: ${value} | baseline (${baselineName}): ${baseline} | ratio ${r}${goal ? ` | goal ${goal}` : ''} ${note}`);
 }
@@ -154,9 +198,9 @@ async function measure(url: string, fn: () => Promise<void>): Promise<{ ms: numb
   return { ms, sinkMs: (await sinkCpu(url)) - c0 };
 }
 
-/** The in-host dashboard figures (test/host/bench.ts), printed with the checkpoints section. */
-let hostDashboard: { openMs: number; fetchedMs: number; readyMs: number; firstPaintMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number } | null = null;
-let hostHistory: import('../../test/host/bench-history').HistoryFigures | null = null;
+/** The in-host dashboard figures (test/host/bench.ts) of each host, printed with the checkpoints section. */
+const hostDashboards = new Map<string, { openMs: number; fetchedMs: number; readyMs: number; firstPaintMs: number; clientMs: number; drawMs: number; count: number; charts: number; requests: number }>();
+const hostHistories = new Map<string, import('../../test/host/bench-history').HistoryFigures>();
 
 async function main() {
   const machine = `${cpuCount} × ${os.cpus()[0]?.model}, ${fmt(os.totalmem() / 2 ** 30, 0)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the start`;
@@ -205,6 +249,9 @@ async function main() {
     console.log(`\ntrajectory upload (${UPLOAD_MB} MiB JSONL)`);
     const file = trajectoryFile(UPLOAD_MB);
     const fileBytes = fs.statSync(file).size;
+    // Writing the file on a first run holds the event loop for a while: a pooled socket the sink
+    // closed meanwhile would be reused by the raw baseline ("other side closed").
+    await freshAgent();
     // The client: validation, then the send pass (what the command adds on top, the change guard,
     // is the host figure's ratio).
     const upRun = () => measure(url, async () => {
@@ -339,8 +386,9 @@ async function main() {
       row(`peak RSS uploading a ${fmt(mib(pqBytes), 0)} MiB Parquet step file`, `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'a process decoding the same file with the same reader and POSTing the bodies raw', '—', undefined, '', '≤ 100 MiB over idle');
     }
     const rssJson = rssJsonDoc.c;
-    if (hostRuns) {
-      console.log(`\nin the extension host: svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
+    await forEachHost(async (hostSpec) => {
+      await freshAgent();
+      console.log(`\nin the extension host (${hostLabel(hostSpec)}): svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
       const host = await onAllCpus(() => spawnSync(
         process.execPath,
         ['scripts/host/run-tests.js', '--entry', 'out/test/host/bench.js', '--env', `SVC_BENCH_URL=${url}`, '--env', `SVC_BENCH_FILE=${file}`, '--env', `SVC_BENCH_KEY=${BENCH_KEY}`],
@@ -349,8 +397,10 @@ async function main() {
       const line = /BENCH (\{.*\})/.exec(host.stdout)?.[1];
       if (!line) throw new Error(`host bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
       const hb = JSON.parse(line) as { bytes: number; ms: number; startRss: number; peakRss: number };
-      hostDashboard = JSON.parse(/BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostDashboard;
-      hostHistory = JSON.parse(/BENCH_HISTORY (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as typeof hostHistory;
+      const dash = /BENCH_DASHBOARD (\{.*\})/.exec(host.stdout)?.[1];
+      if (dash) hostDashboards.set(hostSpec.id, JSON.parse(dash) as typeof hostDashboards extends Map<string, infer V> ? V : never);
+      const hist = /BENCH_HISTORY (\{.*\})/.exec(host.stdout)?.[1];
+      if (hist) hostHistories.set(hostSpec.id, JSON.parse(hist) as import('../../test/host/bench-history').HistoryFigures);
       const tv = JSON.parse(/BENCH_THREADS_VIEW (\{.*\})/.exec(host.stdout)?.[1] ?? 'null') as { firstRows: number[]; firstBytes: number[]; pageSize: number; childrenAt: number[]; pageAt: number[] } | null;
       if (tv) {
         const med = (v: number[]) => [...v].sort((x, y) => x - y)[Math.floor(v.length / 2)]!;
@@ -398,7 +448,25 @@ async function main() {
         `(${fmt(mib(hj.bytes) / (hj.ms / 1000))} MiB/s in ${fmt(hj.ms / 1000)} s; one host run)`,
         '≤ 100 MiB over idle',
       );
-    }
+
+      // The Parquet step file through the command, against the client path in the same host: on
+      // Node 24 (VS Code 1.139) the reader decompresses Zstd natively, on Node 20 in JS (fzstd).
+      console.log(`\nin the extension host (${hostLabel(hostSpec)}): svc.uploadTrajectories of the ${fmt(mib(pqBytes), 0)} MiB Parquet step file against the client path, alternately`);
+      try {
+        const hp = await onAllCpus(() => hostUpload(url, pq, { runs: 3, build: false }));
+        row(
+          `host: upload a ${fmt(mib(hp.bytes), 0)} MiB Parquet step file via the command (validate + send)`,
+          `${fmt(mib(hp.bytes) / (median(hp.command) / 1000))} MiB/s on disk (${fmt(median(hp.command) / 1000)} s)`,
+          'the client path (validate + uploadGroups), same file, in the same extension host, alternating',
+          `${fmt(mib(hp.bytes) / (median(hp.client) / 1000))} MiB/s`,
+          median(hp.command) / median(hp.client),
+          `(median of ${hp.command.length} alternating, on all CPUs; command ${hp.command.map((v) => fmt(v, 0)).join(', ')} ms, client path ${hp.client.map((v) => fmt(v, 0)).join(', ')} ms)`,
+        );
+      } catch (e) {
+        console.error(e);
+        row(`host: upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file via the command (validate + send)`, `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'the client path in the same host', '—', undefined);
+      }
+    });
     const rssRow = (what: string, { c, r, spread }: typeof rssJsonl) =>
       row(
         `peak RSS uploading a ${fmt(mib(c.bytes), 0)} MiB ${what}`,
@@ -564,7 +632,9 @@ async function main() {
       });
     const ck = await alternate(5, ckRun, rawCkRun);
     row('iterate 10 000 checkpoints, 100 pages (checkpointPages)', `${fmt(ck.a.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(ck.b.ms, 0)} ms`, ck.a.ms / ck.b.ms, `(${ck.spread})`, '≤ 1.15×');
-    if (hostDashboard) {
+    await forEachHost(async (hostSpec) => {
+      const hostDashboard = hostDashboards.get(hostSpec.id);
+      if (!hostDashboard) return;
       // The same 100 pages of the 30-metric model, fetched raw: what opening the dashboard cannot beat.
       const raw30Runs: { ms: number; sinkMs: number }[] = [];
       for (let i = 0; i < 3; i++) {
@@ -587,22 +657,23 @@ async function main() {
         'raw sequential GETs of the same pages',
         `${fmt(raw30.ms, 0)} ms`,
         hostDashboard.openMs / raw30.ms,
-        `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; raw ${raw30Runs.map((r) => fmt(r.ms, 0)).join(', ')} ms, median of 3; one host run; code-server 1.100.3, webview in headless Chromium)`,
+        `(the same pages through ModelsApi alone in the host: ${fmt(hostDashboard.clientMs, 0)} ms; raw ${raw30Runs.map((r) => fmt(r.ms, 0)).join(', ')} ms, median of 3; one host run; code-server ${hostSpec.codeServer}, webview in headless Chromium)`,
         '≤ 2×',
       );
-    }
-    if (hostHistory) {
-      const h = hostHistory;
+    });
+    await forEachHost((hostSpec) => {
+      const h = hostHistories.get(hostSpec.id);
+      if (!h) return;
       row(
         `host: open the dashboard of a ${h.lines.toLocaleString('en-US')}-line history.jsonl (${h.steps.toLocaleString('en-US')} steps × ${h.charts}) until drawn`,
         `${fmt(h.openMs, 0)} ms (drawn ${fmt(h.drawMs, 0)} ms after the last data reached the page)`,
         'reading the file and JSON.parse of every line, in the host',
         `${fmt(h.parseMs, 0)} ms`,
         h.openMs / h.parseMs,
-        `(${fmt(mib(h.bytes), 1)} MiB; a train and a val line per step, merged; code-server 1.100.3, webview in headless Chromium)`,
+        `(${fmt(mib(h.bytes), 1)} MiB; a train and a val line per step, merged; code-server ${hostSpec.codeServer}, webview in headless Chromium)`,
         '≤ 1.5× to drawn',
       );
-    }
+    });
   } finally {
     await client.close();
     await agent.close();
@@ -673,7 +744,7 @@ async function main() {
       render.bundleBytes / render.uplotBytes,
     );
   }
-  if (hostRuns) {
+  await forEachHost(async (hostSpec) => {
     // Each run is a fresh extension host: the extension, then the fixed built-in baseline, each
     // activated once and timed the same way (test/host/suites/activation.test.ts prints them).
     const runs: { wall: number; inside: number; baseline: number; coreMs: number; composeMs: number; name: string }[] = [];
@@ -694,17 +765,26 @@ async function main() {
       `the built-in ${runs[0]!.name}, activate() timed the same way`,
       Number.isFinite(baselineMs) ? `${fmt(baselineMs, 1)} ms` : 'n/a (already active)',
       Number.isFinite(baselineMs) ? med('wall') / baselineMs : undefined,
-      `(medians of ${runs.length} fresh hosts, code-server 1.100.3; wall ${list('wall')} ms; inside ${list('inside')} ms; baseline ${list('baseline')} ms; then the core loads on first use in ${fmt(med('coreMs'), 0)} ms, ${fmt(med('composeMs'), 0)} ms of it composing)`,
+      `(medians of ${runs.length} fresh hosts, code-server ${hostSpec.codeServer}; wall ${list('wall')} ms; inside ${list('inside')} ms; baseline ${list('baseline')} ms; then the core loads on first use in ${fmt(med('coreMs'), 0)} ms, ${fmt(med('composeMs'), 0)} ms of it composing)`,
       '≤ 40 ms wall, ≤ 10 ms inside',
     );
-  }
-  if (hostRuns) {
-    console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file`);
+  });
+  await forEachHost(async (hostSpec) => {
+    console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
-    console.log('\nthe trajectory viewer on a 1 GiB ART Parquet step file');
+    console.log(`\nthe trajectory viewer on a 1 GiB ART Parquet step file (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => viewerParquetBench(1, 5))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
+  });
+  let table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  // The host rows again, the hosts side by side (value and its ratio to the same run's baseline).
+  if (hostRows.size) {
+    const side = [
+      `| host measure | ${benchHosts.map(hostLabel).join(' | ')} |`,
+      `|---|${benchHosts.map(() => '---|').join('')}`,
+      ...[...hostRows].map(([what, byHost]) => `| ${what} | ${benchHosts.map((h) => byHost.get(h.id) ?? '—').join(' | ')} |`),
+    ].join('\n');
+    table += `\n\nThe host rows side by side (value, and its ratio to the baseline measured in the same host):\n\n${side}`;
   }
-  const table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   const stamp = `${quick ? '`npm run bench -- --quick`' : '`npm run bench`'} on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinned}.`;
   console.log(`\n${stamp}\n\n${table}`);
   // --readme: docs/performance.md's table is this run's output, between its markers, with the machine named.

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Starts code-server (a real VS Code 1.100.3 server + Node extension host) on a free loopback port.
+// Starts code-server (a real VS Code server + Node extension host) on a free loopback port: VS Code
+// 1.100.3 or 1.139.1 (scripts/host/paths.js; `host` below, default SVC_HOST, else 1.100).
 // Used by run-tests.js (in-host mocha suites), run-ui.js (Playwright UI checks) and the demo.
 //
 // Module API (all paths absolute):
@@ -16,7 +17,9 @@
 //     startTimeoutMs,   // /healthz wait (default 60 s)
 //     workspaceTrust,   // true: workspace trust on (Restricted Mode for an untrusted folder);
 //                       //   default off (--disable-workspace-trust), as in every other run
+//     host,             // '1.100' | '1.139' or a HostSpec (default SVC_HOST, else 1.100)
 //   });
+//   server.hostSpec                  the HostSpec it runs (id, vscode, codeServer, devOptionsInConfig, ...)
 //   server.url                       'http://127.0.0.1:PORT'
 //   server.remoteUri('/abs/path')    'vscode-remote://127.0.0.1:PORT/abs/path'
 //   server.workbenchUrl({ folder, payload })   URL of the workbench, payload = [[key, value], ...]
@@ -24,7 +27,7 @@
 //   installExtension({ vsix, extensionsDir })  installs a VSIX with code-server's CLI
 //
 // CLI (manual poking around; Ctrl-C stops it):
-//   node scripts/host/run-code-server.js [--port N] [--workspace DIR] [--dev]
+//   node scripts/host/run-code-server.js [--port N] [--workspace DIR] [--dev] [--host-version 1.139]
 //     --dev  also prints a URL that loads this repo as extensionDevelopmentPath
 'use strict';
 
@@ -34,7 +37,7 @@ const net = require('net');
 const http = require('http');
 const path = require('path');
 const { spawn, spawnSync } = require('child_process');
-const { CODE_SERVER_ENTRY, ROOT } = require('./paths');
+const { ROOT, hostSpec, codeServerEntry, hostNode } = require('./paths');
 
 const HOST = '127.0.0.1';
 
@@ -99,7 +102,7 @@ function groupAlive(pgid) {
   }
 }
 
-function writeSettings(userDataDir, settings) {
+function writeSettings(userDataDir, settings, spec) {
   const file = path.join(userDataDir, 'User', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let existing = {};
@@ -111,7 +114,7 @@ function writeSettings(userDataDir, settings) {
       console.warn(`[code-server] ${file} is not plain JSON; replacing it`);
     }
   }
-  fs.writeFileSync(file, JSON.stringify({ ...DEFAULT_SETTINGS, ...existing, ...settings }, null, 2) + '\n');
+  fs.writeFileSync(file, JSON.stringify({ ...DEFAULT_SETTINGS, ...spec.settings, ...existing, ...settings }, null, 2) + '\n');
 }
 
 /**
@@ -132,13 +135,25 @@ function baseEnv() {
  * Runs a code-server CLI command (not the server) with throwaway XDG dirs.
  * @returns {{ status: number|null, output: string }}
  */
-function codeServerCli(args, opts = {}) {
-  if (!fs.existsSync(CODE_SERVER_ENTRY)) {
-    throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY}); run: node scripts/host/setup.js`);
+function resolveSpec(host) {
+  return host && typeof host === 'object' ? host : hostSpec(host);
+}
+
+function assertInstalled(spec) {
+  if (!fs.existsSync(codeServerEntry(spec)) || !fs.existsSync(hostNode(spec))) {
+    throw new Error(
+      `code-server ${spec.codeServer} (VS Code ${spec.vscode}) is not installed (${codeServerEntry(spec)}); ` +
+        `run: node scripts/host/setup.js --host-version ${spec.id}`,
+    );
   }
+}
+
+function codeServerCli(args, opts = {}) {
+  const spec = resolveSpec(opts.host);
+  assertInstalled(spec);
   const xdg = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-cs-cli-'));
   try {
-    const r = spawnSync(process.execPath, [CODE_SERVER_ENTRY, ...args], {
+    const r = spawnSync(hostNode(spec), [codeServerEntry(spec), ...args], {
       encoding: 'utf8',
       timeout: opts.timeoutMs || 120_000,
       env: { ...baseEnv(), XDG_CONFIG_HOME: path.join(xdg, 'config'), XDG_DATA_HOME: path.join(xdg, 'data') },
@@ -150,9 +165,9 @@ function codeServerCli(args, opts = {}) {
 }
 
 /** Installs a VSIX into `extensionsDir` (code-server's CLI; takes under a second). */
-function installExtension({ vsix, extensionsDir }) {
+function installExtension({ vsix, extensionsDir, host }) {
   fs.mkdirSync(extensionsDir, { recursive: true });
-  const r = codeServerCli(['--extensions-dir', extensionsDir, '--force', '--install-extension', path.resolve(vsix)]);
+  const r = codeServerCli(['--extensions-dir', extensionsDir, '--force', '--install-extension', path.resolve(vsix)], { host });
   if (r.status !== 0 || !/successfully installed/i.test(r.output)) {
     throw new Error(`installing ${vsix} failed (exit ${r.status}):\n${r.output}`);
   }
@@ -170,11 +185,11 @@ function installExtension({ vsix, extensionsDir }) {
  * @param {(line: string) => void} [opts.onOutput]
  * @param {number} [opts.startTimeoutMs]
  * @param {boolean} [opts.workspaceTrust]
+ * @param {string | import('./paths').HostSpec} [opts.host]
  */
 async function startCodeServer(opts = {}) {
-  if (!fs.existsSync(CODE_SERVER_ENTRY)) {
-    throw new Error(`code-server is not installed (${CODE_SERVER_ENTRY}); run: node scripts/host/setup.js`);
-  }
+  opts = { ...opts, host: resolveSpec(opts.host) };
+  assertInstalled(opts.host);
   // freePort() closes its probe before code-server binds, so another process can take the port in
   // between; retry a picked port, but not one the caller asked for.
   for (let attempt = 1; ; attempt++) {
@@ -187,17 +202,18 @@ async function startCodeServer(opts = {}) {
 }
 
 async function startOnce(opts, port) {
+  const spec = opts.host;
   // One temp root for everything we create, removed by stop(). Caller-given dirs are kept.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-code-server-'));
   const workspace = path.resolve(opts.workspace || path.join(tmp, 'workspace'));
   const extensionsDir = path.resolve(opts.extensionsDir || path.join(tmp, 'extensions'));
   const userDataDir = path.resolve(opts.userDataDir || path.join(tmp, 'user-data'));
   for (const d of [workspace, extensionsDir, userDataDir]) fs.mkdirSync(d, { recursive: true });
-  writeSettings(userDataDir, opts.settings || {});
+  writeSettings(userDataDir, opts.settings || {}, spec);
 
   const url = `http://${HOST}:${port}`;
   const args = [
-    CODE_SERVER_ENTRY,
+    codeServerEntry(spec),
     '--auth', 'none',
     '--bind-addr', `${HOST}:${port}`,
     '--disable-telemetry',
@@ -218,6 +234,10 @@ async function startOnce(opts, port) {
     // logs an ENOTFOUND stack for every gallery query. An empty gallery config disables those.
     // (A caller or the user's environment can still set EXTENSIONS_GALLERY.)
     EXTENSIONS_GALLERY: process.env.EXTENSIONS_GALLERY || '{}',
+    // Which VS Code the suites (and the extension under test) run in: '1.139' / '1.139.1'.
+    SVC_HOST: spec.id,
+    SVC_HOST_VERSION: spec.id,
+    SVC_HOST_VSCODE: spec.vscode,
     ...(opts.env || {}),
   };
 
@@ -232,7 +252,7 @@ async function startOnce(opts, port) {
 
   // detached: the child becomes leader of its own process group (setsid), so stop() can signal
   // code-server together with its extension host, file watcher and pty host in one kill(-pgid).
-  const child = spawn(process.execPath, args, { env, cwd: workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(hostNode(spec), args, { env, cwd: workspace, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const pgid = child.pid;
   for (const stream of [child.stdout, child.stderr]) {
     let buf = '';
@@ -254,6 +274,7 @@ async function startOnce(opts, port) {
     url,
     port,
     host: HOST,
+    hostSpec: spec,
     pid: child.pid,
     workspace,
     extensionsDir,
@@ -320,7 +341,49 @@ async function startOnce(opts, port) {
   return server;
 }
 
-module.exports = { startCodeServer, installExtension, codeServerCli, DEFAULT_SETTINGS, HOST };
+/**
+ * Loads the extension under development (and a tests entry) in every workbench page of `context`
+ * (a Playwright BrowserContext), the way the host needs it. VS Code 1.100 reads them from the URL
+ * payload (server.workbenchUrl({ payload })); a release workbench of 1.139 ignores the payload's
+ * extensionDevelopmentPath / extensionTestsPath unless code-server runs with
+ * --enable-smoke-test-driver, which also drops every notification toast (the suites check toasts).
+ * It also reads `developmentOptions.extensions` / `.extensionTestsPath` (URI components) from the
+ * data-settings of <meta id="vscode-workbench-web-configuration">: an init script sets them there
+ * before the workbench script reads it. The payload is still passed (1.100 uses it, 1.139 ignores it).
+ * @param {import('playwright-core').BrowserContext} context
+ * @param {{ hostSpec: import('./paths').HostSpec, host: string, port: number }} server
+ * @param {{ extensionDevelopmentPath?: string, extensionTestsPath?: string }} paths  absolute local paths
+ */
+async function addDevelopmentOptions(context, server, { extensionDevelopmentPath, extensionTestsPath }) {
+  if (!server.hostSpec.devOptionsInConfig) return;
+  const uri = (p) => ({ scheme: 'vscode-remote', authority: `${server.host}:${server.port}`, path: path.resolve(p).split(path.sep).join('/') });
+  const dev = {};
+  if (extensionDevelopmentPath) dev.extensions = [uri(extensionDevelopmentPath)];
+  if (extensionTestsPath) dev.extensionTestsPath = uri(extensionTestsPath);
+  await context.addInitScript((options) => {
+    /* global window, document, MutationObserver -- runs in the workbench page */
+    // Init scripts run in every frame; only the workbench page (the top frame) has the element.
+    if (window !== window.top) return;
+    const patch = () => {
+      const el = document.getElementById('vscode-workbench-web-configuration');
+      const raw = el && el.getAttribute('data-settings');
+      if (!raw) return false;
+      const config = JSON.parse(raw);
+      config.developmentOptions = { ...(config.developmentOptions || {}), ...options };
+      el.setAttribute('data-settings', JSON.stringify(config));
+      return true;
+    };
+    // The script runs before the document is parsed: catch the element as the parser inserts it.
+    // Mutation records are delivered at the microtask checkpoint the parser performs before it runs
+    // the next script, so the workbench script reads the patched attribute.
+    const observer = new MutationObserver(() => {
+      if (patch()) observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+  }, dev);
+}
+
+module.exports = { startCodeServer, installExtension, codeServerCli, addDevelopmentOptions, DEFAULT_SETTINGS, HOST };
 
 if (require.main === module) {
   const argv = process.argv.slice(2);
@@ -332,9 +395,10 @@ if (require.main === module) {
     const server = await startCodeServer({
       port: opt('--port') ? Number(opt('--port')) : undefined,
       workspace: opt('--workspace'),
+      host: opt('--host-version'),
       onOutput: (l) => console.log(`[code-server] ${l}`),
     });
-    console.log(`\ncode-server ready: ${server.workbenchUrl()}`);
+    console.log(`\ncode-server ${server.hostSpec.codeServer} (VS Code ${server.hostSpec.vscode}) ready: ${server.workbenchUrl()}`);
     if (argv.includes('--dev')) {
       const payload = [['extensionDevelopmentPath', server.remoteUri(ROOT)], ['skipWelcome', 'true']];
       console.log(`with this repo as extensionDevelopmentPath: ${server.workbenchUrl({ payload })}`);

@@ -4,8 +4,8 @@
 //
 //   VSCODE_EXECUTABLE_PATH=/path/to/code node scripts/host/run-desktop.js [--grep <re>] [--env K=V] [--no-build]
 //
-//   VSCODE_TEST_VERSION   version to download when no executable is given (default 1.100.3, the
-//                         engines floor: the oldest VS Code we claim to support, Node 20)
+//   VSCODE_TEST_VERSION   version to download when no executable is given (default: the host's,
+//                         --host-version / SVC_HOST: 1.100.3, the engines floor, or 1.139.1)
 //
 // On machines without internet (like the dev VMs) use scripts/host/run-tests.js (code-server);
 // this script then fails with an explanation instead of a bare ENOTFOUND.
@@ -51,7 +51,7 @@ async function main() {
   const restrictedEnv = args.restricted ? await seedHostileWorkspace(workspace) : {};
   fs.writeFileSync(
     path.join(tmp, 'user-data', 'User', 'settings.json'),
-    JSON.stringify({ ...DEFAULT_SETTINGS, ...(args.restricted ? RESTRICTED_SETTINGS : {}) }, null, 2),
+    JSON.stringify({ ...DEFAULT_SETTINGS, ...args.host.settings, ...(args.restricted ? RESTRICTED_SETTINGS : {}), ...args.settings }, null, 2),
   );
   const launchArgs = [
     workspace,
@@ -67,7 +67,8 @@ async function main() {
 
   try {
     const code = await runTests({
-      ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_TEST_VERSION || '1.100.3' }),
+      // --host-version / SVC_HOST pick the desktop VS Code to download too (1.100.3 or 1.139.1).
+      ...(executable ? { vscodeExecutablePath: executable } : { version: process.env.VSCODE_TEST_VERSION || args.host.vscode }),
       extensionDevelopmentPath: ROOT,
       extensionTestsPath: args.entry,
       launchArgs,
@@ -76,6 +77,8 @@ async function main() {
         SVC_HOST_KIND: 'desktop',
         SVC_HOST_WORKSPACE: workspace,
         SVC_HOST_TRUST: 'disabled',
+        SVC_HOST_VERSION: args.host.id,
+        SVC_HOST_VSCODE: args.host.vscode,
         ...restrictedEnv,
         ...(args.grep ? { SVC_HOST_GREP: args.grep } : {}),
         ...args.env,

@@ -1,9 +1,16 @@
 #!/usr/bin/env node
 // Runs the in-host mocha suites (test/host/index.ts) inside a REAL VS Code extension host, offline:
-// code-server (VS Code 1.100.3, Node extension host) + Debian Chromium driven by playwright-core.
+// code-server (VS Code 1.100.3 on Node 20, or 1.139.1 on Node 24; Node extension host) + Debian
+// Chromium driven by playwright-core.
 //
-//   node scripts/host/run-tests.js [--grep <regexp>] [--env KEY=VALUE ...] [--no-build]
+//   node scripts/host/run-tests.js [--host-version 1.100|1.139] [--grep <regexp>] [--env KEY=VALUE ...]
+//                                  [--setting KEY=JSON ...] [--no-build] [--restricted]
 //
+//   --host-version  which VS Code (default: SVC_HOST, else 1.100); also `SVC_HOST=1.139`. One host
+//                 per run: `npm test` runs this once per host (scripts/test.js).
+//   --setting K=V user setting for this run (repeatable; V is JSON, or a plain string), over the
+//                 defaults and the host's own (1.139: chat.disableAIFeatures=true, so a chat test
+//                 passes --setting chat.disableAIFeatures=false). Also SVC_HOST_SETTINGS='{"k": v}'.
 //   --grep        forwarded to mocha (as SVC_HOST_GREP, read by test/host/index.ts)
 //   --env K=V     extra variable for the extension host (repeatable). The runner's own environment
 //                 is inherited too (minus VSCODE_*), so `FOO=1 node scripts/host/run-tests.js` works.
@@ -15,11 +22,18 @@
 // Environment:
 //   SVC_HOST_RUN_TIMEOUT_SEC   overall limit for the suite (default 600)
 //   SVC_HOST_VERBOSE=1         also print code-server's output and the browser console
+//   SVC_HOST                   the host (as --host-version)
+//   SVC_HOST_SETTINGS          JSON object of user settings (as --setting)
+//
+// The suites see SVC_HOST_VERSION ('1.100' | '1.139') and SVC_HOST_VSCODE ('1.139.1') besides
+// SVC_HOST_KIND, SVC_HOST_WORKSPACE and SVC_HOST_TRUST.
 //   CHROMIUM_PATH              browser binary (default /usr/bin/chromium)
 //
 // How it works (the mechanism VS Code's own web integration tests use): the workbench URL carries a
 // `payload` with extensionDevelopmentPath (this repo) and extensionTestsPath (the bundled tests
-// entry), both as vscode-remote:// URIs on the code-server. The extension host loads the entry and
+// entry), both as vscode-remote:// URIs on the code-server. (1.139 ignores the payload's two; an
+// init script puts them in the workbench configuration's developmentOptions: addDevelopmentOptions
+// in run-code-server.js.) The extension host loads the entry and
 // awaits run(); the workbench reports its console through window.codeAutomationLog and the result
 // through window.codeAutomationExit(code), which we expose on the page before loading it.
 //
@@ -32,7 +46,8 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { ensureHost, SetupError, ROOT } = require('./setup');
-const { startCodeServer } = require('./run-code-server');
+const { startCodeServer, addDevelopmentOptions } = require('./run-code-server');
+const { hostSpec } = require('./paths');
 
 const TESTS_ENTRY = path.join(ROOT, 'out', 'test', 'host', 'index.js');
 /** Chromium flags from the offline recipe: no sandbox (root/containers), no GPU, no phoning home. */
@@ -60,6 +75,9 @@ const NOISE = [
   /^ChatSessionStore: Migrating 0 chat sessions/,
   /ENOTFOUND open-vsx\.org/,
   /vsda\.js/,
+  // 1.139: the workbench also offers developmentOptions.extensions to its browser (web worker)
+  // extension host, which refuses ours (it has `main`, no `browser`); the Node host loads it.
+  /^Error while fetching the extension under development .*is not a web extension/,
 ];
 
 class HarnessError extends Error {}
@@ -78,7 +96,14 @@ function removeDir(dir) {
 }
 
 function parseArgs(argv) {
-  const out = { grep: undefined, env: {}, build: true, entry: TESTS_ENTRY, restricted: false };
+  const out = { grep: undefined, env: {}, build: true, entry: TESTS_ENTRY, restricted: false, host: undefined, settings: {} };
+  if (process.env.SVC_HOST_SETTINGS) {
+    try {
+      out.settings = JSON.parse(process.env.SVC_HOST_SETTINGS);
+    } catch (e) {
+      throw new HarnessError(`SVC_HOST_SETTINGS is not JSON: ${e.message}`);
+    }
+  }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--grep' || a === '-g') out.grep = argv[++i];
@@ -88,6 +113,20 @@ function parseArgs(argv) {
       const eq = kv.indexOf('=');
       if (eq <= 0) throw new HarnessError(`--env expects KEY=VALUE, got "${kv}"`);
       out.env[kv.slice(0, eq)] = kv.slice(eq + 1);
+    } else if (a === '--host-version' || a === '--host') out.host = argv[++i];
+    else if (a.startsWith('--host-version=')) out.host = a.slice('--host-version='.length);
+    else if (a === '--setting') {
+      const kv = argv[++i] || '';
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new HarnessError(`--setting expects KEY=VALUE, got "${kv}"`);
+      const raw = kv.slice(eq + 1);
+      let value;
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        value = raw; // a plain string
+      }
+      out.settings[kv.slice(0, eq)] = value;
     } else if (a === '--no-build') out.build = false;
     else if (a === '--restricted') out.restricted = true;
     // Another test-electron-shaped entry (e.g. out/test/host/bench.js for `npm run bench`).
@@ -95,6 +134,11 @@ function parseArgs(argv) {
     else throw new HarnessError(`unknown argument: ${a}`);
   }
   if (out.grep === undefined && process.env.SVC_HOST_GREP) out.grep = process.env.SVC_HOST_GREP;
+  try {
+    out.host = hostSpec(out.host || process.env.SVC_HOST || undefined);
+  } catch (e) {
+    throw new HarnessError(e.message);
+  }
   return out;
 }
 
@@ -162,6 +206,7 @@ async function runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbos
       ['extensionTestsPath', server.remoteUri(entry)],
       ['skipWelcome', 'true'],
     ];
+    await addDevelopmentOptions(context, server, { extensionDevelopmentPath: ROOT, extensionTestsPath: entry });
     const url = server.workbenchUrl({ folder: workspace, payload });
     if (verbose) console.log(`[host-tests] opening ${url}`);
     const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
@@ -234,7 +279,11 @@ async function main() {
   const verbose = process.env.SVC_HOST_VERBOSE === '1';
   const timeoutMs = (Number(process.env.SVC_HOST_RUN_TIMEOUT_SEC) || 600) * 1000;
 
-  const { chromiumPath } = await ensureHost();
+  const spec = args.host;
+  // Everything this process starts (code-server, the UI helpers) and the suites agree on the host.
+  process.env.SVC_HOST = spec.id;
+  console.log(`[host-tests] VS Code ${spec.vscode} (code-server ${spec.codeServer}, Node ${spec.nodeVersion || process.versions.node})`);
+  const { chromiumPath } = await ensureHost({ host: spec });
   if (args.build) build();
   else if (!fs.existsSync(TESTS_ENTRY)) throw new HarnessError(`${TESTS_ENTRY} missing; run without --no-build`);
   if (!fs.existsSync(args.entry)) throw new HarnessError(`${args.entry} missing`);
@@ -251,7 +300,8 @@ async function main() {
   };
   // Restricted Mode: trust on, no start-up dialog (nobody answers it, and an unanswered dialog
   // leaves the folder untrusted anyway), the folder never trusted.
-  const trust = args.restricted ? { workspaceTrust: true, settings: RESTRICTED_SETTINGS } : {};
+  const trust = args.restricted ? { workspaceTrust: true } : {};
+  const settings = { ...(args.restricted ? RESTRICTED_SETTINGS : {}), ...args.settings };
 
   let server;
   let interrupted = false;
@@ -278,7 +328,7 @@ async function main() {
   let code;
   try {
     const tStart = Date.now();
-    server = await startCodeServer({ workspace, env, ...trust });
+    server = await startCodeServer({ workspace, env, settings, host: spec, ...trust });
     console.log(`[host-tests] code-server ${server.url} ready in ${Date.now() - tStart} ms`);
     code = await runInBrowser({ server, chromiumPath, workspace, timeoutMs, verbose, resources, entry: args.entry });
   } catch (e) {
@@ -290,7 +340,7 @@ async function main() {
   }
   if (interrupted) return new Promise(() => {}); // the signal handler exits with 130
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
-  console.log(`[host-tests] ${code === 0 ? 'PASSED' : 'FAILED'} (exit ${code}) in ${secs} s wall time`);
+  console.log(`[host-tests] ${code === 0 ? 'PASSED' : 'FAILED'} (exit ${code}) on VS Code ${spec.vscode} in ${secs} s wall time`);
   return code;
 }
 

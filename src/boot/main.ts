@@ -16,7 +16,7 @@ import type { CheckpointsFound, SvcApi, SvcExtension, UploadSummary } from '../.
 import type { CoreHost, LinkOpener, SvcExtensionApi } from '../extension';
 import type { SvcApiCalls } from '../publicApi/api';
 import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
-import { registerAgents } from './agents';
+import { registerAgents, type ToolCallEvent } from './agents';
 import { LazyTree, Pending } from './standIns';
 
 /** What getTestApi() hands to the in-host tests (only in a test host run by our harness). */
@@ -27,6 +27,8 @@ export interface BootApi {
   activationMs: number;
   /** What the URI handler registered at activation does with a deep link; resolves with the outcome. */
   handleUri(uri: vscode.Uri): Promise<unknown>;
+  /** What VS Code asked of the language model tools' stand-ins, oldest first (the last 50). */
+  toolCalls: ToolCallEvent[];
 }
 
 /** What activate() returns: the public API (api/svc.d.ts), and the tests' entry in a test host only. */
@@ -96,7 +98,10 @@ export function activate(context: vscode.ExtensionContext): Exports {
     );
   }
   subs.push(...commandStandIns);
-  const agents = registerAgents(context, load);
+  // In a test host our harness started: what VS Code asked of the tools' stand-ins (the last 50).
+  const testHost = context.extensionMode !== vscode.ExtensionMode.Production && process.env.SVC_HOST_TEST === '1';
+  const toolCalls: ToolCallEvent[] = [];
+  const agents = registerAgents(context, load, testHost ? (e) => toolCalls.push(e) > 50 && toolCalls.shift() : undefined);
   subs.push(...agents.disposables);
 
   const host: CoreHost = {
@@ -146,6 +151,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
       },
       activationMs,
       handleUri,
+      toolCalls,
     }),
   };
 }

@@ -58,6 +58,8 @@ function loadSuites(): void {
   require('./suites/viewer.test');
   require('./suites/promises.test');
   require('./suites/agents.test');
+  require('./suites/chat.test');
+  require('./suites/mcp.test');
   require('./suites/links.test');
   require('./suites/publicApi.test');
   require('./suites/viewerParquet.test');

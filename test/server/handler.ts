@@ -46,7 +46,7 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
     return;
   }
 
-  const record = deps.stats.begin({ method, path, query: rawQuery, authScheme: schemeOf(req.headers.authorization) });
+  const record = deps.stats.begin({ method, path, query: rawQuery, authScheme: schemeOf(req.headers.authorization), userAgent: req.headers['user-agent'] });
   const settle = () => {
     record.status = res.headersSent ? res.statusCode : 0;
     record.completed = res.writableFinished;

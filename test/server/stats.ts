@@ -11,6 +11,8 @@ export interface RequestRecord {
   status: number;
   /** Which scheme the Authorization header used; the secret itself is never recorded. */
   authScheme: AuthScheme;
+  /** The User-Agent header (which client sent it: svc-vscode, or svc-mcp/<version> for the MCP server). */
+  userAgent?: string;
   /** Request body bytes the server read. */
   bodyBytes: number;
   /** The fault this request suffered, if any. */

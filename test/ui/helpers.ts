@@ -19,7 +19,18 @@ export function packagedVsix(): string {
 }
 
 async function texts(wb: Workbench, selector: string): Promise<string[]> {
-  const all: string[] = await wb.page.locator(selector).allInnerTexts().catch(() => []);
+  // Without the text of <style> elements: 1.139's quick input keeps its list styles inside the widget.
+  const all: string[] = await wb.page
+    .locator(selector)
+    .evaluateAll((els) =>
+      els.map((e) => {
+        const el = e as unknown as { innerText: string; querySelectorAll(s: string): Iterable<{ textContent: string | null }> };
+        let text = el.innerText;
+        for (const style of el.querySelectorAll('style')) if (style.textContent) text = text.replace(style.textContent, '');
+        return text;
+      }),
+    )
+    .catch(() => []);
   return all.map((t) => t.replace(/\s+/g, ' ').trim()).filter(Boolean);
 }
 

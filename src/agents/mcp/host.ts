@@ -21,9 +21,11 @@ export interface EnvHostOptions {
 }
 
 const SIGN_IN = 'Set SVC_API_KEY in the environment of the MCP server, or add a "machine <host> login user password <key>" entry to your netrc file.';
+/** For the server VS Code starts (SVC_MCP_CLIENT=vscode): the key comes from the extension's sign-in. */
+const SIGN_IN_VSCODE = 'In VS Code, run "svc: Sign In" (svc.signIn), then restart this server ("MCP: List Servers", svc, Restart Server).';
 
 export class EnvHost implements ToolHost {
-  readonly signInHint = SIGN_IN;
+  readonly signInHint: string;
   /** What this server sent, while it runs (no workspace state here). */
   readonly sentUploads = new SentUploads(new MemoryStore());
   private readonly baseUrl: string | undefined;
@@ -34,6 +36,7 @@ export class EnvHost implements ToolHost {
   constructor(private readonly options: EnvHostOptions) {
     this.baseUrl = options.env.SVC_BASE_URL?.trim() || undefined;
     this.trainingBaseUrl = options.env.SVC_TRAINING_BASE_URL?.trim() || undefined;
+    this.signInHint = options.env.SVC_MCP_CLIENT === 'vscode' ? SIGN_IN_VSCODE : SIGN_IN;
   }
 
   client(): { client: ServiceClient } | { problem: string } {
@@ -85,10 +88,10 @@ export class EnvHost implements ToolHost {
   async keyProblem(base: Base): Promise<string | undefined> {
     const origin = this.origin(base);
     const found = await this.find(base);
-    if (!found) return `No API key for ${origin ?? 'the service'}. ${SIGN_IN}`;
+    if (!found) return `No API key for ${origin ?? 'the service'}. ${this.signInHint}`;
     if (found.approvals.length) {
       const why = found.source === 'netrcDefault' ? 'the "default" entry of your netrc file names no host' : `that key belongs to ${found.borrowedFrom}`;
-      return `No key was sent to ${origin}: ${why}, and the MCP server only sends a key given for that host. ${SIGN_IN}`;
+      return `No key was sent to ${origin}: ${why}, and the MCP server only sends a key given for that host. ${this.signInHint}`;
     }
     return undefined;
   }

@@ -219,7 +219,7 @@ describe('agent tools (language model tools)', () => {
   it('the MCP server VS Code starts gets the URLs and the signed-in key in its environment', async () => {
     const a = await api();
     const env = await mcpEnvironment(a.connection, a.log);
-    assert.deepStrictEqual(env, { SVC_BASE_URL: server.url, SVC_PROJECT: PROJECT, SVC_API_KEY: '', SVC_USERNAME: 'api', SVC_PASSWORD: KEY, SVC_ACCESS_TOKEN: KEY });
+    assert.deepStrictEqual(env, { SVC_MCP_CLIENT: 'vscode', SVC_BASE_URL: server.url, SVC_PROJECT: PROJECT, SVC_API_KEY: '', SVC_USERNAME: 'api', SVC_PASSWORD: KEY, SVC_ACCESS_TOKEN: KEY });
   });
 
   it('sends no key to a model host that needs an approval first: the tool says so, the MCP environment has none', async () => {

@@ -9,7 +9,8 @@
 //   await wb.close();
 //
 // Plain CommonJS so scripts/host/run-ui.js (and a later TS UI test via workbench.d.ts) can use it
-// without a build step. Selectors are VS Code 1.100's workbench DOM.
+// without a build step. Selectors work on VS Code 1.100's and 1.139's workbench DOM. The host is
+// SVC_HOST ('1.100' | '1.139', default 1.100; `opts.host` overrides); `wb.hostSpec` says which.
 'use strict';
 
 const fs = require('fs');
@@ -17,7 +18,8 @@ const os = require('os');
 const path = require('path');
 const { spawnSync } = require('child_process');
 const { ensureHost, ROOT, HOST_DIR } = require('../../../scripts/host/setup');
-const { startCodeServer, installExtension } = require('../../../scripts/host/run-code-server');
+const { startCodeServer, installExtension, addDevelopmentOptions } = require('../../../scripts/host/run-code-server');
+const { hostSpec } = require('../../../scripts/host/paths');
 const { CHROMIUM_ARGS } = require('../../../scripts/host/run-tests');
 
 const EXTENSION_ID = 'svc.svc-vscode';
@@ -51,10 +53,13 @@ function packageVsix(out = path.join(HOST_DIR, 'ui', 'svc-vscode.vsix')) {
  * @param {Record<string, unknown>} [opts.settings]  user settings (see run-code-server.js)
  * @param {Record<string, string>} [opts.env]        environment for code-server / extension host
  * @param {{ width: number, height: number }} [opts.viewport]
+ * @param {string} [opts.host]                       '1.100' | '1.139' (default SVC_HOST, else 1.100)
+ * @param {string[]} [opts.extraVsix]                 more VSIX files to install (test helper extensions)
  */
 async function openWorkbench(opts = {}) {
   const mode = opts.extension || 'vsix';
-  const { chromiumPath } = await ensureHost();
+  const spec = hostSpec(opts.host);
+  const { chromiumPath } = await ensureHost({ host: spec });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-ui-'));
   let server;
   let context;
@@ -62,15 +67,18 @@ async function openWorkbench(opts = {}) {
     let payload = [['skipWelcome', 'true']];
     const extensionsDir = path.join(tmp, 'extensions');
     if (mode === 'vsix') {
-      installExtension({ vsix: opts.vsix || packageVsix(), extensionsDir });
+      installExtension({ vsix: opts.vsix || packageVsix(), extensionsDir, host: spec });
     } else if (mode !== 'dev') {
       throw new Error(`extension must be 'vsix' or 'dev', got ${mode}`);
     }
+    // Helper extensions a test needs beside ours (e.g. one that calls vscode.lm.invokeTool).
+    for (const vsix of opts.extraVsix || []) installExtension({ vsix, extensionsDir, host: spec });
     server = await startCodeServer({
       workspace: opts.workspace,
       extensionsDir,
       settings: opts.settings,
       env: opts.env,
+      host: spec,
     });
     if (mode === 'dev') payload.push(['extensionDevelopmentPath', server.remoteUri(ROOT)]);
 
@@ -82,6 +90,7 @@ async function openWorkbench(opts = {}) {
       handleSIGINT: false, // so close() (via the caller's handler / finally) stops code-server too
       viewport: opts.viewport || { width: 1400, height: 900 },
     });
+    if (mode === 'dev') await addDevelopmentOptions(context, server, { extensionDevelopmentPath: ROOT });
     const page = context.pages()[0] || (await context.newPage());
     await page.goto(server.workbenchUrl({ folder: opts.workspace || server.workspace, payload }), {
       waitUntil: 'domcontentloaded',
@@ -102,6 +111,8 @@ function makeWorkbench({ page, context, server, tmp }) {
     page,
     context,
     server,
+    /** The host this workbench runs: { id: '1.100' | '1.139', vscode, codeServer, ... }. */
+    hostSpec: server.hostSpec,
 
     /** Workbench rendered: activity bar and status bar present, extension host connected. */
     async waitForReady(timeout = 60_000) {

@@ -148,6 +148,15 @@ describe('agents: the MCP server sends a key only where it was given for', () =>
     assert.match((await h.keyProblem('trace'))!, /"default" entry of your netrc file names no host/);
   });
 
+  it('tells a user of a terminal to set SVC_API_KEY, and a VS Code user (SVC_MCP_CLIENT=vscode) to sign in there and restart the server', async () => {
+    const netrcFile = netrc('');
+    assert.match((await host({ SVC_BASE_URL: 'https://a.example', NETRC: netrcFile }).keyProblem('trace'))!, /^No API key for https:\/\/a\.example\. Set SVC_API_KEY in the environment of the MCP server/);
+    const vscode = host({ SVC_BASE_URL: 'https://a.example', NETRC: netrcFile, SVC_MCP_CLIENT: 'vscode' });
+    const problem = (await vscode.keyProblem('trace'))!;
+    assert.match(problem, /^No API key for https:\/\/a\.example\. In VS Code, run "svc: Sign In" \(svc\.signIn\), then restart this server \("MCP: List Servers", svc, Restart Server\)\.$/);
+    assert.strictEqual(vscode.signInHint, problem.slice('No API key for https://a.example. '.length));
+  });
+
   it('says what to set without a URL, and refuses a URL with credentials in it', () => {
     assert.match(JSON.stringify(host({}).client()), /set SVC_BASE_URL/);
     assert.match(JSON.stringify(host({ SVC_BASE_URL: 'https://u:p@a.example' }).client()), /SVC_BASE_URL is not usable/);
