@@ -18,7 +18,6 @@ import { mcpConfigSnippets } from './core/mcpSnippet';
 export async function mcpEnvironment(connection: Connection, log: Logger): Promise<Record<string, string>> {
   const cfg = connection.config;
   // The server says how to sign in the VS Code way (svc: Sign In), not with SVC_API_KEY.
-  // eslint-disable-next-line svc/null-prototype-records -- fixed names written here (environment variables), not data
   const env: Record<string, string> = { SVC_MCP_CLIENT: 'vscode' };
   if (cfg.baseUrl) env.SVC_BASE_URL = cfg.baseUrl;
   if (cfg.trainingBaseUrl) env.SVC_TRAINING_BASE_URL = cfg.trainingBaseUrl;

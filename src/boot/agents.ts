@@ -105,7 +105,6 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load, onC
         // a key written into it would outlive a sign-out (the next start would still carry it).
         resolveMcpServerDefinition: async (server) => {
           const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
-          // eslint-disable-next-line svc/null-prototype-records -- environment variables VS Code hands to the server's process, not data
           return new Definition(server.label, command, args, { ...env, ...(await (await agents.get()).mcpEnvironment()) }, version);
         },
       }),
