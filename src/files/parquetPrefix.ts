@@ -7,6 +7,11 @@
  * Used where it pays: PLAIN BYTE_ARRAY columns in v1 data pages, Zstd without Node's native
  * decoder (which decompresses a whole page faster than this can walk it) or uncompressed. No
  * `vscode` import.
+ *
+ * A hostile page is refused before any work (parquetCodec.ts's scan of its frames), and a page
+ * that is not one frame stating its size, in blocks of up to 128 KiB, is not read this way
+ * (fzstd's streaming decoder copies its window once per block): ParquetPages then decodes it
+ * whole, capped.
  */
 import { Decompress } from 'fzstd';
 import type { PageHeader } from 'hyparquet';
@@ -14,6 +19,7 @@ import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 import { getMaxDefinitionLevel, getMaxRepetitionLevel } from 'hyparquet/src/schema.js';
 import type { readPage } from 'hyparquet/src/column.js';
 import * as zlib from 'node:zlib';
+import { PageLimit, scanZstd } from './parquetCodec';
 
 type Decoder = Parameters<typeof readPage>[2];
 const SLICE = 64 * 1024;
@@ -38,8 +44,23 @@ export class PagePrefix {
   private pos = 0;
   private readonly text = new TextDecoder();
 
+  /**
+   * A reader of the page from its beginning, or undefined when the page is not one to read so; a
+   * page whose Zstd frames say more than its header is a PageLimit.
+   */
+  static open(page: Uint8Array, header: PageHeader, decoder: Decoder): PagePrefix | undefined {
+    if (decoder.codec === 'ZSTD') {
+      const frames = scanZstd(page, header.uncompressed_page_size);
+      const f = frames[0];
+      if (frames.length !== 1 || f?.contentSize === undefined || f.blocks > Math.ceil(f.contentSize / Math.min(128 * 1024, Math.max(1, f.window))) + 2) return undefined;
+    } else if (page.length !== header.uncompressed_page_size) {
+      throw new PageLimit(`holds ${page.length} bytes, not the ${header.uncompressed_page_size} its header says`, 'damaged');
+    }
+    return new PagePrefix(page, header, decoder);
+  }
+
   /** `page`: the page's compressed bytes (after its header). */
-  constructor(
+  private constructor(
     private readonly page: Uint8Array,
     private readonly header: PageHeader,
     private readonly decoder: Decoder,
@@ -51,7 +72,7 @@ export class PagePrefix {
     } else {
       this.out = new Uint8Array(header.uncompressed_page_size);
       this.zstd = new Decompress((chunk) => {
-        if (this.have + chunk.length > this.out.length) throw new Error('a page decompresses to more than its header says');
+        if (this.have + chunk.length > this.out.length) throw new PageLimit(`it decompresses to more than the ${this.out.length.toLocaleString('en-US')} bytes its header says`, 'bomb');
         this.out.set(chunk, this.have);
         this.have += chunk.length;
       });

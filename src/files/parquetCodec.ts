@@ -1,0 +1,341 @@
+/**
+ * Page decompression with caps (issue 28): a Parquet page header says how large its page is once
+ * decompressed, and a hostile file lies. Every codec here is capped at that size (more output is
+ * refused, not given a bigger buffer), the size itself is checked against an absolute cap and
+ * against the column's compressed bytes times a ratio, and no call holds the event loop for long:
+ * GZIP and native Zstd run on libuv's thread pool, the pure-JS Zstd decoder (fzstd, Node < 22.15)
+ * in slices with yields between them. docs/parquet.md says why the numbers. No `vscode` import.
+ */
+import * as zlib from 'node:zlib';
+import { decompress as fzstdDecompress, Decompress } from 'fzstd';
+import { snappyUncompress } from 'hyparquet/src/snappy.js';
+
+const MiB = 1024 * 1024;
+/** The most a page may hold decompressed: DuckDB's pages reach 100 MB (its MAX_UNCOMPRESSED_PAGE_SIZE), ART's are ~1 MiB. */
+export const MAX_PAGE_BYTES = 256 * MiB;
+/** A column chunk may decompress to at most this many times its compressed bytes (after the floor below). */
+export const MAX_RATIO = 1000;
+/** Any column chunk may reach this much decompressed, whatever its ratio (small constant columns compress past any ratio). */
+export const RATIO_FLOOR = 1 * MiB;
+/** Largest Zstd window read (libzstd's own default limit, ZSTD_WINDOWLOG_LIMIT_DEFAULT = 27). */
+const MAX_ZSTD_WINDOW = 128 * MiB;
+/** Largest Zstd block (RFC 8878: Block_Maximum_Size). */
+const ZSTD_BLOCK = 128 * 1024;
+/** fzstd's streaming decoder copies its window once per block: frames it streams may cost at most this much copying. */
+const MAX_STREAM_COPY = 8 * 1024 * MiB;
+/** The pure-JS decoder yields to the event loop once it has worked this long. */
+const SLICE_MS = 8;
+
+/** A page that breaks a cap, or that decompresses to other than its header says: the text says which. */
+export class PageLimit extends Error {
+  /** `bomb`: more than the limits allow (a decompression bomb or a lying header); `damaged`: not valid. */
+  constructor(
+    message: string,
+    readonly kind: 'bomb' | 'damaged',
+  ) {
+    super(message);
+  }
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+const mib = (v: number) => `${Math.round(v / MiB)} MiB`;
+
+/**
+ * The running check of one column chunk's pages, before each is decompressed: the declared size
+ * against the absolute cap, and the chunk's declared total against its compressed bytes × MAX_RATIO
+ * (at least RATIO_FLOOR). Returns the reason for refusing, or undefined.
+ */
+export class PageBudget {
+  private declared = 0;
+  private compressed = 0;
+  check(declared: number, compressed: number): PageLimit | undefined {
+    if (!Number.isInteger(declared) || declared < 0) return new PageLimit(`its header says it holds ${declared} bytes decompressed`, 'damaged');
+    if (declared > MAX_PAGE_BYTES) return new PageLimit(`its header says it holds ${n(declared)} bytes decompressed, more than the ${mib(MAX_PAGE_BYTES)} a page may hold`, 'bomb');
+    this.declared += declared;
+    this.compressed += Math.max(0, compressed);
+    if (this.declared > Math.max(RATIO_FLOOR, MAX_RATIO * this.compressed)) {
+      return new PageLimit(`its header says it holds ${n(declared)} bytes decompressed from ${n(compressed)}: the column would grow to ${n(this.declared)} bytes from ${n(this.compressed)}, more than ${n(MAX_RATIO)} times`, 'bomb');
+    }
+    return undefined;
+  }
+}
+
+export type Codec = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'ZSTD' | string;
+
+/** Node's Zstd (22.15+), async on the thread pool, or undefined. */
+type AsyncInflate = (input: Uint8Array, opts: zlib.ZlibOptions, cb: (e: Error | null, out: Buffer) => void) => void;
+const native = zlib as unknown as { zstdDecompress?: AsyncInflate; zstdDecompressSync?: (b: Uint8Array, o: zlib.ZlibOptions) => Buffer };
+export const nativeZstd: AsyncInflate | undefined = typeof native.zstdDecompress === 'function' ? native.zstdDecompress : undefined;
+
+export interface InflateOptions {
+  /** Zstd: Node's native decoder (default where it exists) or fzstd ('js'); or a stand-in (tests). */
+  zstd?: 'native' | 'js' | AsyncInflate;
+}
+
+const tooLarge = (size: number) => new PageLimit(`it decompresses to more than the ${n(size)} bytes its header says`, 'bomb');
+const tooSmall = (got: number, size: number) => new PageLimit(`it decompresses to ${n(got)} bytes, not the ${n(size)} its header says`, 'damaged');
+
+/** Decompresses `input` to exactly `size` bytes, never more; the event loop is never held for long. */
+export async function inflate(codec: Codec, input: Uint8Array, size: number, opts: InflateOptions = {}): Promise<Uint8Array> {
+  switch (codec) {
+    case 'UNCOMPRESSED':
+      if (input.length !== size) throw tooSmall(input.length, size);
+      return input;
+    case 'GZIP':
+      return threadPool(zlib.gunzip as unknown as AsyncInflate, input, size);
+    case 'ZSTD': {
+      const use = opts.zstd ?? (nativeZstd ? 'native' : 'js');
+      const frames = scanZstd(input, size);
+      if (use === 'js') return runSliced(fzstdSteps(input, size, frames));
+      const fn = use === 'native' ? nativeZstd : use;
+      if (!fn) throw new Error("this Node has no native Zstd (zlib.zstdDecompress)");
+      return threadPool(fn, input, size);
+    }
+    case 'SNAPPY':
+      return snappy(input, size);
+    default:
+      throw new PageLimit(`its codec ${codec} is not one this reader decompresses`, 'damaged');
+  }
+}
+
+/** The same, synchronous: for hyparquet's whole-chunk reader (version 1 files), as its `compressors`. */
+export function inflateSync(codec: Codec, input: Uint8Array, size: number): Uint8Array {
+  const limit = new PageBudget().check(size, input.length);
+  if (limit) throw limit;
+  switch (codec) {
+    case 'GZIP':
+      return capped(() => zlib.gunzipSync(input, { maxOutputLength: Math.max(1, size) }), size);
+    case 'ZSTD': {
+      const frames = scanZstd(input, size);
+      if (native.zstdDecompressSync) return capped(() => native.zstdDecompressSync!(input, { maxOutputLength: Math.max(1, size) }), size);
+      const steps = fzstdSteps(input, size, frames);
+      for (;;) {
+        const r = steps.next();
+        if (r.done) return r.value;
+      }
+    }
+    case 'SNAPPY':
+      return snappy(input, size);
+    default:
+      return inflateSyncOther(codec, input, size);
+  }
+}
+
+function inflateSyncOther(codec: Codec, input: Uint8Array, size: number): Uint8Array {
+  if (codec === 'UNCOMPRESSED') {
+    if (input.length !== size) throw tooSmall(input.length, size);
+    return input;
+  }
+  throw new PageLimit(`its codec ${codec} is not one this reader decompresses`, 'damaged');
+}
+
+function capped(run: () => Buffer, size: number): Uint8Array {
+  let out: Buffer;
+  try {
+    out = run();
+  } catch (e) {
+    throw limitOf(e, size);
+  }
+  if (out.length !== size) throw tooSmall(out.length, size);
+  return out;
+}
+
+function limitOf(e: unknown, size: number): Error {
+  if ((e as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) return tooLarge(size);
+  return new PageLimit(`it does not decompress: ${(e as Error).message}`, 'damaged');
+}
+
+/** zlib's async form: the work runs on the thread pool, stopped as soon as the output passes `size`. */
+function threadPool(fn: AsyncInflate, input: Uint8Array, size: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    // maxOutputLength 0 would mean "no limit" to nobody, but zlib refuses 0: an empty page is 1 byte at most.
+    fn(input, { maxOutputLength: Math.max(1, size), chunkSize: 256 * 1024 }, (e, out) => {
+      if (e) reject(limitOf(e, size));
+      else if (out.length !== size) reject(out.length > size ? tooLarge(size) : tooSmall(out.length, size));
+      else resolve(out);
+    });
+  });
+}
+
+/** Snappy states its length first: it must be the header's. The decoder writes into a buffer of that size only. */
+function snappy(input: Uint8Array, size: number): Uint8Array {
+  let len = 0;
+  let shift = 0;
+  let i = 0;
+  for (; i < input.length && i < 5; i++) {
+    len += (input[i]! & 0x7f) * 2 ** shift;
+    shift += 7;
+    if (input[i]! < 0x80) break;
+  }
+  if (len > size) throw tooLarge(size);
+  if (len !== size) throw tooSmall(len, size);
+  const out = new Uint8Array(size);
+  try {
+    snappyUncompress(input, out);
+  } catch (e) {
+    throw limitOf(e, size);
+  }
+  return out;
+}
+
+/** Runs a generator of work, yielding to the event loop whenever a slice has lasted SLICE_MS. */
+async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
+  let start = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - start >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      start = performance.now();
+    }
+  }
+}
+
+/** One Zstd frame, as its header and block headers say (nothing decoded). */
+export interface ZstdFrame {
+  start: number;
+  end: number;
+  /** Frame_Content_Size, when the frame says it. */
+  contentSize?: number;
+  window: number;
+  blocks: number;
+  /** Bytes the raw and RLE blocks give (exact), and how many compressed blocks there are (up to 128 KiB each). */
+  known: number;
+  compressed: number;
+  /** A skippable frame: no output. */
+  skip?: boolean;
+}
+
+/**
+ * Walks the frames and block headers of a Zstd page (RFC 8878) without decoding: a page whose
+ * frames say (or whose raw and RLE blocks give) more than `size` bytes is refused before any
+ * work, and so are windows over 128 MiB, blocks over 128 KiB and dictionaries.
+ */
+export function scanZstd(input: Uint8Array, size: number): ZstdFrame[] {
+  const frames: ZstdFrame[] = [];
+  const damaged = (why: string) => new PageLimit(`its Zstd data is damaged (${why})`, 'damaged');
+  const u32 = (p: number) => (input[p]! | (input[p + 1]! << 8) | (input[p + 2]! << 16)) + input[p + 3]! * 2 ** 24;
+  let pos = 0;
+  let total = 0;
+  while (pos < input.length) {
+    if (pos + 4 > input.length) throw damaged('a frame is cut short');
+    const magic = u32(pos);
+    if (magic >= 0x184d2a50 && magic <= 0x184d2a5f) {
+      if (pos + 8 > input.length) throw damaged('a frame is cut short');
+      const end = pos + 8 + u32(pos + 4);
+      if (end > input.length) throw damaged('a skippable frame runs past the page');
+      frames.push({ start: pos, end, window: 0, blocks: 0, known: 0, compressed: 0, skip: true });
+      pos = end;
+      continue;
+    }
+    if (magic !== 0xfd2fb528) throw damaged('a frame does not start with the Zstd magic number');
+    const start = pos;
+    pos += 4;
+    if (pos >= input.length) throw damaged('a frame is cut short');
+    const fhd = input[pos++]!;
+    const fcsFlag = fhd >> 6;
+    const single = (fhd >> 5) & 1;
+    const checksum = (fhd >> 2) & 1;
+    const dictBytes = [0, 1, 2, 4][fhd & 3]!;
+    if (fhd & 8) throw damaged('a reserved bit is set');
+    let window = 0;
+    if (!single) {
+      const wd = input[pos++]!;
+      const base = 2 ** (10 + (wd >> 3));
+      window = base + (base / 8) * (wd & 7);
+    }
+    let dict = 0;
+    for (let i = 0; i < dictBytes; i++) dict += input[pos + i]! * 2 ** (8 * i);
+    pos += dictBytes;
+    if (dict) throw new PageLimit('its Zstd data needs a dictionary, which Parquet does not carry', 'damaged');
+    const fcsBytes = [single, 2, 4, 8][fcsFlag]!;
+    let contentSize: number | undefined;
+    if (fcsBytes) {
+      let v = 0;
+      for (let i = 0; i < fcsBytes; i++) v += input[pos + i]! * 2 ** (8 * i);
+      contentSize = fcsBytes === 2 ? v + 256 : v;
+    }
+    pos += fcsBytes;
+    if (pos > input.length) throw damaged('a frame header is cut short');
+    if (single) window = contentSize!;
+    if (window > MAX_ZSTD_WINDOW) throw new PageLimit(`its Zstd frame asks for a ${n(window)}-byte window, more than the ${mib(MAX_ZSTD_WINDOW)} read`, 'bomb');
+    const maxBlock = Math.min(ZSTD_BLOCK, Math.max(window, 1));
+    let blocks = 0;
+    let known = 0;
+    let compressed = 0;
+    for (let last = 0; !last; ) {
+      if (pos + 3 > input.length) throw damaged('a block header is cut short');
+      const b = input[pos]! | (input[pos + 1]! << 8) | (input[pos + 2]! << 16);
+      pos += 3;
+      last = b & 1;
+      const type = (b >> 1) & 3;
+      const bsize = b >>> 3;
+      blocks++;
+      if (type === 3) throw damaged('a block of the reserved type');
+      if (bsize > maxBlock) throw damaged(`a block of ${n(bsize)} bytes, more than the ${n(maxBlock)} allowed`);
+      if (type === 1) {
+        pos += 1;
+        known += bsize;
+      } else {
+        pos += bsize;
+        if (type === 0) known += bsize;
+        else compressed++;
+      }
+      if (pos > input.length) throw damaged('a block runs past the page');
+      // Refused as soon as the frames say more than the page may hold: no further walking.
+      if (total + known > size) throw tooLarge(size);
+    }
+    if (checksum) pos += 4;
+    if (pos > input.length) throw damaged('a frame is cut short');
+    if (contentSize !== undefined && (known > contentSize || contentSize > known + compressed * maxBlock)) throw damaged('a frame holds other than its content size');
+    total += contentSize ?? known;
+    if (total > size) throw tooLarge(size);
+    frames.push({ start, end: pos, contentSize, window, blocks, known, compressed });
+  }
+  let copy = 0;
+  for (const f of frames) if (f.contentSize === undefined) copy += f.blocks * f.window;
+  if (copy > MAX_STREAM_COPY) throw new PageLimit('its Zstd frames without a content size have too many blocks for their windows to be read', 'bomb');
+  return frames;
+}
+
+/**
+ * fzstd over the frames scanned: a frame that states its size is decoded straight into its place
+ * (writers give one such frame per page); one that does not is streamed, capped at the room left.
+ * Each frame, and each 64 KiB of a streamed one, is one step.
+ */
+function* fzstdSteps(input: Uint8Array, size: number, frames: ZstdFrame[]): Generator<void, Uint8Array> {
+  const out = new Uint8Array(size);
+  let pos = 0;
+  for (const f of frames) {
+    if (f.skip) continue;
+    const bytes = input.subarray(f.start, f.end);
+    if (f.contentSize !== undefined) {
+      if (pos + f.contentSize > size) throw tooLarge(size);
+      try {
+        if (f.contentSize) fzstdDecompress(bytes, out.subarray(pos, pos + f.contentSize));
+      } catch (e) {
+        throw limitOf(e, size);
+      }
+      pos += f.contentSize;
+      yield;
+      continue;
+    }
+    const stream = new Decompress((chunk) => {
+      if (pos + chunk.length > size) throw tooLarge(size);
+      out.set(chunk, pos);
+      pos += chunk.length;
+    });
+    const SLICE = 64 * 1024;
+    for (let at = 0; at < bytes.length; at += SLICE) {
+      const end = Math.min(bytes.length, at + SLICE);
+      try {
+        stream.push(bytes.subarray(at, end), end === bytes.length);
+      } catch (e) {
+        throw e instanceof PageLimit ? e : limitOf(e, size);
+      }
+      yield;
+    }
+  }
+  if (pos !== size) throw tooSmall(pos, size);
+  return out;
+}
