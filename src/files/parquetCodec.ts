@@ -15,14 +15,20 @@ const MiB = 1024 * 1024;
 export const MAX_PAGE_BYTES = 256 * MiB;
 /** A column chunk may decompress to at most this many times its compressed bytes (after the floor below). */
 export const MAX_RATIO = 1000;
-/** Any column chunk may reach this much decompressed, whatever its ratio (small constant columns compress past any ratio). */
-export const RATIO_FLOOR = 1 * MiB;
+/**
+ * Any column chunk may reach this much decompressed, whatever its ratio: honest data can compress
+ * past any ratio (a DuckDB page of 4.8 MB holding a long run of one character came to 4.7 KB,
+ * 1,044×), so the ratio bounds only what a file holds beyond this.
+ */
+export const RATIO_FLOOR = 64 * MiB;
 /** Largest Zstd window read (libzstd's own default limit, ZSTD_WINDOWLOG_LIMIT_DEFAULT = 27). */
 const MAX_ZSTD_WINDOW = 128 * MiB;
 /** Largest Zstd block (RFC 8878: Block_Maximum_Size). */
 const ZSTD_BLOCK = 128 * 1024;
-/** fzstd's streaming decoder copies its window once per block: frames it streams may cost at most this much copying. */
+/** fzstd's streaming decoder copies its window once per block: frames it must stream (no content size) may cost at most this much copying. */
 const MAX_STREAM_COPY = 8 * 1024 * MiB;
+/** fzstd streams frames whose window is at most this (a block then costs ≤ 8 MiB of copying); larger frames with a content size are decoded in one step. */
+const STREAM_WINDOW = 8 * MiB;
 /** The pure-JS decoder yields to the event loop once it has worked this long. */
 const SLICE_MS = 8;
 
@@ -60,7 +66,8 @@ export class PageBudget {
   }
 }
 
-export type Codec = 'UNCOMPRESSED' | 'SNAPPY' | 'GZIP' | 'ZSTD' | string;
+/** hyparquet's codec names: UNCOMPRESSED, SNAPPY, GZIP, ZSTD (others are refused). */
+export type Codec = string;
 
 /** Node's Zstd (22.15+), async on the thread pool, or undefined. */
 type AsyncInflate = (input: Uint8Array, opts: zlib.ZlibOptions, cb: (e: Error | null, out: Buffer) => void) => void;
@@ -204,6 +211,8 @@ export interface ZstdFrame {
   compressed: number;
   /** A skippable frame: no output. */
   skip?: boolean;
+  /** Where each block ends (the last one with the frame's checksum), from the page's start. */
+  blockEnds: number[];
 }
 
 /**
@@ -224,7 +233,7 @@ export function scanZstd(input: Uint8Array, size: number): ZstdFrame[] {
       if (pos + 8 > input.length) throw damaged('a frame is cut short');
       const end = pos + 8 + u32(pos + 4);
       if (end > input.length) throw damaged('a skippable frame runs past the page');
-      frames.push({ start: pos, end, window: 0, blocks: 0, known: 0, compressed: 0, skip: true });
+      frames.push({ start: pos, end, window: 0, blocks: 0, known: 0, compressed: 0, skip: true, blockEnds: [] });
       pos = end;
       continue;
     }
@@ -263,6 +272,7 @@ export function scanZstd(input: Uint8Array, size: number): ZstdFrame[] {
     let blocks = 0;
     let known = 0;
     let compressed = 0;
+    const blockEnds: number[] = [];
     for (let last = 0; !last; ) {
       if (pos + 3 > input.length) throw damaged('a block header is cut short');
       const b = input[pos]! | (input[pos + 1]! << 8) | (input[pos + 2]! << 16);
@@ -282,15 +292,17 @@ export function scanZstd(input: Uint8Array, size: number): ZstdFrame[] {
         else compressed++;
       }
       if (pos > input.length) throw damaged('a block runs past the page');
+      blockEnds.push(pos);
       // Refused as soon as the frames say more than the page may hold: no further walking.
       if (total + known > size) throw tooLarge(size);
     }
     if (checksum) pos += 4;
     if (pos > input.length) throw damaged('a frame is cut short');
+    blockEnds[blockEnds.length - 1] = pos;
     if (contentSize !== undefined && (known > contentSize || contentSize > known + compressed * maxBlock)) throw damaged('a frame holds other than its content size');
     total += contentSize ?? known;
     if (total > size) throw tooLarge(size);
-    frames.push({ start, end: pos, contentSize, window, blocks, known, compressed });
+    frames.push({ start, end: pos, contentSize, window, blocks, known, compressed, blockEnds });
   }
   let copy = 0;
   for (const f of frames) if (f.contentSize === undefined) copy += f.blocks * f.window;
@@ -299,20 +311,22 @@ export function scanZstd(input: Uint8Array, size: number): ZstdFrame[] {
 }
 
 /**
- * fzstd over the frames scanned: a frame that states its size is decoded straight into its place
- * (writers give one such frame per page); one that does not is streamed, capped at the room left.
- * Each frame, and each 64 KiB of a streamed one, is one step.
+ * fzstd over the frames scanned, each capped at the room left in the page. A frame is streamed
+ * block by block (one step each: the streaming decoder copies its window once per block, so a step
+ * costs at most one window), unless its window is over 8 MiB and it states its size: that one is
+ * decoded straight into its place in one step (writers give one frame per page; only pages over
+ * 8 MiB, which DuckDB writes and ART does not, take that path).
  */
 function* fzstdSteps(input: Uint8Array, size: number, frames: ZstdFrame[]): Generator<void, Uint8Array> {
   const out = new Uint8Array(size);
   let pos = 0;
   for (const f of frames) {
     if (f.skip) continue;
-    const bytes = input.subarray(f.start, f.end);
-    if (f.contentSize !== undefined) {
-      if (pos + f.contentSize > size) throw tooLarge(size);
+    const room = f.contentSize === undefined ? size - pos : f.contentSize;
+    if (pos + room > size) throw tooLarge(size);
+    if (f.contentSize !== undefined && f.window > STREAM_WINDOW) {
       try {
-        if (f.contentSize) fzstdDecompress(bytes, out.subarray(pos, pos + f.contentSize));
+        if (f.contentSize) fzstdDecompress(input.subarray(f.start, f.end), out.subarray(pos, pos + f.contentSize));
       } catch (e) {
         throw limitOf(e, size);
       }
@@ -320,21 +334,23 @@ function* fzstdSteps(input: Uint8Array, size: number, frames: ZstdFrame[]): Gene
       yield;
       continue;
     }
+    const frameStart = pos;
     const stream = new Decompress((chunk) => {
-      if (pos + chunk.length > size) throw tooLarge(size);
+      if (pos + chunk.length > frameStart + room) throw f.contentSize === undefined ? tooLarge(size) : new PageLimit('its Zstd data is damaged (a frame holds more than its content size)', 'damaged');
       out.set(chunk, pos);
       pos += chunk.length;
     });
-    const SLICE = 64 * 1024;
-    for (let at = 0; at < bytes.length; at += SLICE) {
-      const end = Math.min(bytes.length, at + SLICE);
+    let at = f.start;
+    for (const [i, end] of f.blockEnds.entries()) {
       try {
-        stream.push(bytes.subarray(at, end), end === bytes.length);
+        stream.push(input.subarray(at, end), i === f.blockEnds.length - 1);
       } catch (e) {
         throw e instanceof PageLimit ? e : limitOf(e, size);
       }
+      at = end;
       yield;
     }
+    if (f.contentSize !== undefined && pos - frameStart !== f.contentSize) throw new PageLimit('its Zstd data is damaged (a frame holds other than its content size)', 'damaged');
   }
   if (pos !== size) throw tooSmall(pos, size);
   return out;

@@ -9,9 +9,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetSchema } from 'hyparquet';
 import { parquetHeader, type readPage } from 'hyparquet/src/column.js';
-import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { convert } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
-import { compressors, decodePage, pageError, pageRows, ParquetError, type PageAt } from './parquet';
+import { compressors, decodePage, lazyParsers, pageError, pageRows, ParquetError, textOf, type PageAt } from './parquet';
 import { PageBudget, PageLimit } from './parquetCodec';
 import { PagePrefix, prefixReadable } from './parquetPrefix';
 
@@ -94,7 +94,8 @@ export class ParquetPages {
         if (prefix) out.push(...prefix);
         else {
           const values = await this.decode(chunk, page);
-          for (let i = from; i <= to; i++) out.push(values[i] ?? null);
+          // Only the rows asked for are decoded to strings.
+          for (let i = from; i <= to; i++) out.push(textOf(values[i] ?? null, false));
         }
         p++;
       }
@@ -113,7 +114,7 @@ export class ParquetPages {
       const meta = rg.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
       if (!meta) throw new ParquetError(`has no column "${name}"`);
       const schemaPath = getTreePath(tree, meta.path_in_schema);
-      const decoder = { pathInSchema: meta.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: meta.type, codec: meta.codec, compressors, parsers: DEFAULT_PARSERS, utf8: true };
+      const decoder = { pathInSchema: meta.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: meta.type, codec: meta.codec, compressors, parsers: lazyParsers, utf8: true };
       const start = Math.min(...[meta.dictionary_page_offset, meta.data_page_offset].filter((o): o is bigint => o !== undefined && o > 0n).map(Number));
       const end = start + Number(meta.total_compressed_size);
       if (!Number.isFinite(start) || end > this.size - 8) throw new ParquetError(`is damaged in column "${name}" (its pages lie past the end of the file: the file is cut short)`, row);
@@ -202,7 +203,7 @@ export class ParquetPages {
       this.prefixes.set(name, hit);
     }
     try {
-      return hit.prefix.rows(from, to);
+      return await hit.prefix.rows(from, to);
     } catch (e) {
       this.prefixes.delete(name);
       if (e instanceof PageLimit) throw pageError(e, this.at(chunk, page));
