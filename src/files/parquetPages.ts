@@ -12,7 +12,7 @@ import { parquetHeader, type readPage } from 'hyparquet/src/column.js';
 import { convert } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { compressors, decodePage, lazyParsers, pageError, pageRows, ParquetError, textOf, type PageAt } from './parquet';
-import { PageBudget, PageLimit } from './parquetCodec';
+import { PageBudget, PageLimit, type InflateOptions } from './parquetCodec';
 import { PagePrefix, prefixReadable } from './parquetPrefix';
 
 /** First read for a page header; a header with large statistics gets a larger one. */
@@ -55,12 +55,14 @@ export class ParquetPages {
     private readonly fh: FileHandle,
     private readonly size: number,
     private readonly metadata: FileMetaData,
+    private readonly opts: InflateOptions,
   ) {}
 
-  static async open(path: string, metadata: FileMetaData): Promise<ParquetPages> {
+  /** `opts.zstd`: which Zstd decoder (default: Node's where it has one); tests read with either. */
+  static async open(path: string, metadata: FileMetaData, opts: InflateOptions = {}): Promise<ParquetPages> {
     const fh = await open(path, 'r');
     try {
-      return new ParquetPages(fh, (await fh.stat()).size, metadata);
+      return new ParquetPages(fh, (await fh.stat()).size, metadata, opts);
     } catch (e) {
       await fh.close();
       throw e;
@@ -90,7 +92,8 @@ export class ParquetPages {
         if (!page || page.firstRow > last) break;
         const from = Math.max(first, page.firstRow) - page.firstRow;
         const to = Math.min(last, page.firstRow + page.rows - 1) - page.firstRow;
-        const prefix = prefixReadable(page.header, chunk.decoder) ? await this.prefixRows(chunk, page, from, to) : undefined;
+        const native = this.opts.zstd === undefined ? undefined : this.opts.zstd !== 'js';
+        const prefix = prefixReadable(page.header, chunk.decoder, native) ? await this.prefixRows(chunk, page, from, to) : undefined;
         if (prefix) out.push(...prefix);
         else {
           const values = await this.decode(chunk, page);
@@ -228,7 +231,7 @@ export class ParquetPages {
 
   /** A page decompressed (capped, off the event loop) and decoded; its declared size was checked when it was walked. */
   private pageData(chunk: Chunk, page: Page, buf: Buffer): Promise<unknown[] | undefined> {
-    return decodePage(buf, page.headerBytes, page.header, chunk.decoder, chunk.dictionary, this.at(chunk, page));
+    return decodePage(buf, page.headerBytes, page.header, chunk.decoder, chunk.dictionary, this.at(chunk, page), undefined, this.opts);
   }
 
   private at(chunk: Chunk, page: Page): PageAt {

@@ -25,10 +25,10 @@ type Decoder = Parameters<typeof readPage>[2];
 const SLICE_MS = 8;
 const hasNativeZstd = typeof (zlib as { zstdDecompressSync?: unknown }).zstdDecompressSync === 'function';
 
-/** Whether a page's rows can be read from its beginning alone. */
-export function prefixReadable(header: PageHeader, decoder: Decoder): boolean {
+/** Whether a page's rows can be read from its beginning alone (`nativeZstd`: whether Zstd pages are decoded natively). */
+export function prefixReadable(header: PageHeader, decoder: Decoder, nativeZstd = hasNativeZstd): boolean {
   const plain = header.type === 'DATA_PAGE' && header.data_page_header?.encoding === 'PLAIN';
-  const codec = decoder.codec === 'UNCOMPRESSED' || (decoder.codec === 'ZSTD' && !hasNativeZstd);
+  const codec = decoder.codec === 'UNCOMPRESSED' || (decoder.codec === 'ZSTD' && !nativeZstd);
   return plain && codec && decoder.type === 'BYTE_ARRAY' && getMaxRepetitionLevel(decoder.schemaPath) === 0 && getMaxDefinitionLevel(decoder.schemaPath) <= 1;
 }
 

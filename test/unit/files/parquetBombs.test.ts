@@ -136,13 +136,22 @@ describe('files/parquet: hostile files (issue 28)', function () {
     writeFileSync(hostile, artWithTrajectoryPage(rows, Codec.ZSTD, { body: frames, values: rows, uncompressedSize: 64 * MiB }));
     const normal = join(dir(), 'normal.parquet');
     await writeArtParquet(normal, Array.from({ length: 200 }, (_, i) => compactGroup(i, { trajectories: 4, ...(i % 20 ? {} : { size: 200_000 }) })));
-    const h = await everyReader(hostile);
-    // It decompresses (the caps allow it): 4 empty strings, which are not JSON.
-    assert.deepEqual(h.summary.problems.map((p) => p.message.includes('is not valid JSON')), [true, true, true, true], JSON.stringify(h.summary.problems));
-    const n = await everyReader(normal);
-    assert.deepEqual(n.summary.problems, []);
-    assert.equal(n.summary.groups, 200);
-    assert.ok(h.hold < 100 && n.hold < 100, `the event loop was held ${h.hold.toFixed(0)} ms (hostile), ${n.hold.toFixed(0)} ms (DuckDB)`);
+    // Each file is read twice and the shorter of the two longest holds counts: a step that holds the
+    // loop does so every time, while a time slice lost to another process on a shared machine does not.
+    const holds = { hostile: [] as number[], normal: [] as number[] };
+    for (let run = 0; run < 2; run++) {
+      const h = await everyReader(hostile);
+      // It decompresses (the caps allow it): 4 empty strings, which are not JSON.
+      assert.deepEqual(h.summary.problems.map((p) => p.message.includes('is not valid JSON')), [true, true, true, true], JSON.stringify(h.summary.problems));
+      const n = await everyReader(normal);
+      assert.deepEqual(n.summary.problems, []);
+      assert.equal(n.summary.groups, 200);
+      holds.hostile.push(h.hold);
+      holds.normal.push(n.hold);
+    }
+    const [h, n] = [Math.min(...holds.hostile), Math.min(...holds.normal)];
+    console.log(`      longest event-loop hold: ${h.toFixed(0)} ms (hostile), ${n.toFixed(0)} ms (DuckDB); runs ${[...holds.hostile, ...holds.normal].map((x) => x.toFixed(0)).join(', ')} ms`);
+    assert.ok(h < 100 && n < 100, `the event loop was held ${h.toFixed(0)} ms (hostile), ${n.toFixed(0)} ms (DuckDB)`);
   });
 
   it('a schema nested 100,000 deep is a problem, not a stack overflow; one nested 65 deep too', async () => {
