@@ -102,7 +102,7 @@ export async function inflate(codec: Codec, input: Uint8Array, size: number, opt
       // (512 frames: 46–126 ms): a page of several frames, which no writer we know makes, is fzstd's.
       if (use === 'js' || data.length !== 1) return runSliced(fzstdSteps(input, size, frames));
       const fn = use === 'native' ? nativeZstd : use;
-      if (!fn) throw new Error('this Node has no native Zstd (zlib.zstdDecompress)');
+      if (!fn) throw new Error('this Node has no native Zstd (zlib.createZstdDecompress)');
       return threadPool(fn, input.subarray(data[0]!.start, data[0]!.end), size);
     }
     case 'SNAPPY':
@@ -121,7 +121,8 @@ export function inflateSync(codec: Codec, input: Uint8Array, size: number): Uint
       return capped(() => zlib.gunzipSync(input, { maxOutputLength: Math.max(1, size) }), size);
     case 'ZSTD': {
       const frames = scanZstd(input, size);
-      if (native.zstdDecompressSync) return capped(() => native.zstdDecompressSync!(input, { maxOutputLength: Math.max(1, size) }), size);
+      const data = frames.filter((f) => !f.skip && f.contentSize !== 0);
+      if (native.zstdDecompressSync && data.length === 1) return capped(() => native.zstdDecompressSync!(input.subarray(data[0]!.start, data[0]!.end), { maxOutputLength: Math.max(1, size) }), size);
       const steps = fzstdSteps(input, size, frames);
       for (;;) {
         const r = steps.next();
