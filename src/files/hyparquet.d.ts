@@ -10,3 +10,6 @@ declare module 'hyparquet/src/convert.js' {
 declare module 'hyparquet/src/schema.js' {
   export * from 'hyparquet/types/schema';
 }
+declare module 'hyparquet/src/snappy.js' {
+  export * from 'hyparquet/types/snappy';
+}

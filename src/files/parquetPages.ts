@@ -8,10 +8,11 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetSchema } from 'hyparquet';
-import { parquetHeader, readPage } from 'hyparquet/src/column.js';
-import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
+import { parquetHeader, type readPage } from 'hyparquet/src/column.js';
+import { convert } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
-import { compressors, ParquetError } from './parquet';
+import { compressors, decodePage, lazyParsers, pageError, pageRows, ParquetError, textOf, type PageAt } from './parquet';
+import { PageBudget, PageLimit, type InflateOptions } from './parquetCodec';
 import { PagePrefix, prefixReadable } from './parquetPrefix';
 
 /** First read for a page header; a header with large statistics gets a larger one. */
@@ -39,6 +40,8 @@ interface Chunk {
   /** The row after the last page walked. */
   walked: number;
   dictionary?: unknown[];
+  /** The caps on the pages' declared sizes, checked as the headers are walked (parquetCodec.ts). */
+  budget: PageBudget;
 }
 
 /** Reads rows of flat columns of one file by seeking to their pages. */
@@ -52,12 +55,14 @@ export class ParquetPages {
     private readonly fh: FileHandle,
     private readonly size: number,
     private readonly metadata: FileMetaData,
+    private readonly opts: InflateOptions,
   ) {}
 
-  static async open(path: string, metadata: FileMetaData): Promise<ParquetPages> {
+  /** `opts.zstd`: which Zstd decoder (default: Node's where it has one); tests read with either. */
+  static async open(path: string, metadata: FileMetaData, opts: InflateOptions = {}): Promise<ParquetPages> {
     const fh = await open(path, 'r');
     try {
-      return new ParquetPages(fh, (await fh.stat()).size, metadata);
+      return new ParquetPages(fh, (await fh.stat()).size, metadata, opts);
     } catch (e) {
       await fh.close();
       throw e;
@@ -87,10 +92,13 @@ export class ParquetPages {
         if (!page || page.firstRow > last) break;
         const from = Math.max(first, page.firstRow) - page.firstRow;
         const to = Math.min(last, page.firstRow + page.rows - 1) - page.firstRow;
-        if (prefixReadable(page.header, chunk.decoder)) out.push(...(await this.prefixRows(chunk, page, from, to)));
+        const native = this.opts.zstd === undefined ? undefined : this.opts.zstd !== 'js';
+        const prefix = prefixReadable(page.header, chunk.decoder, native) ? await this.prefixRows(chunk, page, from, to) : undefined;
+        if (prefix) out.push(...prefix);
         else {
           const values = await this.decode(chunk, page);
-          for (let i = from; i <= to; i++) out.push(values[i] ?? null);
+          // Only the rows asked for are decoded to strings.
+          for (let i = from; i <= to; i++) out.push(textOf(values[i] ?? null, false));
         }
         p++;
       }
@@ -109,11 +117,11 @@ export class ParquetPages {
       const meta = rg.columns.find((c) => c.meta_data?.path_in_schema.length === 1 && c.meta_data.path_in_schema[0] === name)?.meta_data;
       if (!meta) throw new ParquetError(`has no column "${name}"`);
       const schemaPath = getTreePath(tree, meta.path_in_schema);
-      const decoder = { pathInSchema: meta.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: meta.type, codec: meta.codec, compressors, parsers: DEFAULT_PARSERS, utf8: true };
+      const decoder = { pathInSchema: meta.path_in_schema, element: schemaPath[schemaPath.length - 1]!.element, schemaPath, type: meta.type, codec: meta.codec, compressors, parsers: lazyParsers, utf8: true };
       const start = Math.min(...[meta.dictionary_page_offset, meta.data_page_offset].filter((o): o is bigint => o !== undefined && o > 0n).map(Number));
       const end = start + Number(meta.total_compressed_size);
       if (!Number.isFinite(start) || end > this.size - 8) throw new ParquetError(`is damaged in column "${name}" (its pages lie past the end of the file: the file is cut short)`, row);
-      chunks.push({ firstRow: row, rows: Number(rg.num_rows), meta, decoder, pages: [], next: start, end, walked: row });
+      chunks.push({ firstRow: row, rows: Number(rg.num_rows), meta, decoder, pages: [], next: start, end, walked: row, budget: new PageBudget() });
       row += Number(rg.num_rows);
     }
     this.chunks.set(name, chunks);
@@ -155,11 +163,16 @@ export class ParquetPages {
       if (header.compressed_page_size < 0 || pos + headerBytes + header.compressed_page_size > chunk.end) throw damaged('a page runs past its column chunk');
       chunk.next = pos + headerBytes + header.compressed_page_size;
       const walked = chunk.walked;
+      const left = chunk.firstRow + chunk.rows - walked;
+      const rows = header.type === 'DICTIONARY_PAGE' ? 0 : pageRows(header);
+      if (rows > left) throw new ParquetError(`is damaged in column "${name}" (a page at row ${walked} says it holds ${rows.toLocaleString('en-US')} rows; its row group has ${left.toLocaleString('en-US')} left)`, walked);
+      // Every page's declared size is checked here, before any page is decompressed.
+      const limit = chunk.budget.check(Number(header.uncompressed_page_size), header.compressed_page_size);
+      if (limit) throw pageError(limit, { column: name, firstRow: walked, rows: rows || left });
       if (header.type === 'DICTIONARY_PAGE') {
         chunk.dictionary = await this.decodeDictionary(chunk, { pos, headerBytes, header, firstRow: walked, rows: 0 });
         return;
       }
-      const rows = header.data_page_header_v2?.num_rows ?? header.data_page_header?.num_values ?? 0;
       if (rows > 0) chunk.pages.push({ pos, headerBytes, header, firstRow: walked, rows });
       chunk.walked += rows;
       return;
@@ -167,23 +180,36 @@ export class ParquetPages {
   }
 
   private async decodeDictionary(chunk: Chunk, page: Page): Promise<unknown[] | undefined> {
-    const data = this.pageData(chunk, page, await this.readAt(page.pos, page.headerBytes + page.header.compressed_page_size));
-    return data ? (convert(data as never, chunk.decoder) as unknown[]) : undefined;
+    const data = await this.pageData(chunk, page, await this.readAt(page.pos, page.headerBytes + page.header.compressed_page_size));
+    try {
+      return data ? (convert(data as never, chunk.decoder) as unknown[]) : undefined;
+    } catch (e) {
+      throw new ParquetError(`is damaged in column "${chunk.meta.path_in_schema.join('.')}" (its dictionary cannot be decoded: ${(e as Error).message})`, page.firstRow);
+    }
   }
 
-  /** Rows of a page decompressed only as far as they lie. */
-  private async prefixRows(chunk: Chunk, page: Page, from: number, to: number): Promise<(string | null)[]> {
+  /** Rows of a page decompressed only as far as they lie; undefined when the page is not one to read so (parquetPrefix.ts). */
+  private async prefixRows(chunk: Chunk, page: Page, from: number, to: number): Promise<(string | null)[] | undefined> {
     const name = chunk.meta.path_in_schema.join('.');
     let hit = this.prefixes.get(name);
     if (hit?.page !== page) {
       const bytes = await this.readAt(page.pos + page.headerBytes, page.header.compressed_page_size);
-      hit = { page, prefix: new PagePrefix(bytes, page.header, chunk.decoder) };
+      let prefix: PagePrefix | undefined;
+      try {
+        prefix = PagePrefix.open(bytes, page.header, chunk.decoder);
+      } catch (e) {
+        if (e instanceof PageLimit) throw pageError(e, this.at(chunk, page));
+        throw e;
+      }
+      if (!prefix) return undefined;
+      hit = { page, prefix };
       this.prefixes.set(name, hit);
     }
     try {
-      return hit.prefix.rows(from, to);
+      return await hit.prefix.rows(from, to);
     } catch (e) {
       this.prefixes.delete(name);
+      if (e instanceof PageLimit) throw pageError(e, this.at(chunk, page));
       throw new ParquetError(`is damaged in column "${name}" (a page cannot be decoded: ${(e as Error).message})`, page.firstRow + from);
     }
   }
@@ -198,18 +224,18 @@ export class ParquetPages {
   }
 
   private async decodePage(chunk: Chunk, page: Page): Promise<unknown[]> {
-    const data = this.pageData(chunk, page, await this.readAt(page.pos, page.headerBytes + page.header.compressed_page_size));
+    const data = await this.pageData(chunk, page, await this.readAt(page.pos, page.headerBytes + page.header.compressed_page_size));
     if (!data || data.length !== page.rows) throw new ParquetError(`is damaged in column "${chunk.meta.path_in_schema.join('.')}" (a page holds ${data?.length ?? 0} values for ${page.rows} rows)`, page.firstRow);
     return data;
   }
 
-  private pageData(chunk: Chunk, page: Page, buf: Buffer): unknown[] | undefined {
-    const reader = { view: new DataView(buf.buffer, buf.byteOffset, buf.byteLength), offset: page.headerBytes };
-    try {
-      return readPage(reader, page.header, chunk.decoder, chunk.dictionary as never, undefined, 0).data as unknown[] | undefined;
-    } catch (e) {
-      throw new ParquetError(`is damaged in column "${chunk.meta.path_in_schema.join('.')}" (a page cannot be decoded: ${(e as Error).message})`, page.firstRow);
-    }
+  /** A page decompressed (capped, off the event loop) and decoded; its declared size was checked when it was walked. */
+  private pageData(chunk: Chunk, page: Page, buf: Buffer): Promise<unknown[] | undefined> {
+    return decodePage(buf, page.headerBytes, page.header, chunk.decoder, chunk.dictionary, this.at(chunk, page), undefined, this.opts);
+  }
+
+  private at(chunk: Chunk, page: Page): PageAt {
+    return { column: chunk.meta.path_in_schema.join('.'), firstRow: page.firstRow, rows: page.rows || chunk.firstRow + chunk.rows - page.firstRow };
   }
 
   private async readAt(position: number, length: number): Promise<Buffer> {
