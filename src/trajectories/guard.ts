@@ -9,11 +9,11 @@
  * hashed in a pass of its own, as before.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { InputError } from '../api';
 import { FileBytes, type ByteSource } from '../files/bytes';
+import { openRegular, readRange } from '../files/regular';
 
 /** What an upload checks a file against: its size, mtime and the SHA-256 of its bytes when validated. */
 export interface Fingerprint {
@@ -22,11 +22,24 @@ export interface Fingerprint {
   sha256: string;
 }
 
-/** The file's size, mtime and SHA-256, read in one pass. */
+/**
+ * The file's size, mtime and SHA-256, read in one pass: a regular file only, read to the size its
+ * handle had when opened (a device has no end; a file that grew since is not the same file anyway).
+ */
 export async function fingerprint(path: string, signal?: AbortSignal): Promise<Fingerprint> {
-  const before = await stat(path);
+  signal?.throwIfAborted();
+  const { handle, stat: before } = await openRegular(path);
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path, { signal, highWaterMark: 1024 * 1024 })) hash.update(chunk as Buffer);
+  try {
+    for (let at = 0; at < before.size; ) {
+      const chunk = await readRange(handle, at, Math.min(1024 * 1024, before.size - at), signal);
+      if (!chunk.length) break;
+      hash.update(chunk);
+      at += chunk.length;
+    }
+  } finally {
+    await handle.close();
+  }
   return { size: before.size, mtimeMs: before.mtimeMs, sha256: hash.digest('hex') };
 }
 
