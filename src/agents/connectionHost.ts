@@ -14,7 +14,15 @@ const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
 export class ConnectionHost implements ToolHost {
   readonly signInHint = SIGN_IN;
 
-  constructor(private readonly connection: Connection) {}
+  /** `redact`: the logger's (every secret the credential manager knows, and their Basic header values). */
+  constructor(
+    private readonly connection: Connection,
+    private readonly redactText: (text: string) => string,
+  ) {}
+
+  redact(text: string): string {
+    return this.redactText(text);
+  }
 
   client(): { client: ServiceClient } | { problem: string } {
     const client = this.connection.client;

@@ -71,7 +71,8 @@ export function createPublicApi({ connection, tools, errors, uploads }: PublicAp
     try {
       return await fn();
     } catch (e) {
-      throw new Error(e instanceof Error && e.message.startsWith(`svc ${call}:`) ? e.message : `svc ${call}: ${errors.describe(e)}`);
+      // Redacted whichever way it came (a tool's text, or the presenter's words): a server may echo a key.
+      throw new Error(tools.redact(e instanceof Error && e.message.startsWith(`svc ${call}:`) ? e.message : `svc ${call}: ${errors.describe(e)}`));
     }
   };
   const client = (base: 'trace' | 'training') => {

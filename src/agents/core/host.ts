@@ -27,6 +27,12 @@ export interface ToolHost {
   readonly signInHint: string;
   /** Told about every failed request (a refused key marks the sign-in failed). */
   reportFailure?(error: unknown): void;
+  /**
+   * `text` with every key this host may send (and its Basic header values, its bearer token)
+   * replaced by `***`, as the log is redacted: a server may echo a key in an error body, and every
+   * tool text passes through here.
+   */
+  redact(text: string): string;
 }
 
 /** The tool's refusal, as text: the model reads it and the user sees it. */

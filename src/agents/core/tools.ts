@@ -143,8 +143,13 @@ function check(t: AgentTool, raw: unknown): Checked {
   return { ok: false, result: { text: `${t.name}: the input is not valid.\n${inputProblems(parsed.error)}`, isError: true } };
 }
 
-/** Runs a tool on what a model sent; every failure is a text result, never a throw. */
+/** Runs a tool on what a model sent; every failure is a text result, never a throw. The text is redacted (ToolHost.redact). */
 export async function runTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<ToolText> {
+  const result = await runUnredacted(host, t, raw, signal);
+  return { text: host.redact(result.text), isError: result.isError };
+}
+
+async function runUnredacted(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<ToolText> {
   try {
     const checked = check(t, raw);
     if (!checked.ok) return checked.result;
@@ -159,6 +164,11 @@ export async function runTool(host: ToolHost, t: AgentTool, raw: unknown, signal
  * cannot be checked still confirms, saying why it will fail, so nothing is sent unasked.
  */
 export async function prepareTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<{ progress: string; confirmation?: Confirmation }> {
+  const { progress, confirmation } = await prepareUnredacted(host, t, raw, signal);
+  return { progress: host.redact(progress), ...(confirmation ? { confirmation: { title: host.redact(confirmation.title), message: host.redact(confirmation.message) } } : {}) };
+}
+
+async function prepareUnredacted(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<{ progress: string; confirmation?: Confirmation }> {
   const checked = check(t, raw);
   const progress = checked.ok ? safe(() => t.progress(checked.value as never), t.title) : t.title;
   if (!t.write || !t.confirm) return { progress };

@@ -7,9 +7,10 @@ import * as path from 'node:path';
 import { parseHistory, readHistory } from '../../../src/agents/core/history';
 import { mcpConfigSnippets } from '../../../src/agents/core/mcpSnippet';
 import { summarizePoints, trendOf, vanished } from '../../../src/agents/core/run';
-import { inputSchemaOf, TOOLS } from '../../../src/agents/core/tools';
+import { findTool, inputSchemaOf, runTool, TOOLS } from '../../../src/agents/core/tools';
 import { EnvHost } from '../../../src/agents/mcp/host';
 import { atLeast } from '../../../src/boot/version';
+import { startReferenceServer } from '../../server';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -165,4 +166,38 @@ describe('agents: the MCP server sends a key only where it was given for', () =>
     assert.match(JSON.stringify(host({}).client()), /set SVC_BASE_URL/);
     assert.match(JSON.stringify(host({ SVC_BASE_URL: 'https://u:p@a.example' }).client()), /SVC_BASE_URL is not usable/);
   });
+});
+
+// Issue 28, item 7: a server that echoes the key (a 401 body) or the Authorization header (a 500
+// body) reached the tool text unredacted. Tool texts are redacted as the log is.
+describe('agents: a key echoed by the service never reaches a tool result', () => {
+  const KEY = 'echo-test-key-0123456789abcdef';
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const forms = (user: string) => [KEY, b64(`api:${KEY}`), b64(`${user}:${KEY}`), `Bearer ${KEY}`];
+
+  for (const [label, env, user] of [
+    ['SVC_API_KEY', { SVC_API_KEY: KEY }, 'api'],
+    ['SVC_PASSWORD with SVC_USERNAME', { SVC_PASSWORD: KEY, SVC_USERNAME: 'alice' }, 'alice'],
+  ] as const) {
+    it(`redacts the key, its Basic header values and the bearer token (${label})`, async () => {
+      const server = await startReferenceServer({ apiKeys: [{ key: KEY, userId: 'u' }] });
+      const host = new EnvHost({ env: { SVC_BASE_URL: server.url, NETRC: '/nonexistent', ...env }, cwd: os.tmpdir(), userAgent: 't' });
+      try {
+        const echo = `you sent ${forms(user).join(' and ')}`;
+        server.faults.add({ kind: 'status', status: 401, body: { detail: `invalid key ${echo}` } });
+        const refused = await runTool(host, findTool('svc_list_checkpoints')!, { modelId: 'm' });
+        server.faults.add({ kind: 'status', status: 500, body: { message: `bad header Basic ${echo}` }, times: 20 });
+        const failed = await runTool(host, findTool('svc_summarize_run')!, { modelId: 'm' });
+        for (const r of [refused, failed]) {
+          assert.strictEqual(r.isError, true, r.text);
+          assert.match(r.text, /\*\*\*/, r.text);
+          for (const f of forms(user)) assert.ok(!r.text.includes(f.replace('Bearer ', '')), `${f} in: ${r.text}`);
+        }
+        assert.match(refused.text, /refused the key \(HTTP 401\)/);
+      } finally {
+        await host.close();
+        await server.close();
+      }
+    });
+  }
 });
