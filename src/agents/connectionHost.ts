@@ -60,6 +60,13 @@ export class ConnectionHost implements ToolHost {
     throw new ToolProblem(`"${file}" is a relative path and no folder is open: give an absolute path.`);
   }
 
+  /** The workspace folders on disk: files under them are read without asking, others after a confirmation. */
+  readRoots(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  }
+
+  readonly outsideRoots = 'confirm';
+
   feedbackCreator(): string | undefined {
     return this.connection.config.feedbackCreator || undefined;
   }

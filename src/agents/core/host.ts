@@ -21,6 +21,13 @@ export interface ToolHost {
   defaultProject(): string | undefined;
   /** An absolute path for a path a model gave (relative: to the workspace or working directory). */
   resolvePath(file: string): string;
+  /**
+   * The folders the read tools read files under without asking (core/access.ts): the workspace
+   * folders in VS Code, the `--root` folders of the MCP server.
+   */
+  readRoots(): readonly string[];
+  /** A file outside the read roots: confirmed by the user first (VS Code) or refused by name (MCP). */
+  readonly outsideRoots: 'confirm' | 'refuse';
   /** The creator name sent with feedback, if any. */
   feedbackCreator(): string | undefined;
   /** What fixes a missing or refused key here, e.g. `run "svc: Sign In"`. */

@@ -15,6 +15,8 @@ export interface EnvHostOptions {
   env: NodeJS.ProcessEnv;
   /** Relative paths resolve against this directory. */
   cwd: string;
+  /** The folders files are read under (`--root`); default: `cwd`. Anything else is refused by name. */
+  roots?: readonly string[];
   userAgent: string;
   /** Told about each request (never headers or bodies). */
   log?: (line: string) => void;
@@ -119,6 +121,13 @@ export class EnvHost implements ToolHost {
   resolvePath(file: string): string {
     return path.resolve(this.options.cwd, file);
   }
+
+  readRoots(): string[] {
+    return (this.options.roots?.length ? this.options.roots : [this.options.cwd]).map((r) => path.resolve(this.options.cwd, r));
+  }
+
+  /** Nobody can confirm anything here: a file outside the roots is refused by name. */
+  readonly outsideRoots = 'refuse';
 
   feedbackCreator(): string | undefined {
     return this.options.env.SVC_FEEDBACK_CREATOR?.trim() || undefined;

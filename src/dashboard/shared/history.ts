@@ -7,6 +7,7 @@
  *
  * Pure (no vscode, no Node import): the dashboard, the agents' tools and the bench share it.
  */
+import { firstSyntaxError } from '../../files/jsonText';
 import type { CheckpointRow } from './series';
 
 /** What a line that Python's json.dumps wrote with an infinite (or NaN) value looks like (not JSON). */
@@ -56,18 +57,19 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
-  } catch (e) {
+  } catch {
     try {
       value = JSON.parse(trimmed.replace(PY_NON_FINITE, `$1"${NON_FINITE}"`));
     } catch {
-      return { line: number, message: `not JSON (${e instanceof Error ? e.message.slice(0, 120) : 'invalid'})` };
+      return { line: number, message: notJson(text, trimmed) };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line: number, message: `not a JSON object (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})` };
   const o = value as Record<string, unknown>;
   const step = o.step ?? o.training_step;
   if (step === undefined) return { line: number, message: 'no "step" or "training_step"' };
-  if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
+  // The value is named by its kind unless it is a number: a line's text is never quoted.
+  if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${typeof step === 'number' ? String(step) : step === null ? 'null' : Array.isArray(step) ? 'an array' : `a ${typeof step}`})` };
   // Own keys only (JSON.parse makes no others); `v - v === 0` is Number.isFinite for a number.
   const metrics: Record<string, number> = {};
   let nonFinite: string[] | undefined;
@@ -81,6 +83,17 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   if (nonFinite) line.nonFinite = nonFinite;
   if (typeof recordedAt === 'string') line.recordedAt = recordedAt;
   return line;
+}
+
+/**
+ * Why a line is not JSON, by place and what was expected (the JSON reader's words), never quoting
+ * it: a file that is not a history (a token file) may be read by mistake, and the words reach the
+ * log and the agents' tools.
+ */
+function notJson(text: string, trimmed: string): string {
+  const e = firstSyntaxError(trimmed);
+  if (!e) return 'not JSON';
+  return `not JSON: ${e.description}, at column ${text.indexOf(trimmed) + e.offset + 1}`;
 }
 
 export function isProblem(x: HistoryLine | HistoryProblem): x is HistoryProblem {

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { parseHistory, readHistory } from '../../../src/agents/core/history';
 import { mcpConfigSnippets } from '../../../src/agents/core/mcpSnippet';
 import { summarizePoints, trendOf, vanished } from '../../../src/agents/core/run';
-import { findTool, inputSchemaOf, runTool, TOOLS } from '../../../src/agents/core/tools';
+import type { ToolHost } from '../../../src/agents/core/host';
+import { findTool, inputSchemaOf, prepareTool, runTool, TOOLS } from '../../../src/agents/core/tools';
 import { EnvHost } from '../../../src/agents/mcp/host';
 import { atLeast } from '../../../src/boot/version';
 import { startReferenceServer } from '../../server';
@@ -200,4 +201,63 @@ describe('agents: a key echoed by the service never reaches a tool result', () =
       }
     });
   }
+});
+
+// Issue 28, item 6, the VS Code side: a read outside the workspace folders is confirmed first (the
+// language model tool's prepareInvocation), and the run reads only what the confirmation named.
+describe('agents: a read outside the workspace folders is confirmed first', () => {
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-roots-')));
+  const inside = path.join(work, 'workspace');
+  const outside = path.join(work, 'elsewhere');
+  fs.mkdirSync(inside);
+  fs.mkdirSync(outside);
+  const groups = `${JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] })}\n`;
+  fs.writeFileSync(path.join(inside, 'groups.jsonl'), groups);
+  fs.writeFileSync(path.join(outside, 'groups.jsonl'), groups);
+  fs.symlinkSync(path.join(outside, 'groups.jsonl'), path.join(inside, 'link.jsonl'));
+  after(() => fs.rmSync(work, { recursive: true, force: true }));
+  /** What ConnectionHost answers for one workspace folder: relative paths in it, reads confirmed outside it. */
+  const host: ToolHost = {
+    client: () => ({ problem: 'no service' }),
+    keyProblem: async () => undefined,
+    origin: () => undefined,
+    defaultProject: () => undefined,
+    resolvePath: (f) => path.resolve(inside, f),
+    readRoots: () => [inside],
+    outsideRoots: 'confirm',
+    feedbackCreator: () => undefined,
+    signInHint: '',
+    redact: (t) => t,
+  };
+  const summarize = findTool('svc_summarize_trajectories')!;
+
+  it('asks nothing for a file in the workspace, and reads it', async () => {
+    const prepared = await prepareTool(host, summarize, { file: 'groups.jsonl' });
+    assert.strictEqual(prepared.confirmation, undefined);
+    const r = await runTool(host, summarize, { file: 'groups.jsonl' });
+    assert.strictEqual(r.isError, false, r.text);
+  });
+
+  it('names a file outside (and where a link leads) in the confirmation; unconfirmed, the run refuses it by name', async () => {
+    const far = path.join(outside, 'groups.jsonl');
+    const prepared = await prepareTool(host, summarize, { file: far });
+    assert.strictEqual(prepared.confirmation?.title, 'Summarize a trajectory file: read a file outside the workspace?');
+    assert.strictEqual(prepared.confirmation?.message, `svc_summarize_trajectories will read ${far}, outside the workspace folders (${inside}). What it reads (figures, names and problems in the file) goes to the language model.`);
+    assert.deepStrictEqual(prepared.outside, [far]);
+    const link = await prepareTool(host, summarize, { file: 'link.jsonl' });
+    assert.match(link.confirmation!.message, new RegExp(`will read ${path.join(inside, 'link.jsonl').replace(/[/.]/g, '\\$&')} \\(a link to ${far.replace(/[/.]/g, '\\$&')}\\)`));
+    const refused = await runTool(host, summarize, { file: far });
+    assert.strictEqual(refused.isError, true);
+    assert.strictEqual(refused.text, `svc_summarize_trajectories failed: ${far} is outside the workspace folders (${inside}): not read without the user's confirmation.`);
+    const history = await runTool(host, findTool('svc_summarize_run')!, { historyFile: far });
+    assert.match(history.text, /is outside the workspace folders/);
+  });
+
+  it('once confirmed, reads exactly the real paths the confirmation named', async () => {
+    const prepared = await prepareTool(host, summarize, { file: 'link.jsonl' });
+    const allowOutside = (p: string) => prepared.outside!.includes(p);
+    const r = await runTool(host, summarize, { file: 'link.jsonl' }, undefined, { allowOutside });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /1 groups, 1 trajectories/);
+  });
 });
