@@ -7,7 +7,7 @@
  * links were followed) must say "regular file", and reads stop at the size seen then.
  * No `vscode` import.
  */
-import { constants, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { InputError } from '../api/errors';
 import { formatBytes } from '../common/format';
@@ -104,5 +104,28 @@ export async function readRegular(path: string, options: { maxBytes?: number; si
     return { bytes: await readRange(handle, 0, st.size, options.signal), stat: st };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * readRegular for the few synchronous readers (a workspace's .vscode/settings.json): a regular file
+ * only, refused before reading when larger than `maxBytes`, read to the size seen.
+ */
+export function readRegularSync(path: string, maxBytes: number): Buffer {
+  const fd = openSync(path, READ_FLAGS);
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new NotARegularFile(path, entryKind(st));
+    if (st.size > maxBytes) throw new FileTooLarge(path, st.size, maxBytes);
+    const buf = Buffer.allocUnsafe(st.size);
+    let done = 0;
+    while (done < st.size) {
+      const n = readSync(fd, buf, done, st.size - done, done);
+      if (n === 0) break;
+      done += n;
+    }
+    return done === st.size ? buf : buf.subarray(0, done);
+  } finally {
+    closeSync(fd);
   }
 }

@@ -3,10 +3,12 @@
 // refused by name before a byte is read; none of them hangs or grows the process.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, openSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readHistory } from '../../../src/agents/core/history';
+import * as vscode from 'vscode';
 import { kindOfFile } from '../../../src/calls/fileKind';
+import { restrictedWorkspaceSettings } from '../../../src/common/config';
 import { validateCallsFile } from '../../../src/calls/reader';
 import { FileBytes } from '../../../src/files/bytes';
 import { readTrajectoryGroups, validateTrajectoryFile } from '../../../src/files';
@@ -85,5 +87,20 @@ describe('readers take regular files only (devices, pipes, links to them)', func
     writeFileSync(big, '');
     truncateSync(big, 300 * 1024 * 1024);
     await assert.rejects(readHistory(big), /big-history\.jsonl is larger than 256 MiB \(300 MiB\): not read/);
+  });
+
+  it("Restricted Mode's look at a cloned folder's .vscode/settings.json skips a link to a device (a synchronous read)", () => {
+    const folder = join(dir(), 'cloned');
+    mkdirSync(join(folder, '.vscode'), { recursive: true });
+    symlinkSync('/dev/zero', join(folder, '.vscode', 'settings.json'));
+    // The fake workspace's folders are writable (the real API's are not).
+    const ws = vscode.workspace as { workspaceFolders: unknown };
+    const before = ws.workspaceFolders;
+    ws.workspaceFolders = [{ uri: vscode.Uri.file(folder), name: 'cloned', index: 0 }];
+    try {
+      assert.deepEqual(restrictedWorkspaceSettings(), []);
+    } finally {
+      ws.workspaceFolders = before;
+    }
   });
 });
