@@ -129,7 +129,7 @@ describe('agents: MCP configuration snippet', () => {
     const blocks = text.split('\n## ').slice(1).map((b) => JSON.parse(b.slice(b.indexOf('\n') + 1)));
     assert.strictEqual(blocks.length, 3);
     const [vscodeCfg, claude, cursor] = blocks;
-    assert.deepStrictEqual(vscodeCfg.servers.svc.args, ['/ext/dist/mcp.js']);
+    assert.deepStrictEqual(vscodeCfg.servers.svc.args, ['/ext/dist/mcp.js', '--root', '${workspaceFolder}']);
     assert.strictEqual(vscodeCfg.servers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
     assert.strictEqual(claude.mcpServers.svc.env.SVC_API_KEY, '${SVC_API_KEY}');
     assert.strictEqual(cursor.mcpServers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
