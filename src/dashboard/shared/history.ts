@@ -256,8 +256,8 @@ export class HistoryLines {
         this.parts = [];
         this.partBytes = 0;
       } else {
-        // Copied: the caller's buffer is read into again.
-        this.parts.push(bytes.slice(pos));
+        // Copied (a Buffer's slice would not copy): the caller's buffer is read into again.
+        this.parts.push(new Uint8Array(bytes.subarray(pos)));
         this.partBytes += bytes.length - pos;
       }
     }

@@ -154,7 +154,8 @@ describe('dashboard/history: the run metrics ART writes to history.jsonl', () =>
 
     it('holds only the unfinished line: a chunk read into a reused buffer is copied, not kept', () => {
       const r = new HistoryReader();
-      const buffer = new Uint8Array(256);
+      // A Node Buffer, as HistorySync reads into: its slice() does not copy.
+      const buffer = Buffer.alloc(256);
       const line = bytes(`${TRAIN_2}\n`);
       // The reader's own buffer, reused for each read (as HistorySync does).
       buffer.set(line.subarray(0, 40));
