@@ -166,7 +166,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   host.trajectoryViewer(viewer);
 
   // The agents' tools run on the same connection and key approvals as the commands, never prompting.
-  const agentHost = new ConnectionHost(connection, new SentUploads(context.workspaceState));
+  const agentHost = new ConnectionHost(connection, (text) => log.redact(text), new SentUploads(context.workspaceState));
   host.agents({ tools: languageModelTools(agentHost), mcpEnvironment: () => mcpEnvironment(connection, log) });
 
   // Recent lists (offered first in the pickers) drop what the service refused: a project it does

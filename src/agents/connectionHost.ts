@@ -16,11 +16,19 @@ const SIGN_IN = 'Run the command "svc: Sign In" (svc.signIn) to sign in.';
 export class ConnectionHost implements ToolHost {
   readonly signInHint = SIGN_IN;
 
-  /** `sentUploads`: the workspace's record of what uploads sent (the Upload command's too). */
+  /**
+   * `redact`: the logger's (every secret the credential manager knows, and their Basic header values).
+   * `sentUploads`: the workspace's record of what uploads sent (the Upload command's too).
+   */
   constructor(
     private readonly connection: Connection,
+    private readonly redactText: (text: string) => string,
     readonly sentUploads?: SentUploads,
   ) {}
+
+  redact(text: string): string {
+    return this.redactText(text);
+  }
 
   client(): { client: ServiceClient } | { problem: string } {
     const client = this.connection.client;
@@ -57,6 +65,13 @@ export class ConnectionHost implements ToolHost {
     if (local[0]) return local[0];
     throw new ToolProblem(`"${file}" is a relative path and no folder is open: give an absolute path.`);
   }
+
+  /** The workspace folders on disk: files under them are read without asking, others after a confirmation. */
+  readRoots(): string[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  }
+
+  readonly outsideRoots = 'confirm';
 
   feedbackCreator(): string | undefined {
     return this.connection.config.feedbackCreator || undefined;

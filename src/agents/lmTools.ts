@@ -21,14 +21,24 @@ async function withSignal<T>(token: vscode.CancellationToken | undefined, run: (
   }
 }
 
+/** How long a confirmed read of a file outside the workspace stays allowed for the invocation that follows. */
+const CONFIRMED_MS = 10 * 60 * 1000;
+
 export function languageModelTool(host: ToolHost, t: AgentTool): vscode.LanguageModelTool<unknown> {
+  // Real paths outside the workspace that a confirmation named: VS Code invokes a tool only once
+  // its confirmation was accepted, and the run reads only what the confirmation named.
+  const confirmed = new Map<string, number>();
   return {
     async prepareInvocation(options, token) {
-      const { progress, confirmation } = await withSignal(token, (signal) => prepareTool(host, t, options.input, signal));
+      const { progress, confirmation, outside } = await withSignal(token, (signal) => prepareTool(host, t, options.input, signal));
+      const now = Date.now();
+      for (const [p, until] of confirmed) if (until < now) confirmed.delete(p);
+      for (const p of outside ?? []) confirmed.set(p, now + CONFIRMED_MS);
       return { invocationMessage: progress, ...(confirmation ? { confirmationMessages: confirmation } : {}) };
     },
     async invoke(options, token) {
-      const result = await withSignal(token, (signal) => runTool(host, t, options.input, signal));
+      const allowOutside = (p: string) => (confirmed.get(p) ?? 0) >= Date.now();
+      const result = await withSignal(token, (signal) => runTool(host, t, options.input, signal, { allowOutside }));
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(result.text)]);
     },
   };

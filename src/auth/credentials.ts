@@ -103,7 +103,7 @@ export class CredentialManager extends Disposable {
     for (const c of this.lastResolved) add(c);
     for (const name of ['SVC_API_KEY', 'SVC_PASSWORD', 'SVC_ACCESS_TOKEN']) {
       const value = this.env[name];
-      if (value) out.push(value, Buffer.from(`${this.env.SVC_USERNAME || DEFAULT_USERNAME}:${value}`).toString('base64'));
+      if (value) out.push(...secretForms({ username: this.env.SVC_USERNAME, password: value }));
     }
     return out;
   }

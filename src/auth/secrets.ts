@@ -4,11 +4,21 @@
  */
 import { DEFAULT_USERNAME, type StoredCredentials } from './resolve';
 
-/** A key, its access token, and the Basic header value made of them. */
+const base64 = (s: string) => Buffer.from(s).toString('base64');
+
+/**
+ * A key, its access token (the bearer token), and the Basic header values made of them: with the
+ * username, and with "api" (the username the official clients send), so an echo of either header is
+ * caught.
+ */
 export function secretForms(c: Partial<StoredCredentials> | undefined): string[] {
   const out: string[] = [];
-  if (c?.password) out.push(c.password, Buffer.from(`${c.username || DEFAULT_USERNAME}:${c.password}`).toString('base64'));
-  if (c?.accessToken) out.push(c.accessToken);
+  if (c?.password) {
+    const user = c.username || DEFAULT_USERNAME;
+    out.push(c.password, base64(`${user}:${c.password}`));
+    if (user !== DEFAULT_USERNAME) out.push(base64(`${DEFAULT_USERNAME}:${c.password}`));
+  }
+  if (c?.accessToken) out.push(c.accessToken, base64(`${DEFAULT_USERNAME}:${c.accessToken}`));
   return out;
 }
 

@@ -98,7 +98,12 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load, onC
       mcp.registerMcpServerDefinitionProvider!(MCP_PROVIDER, {
         provideMcpServerDefinitions: () => {
           const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
-          return [new Definition('svc', command, args, env, version)];
+          // The read tools read files under the workspace folders, as the language model tools do
+          // without asking. Without a folder, not the process's working directory (it may be / or
+          // the home folder): the server's own folder, which holds nothing of the user's.
+          const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+          const roots = (folders.length ? folders : [path.dirname(args[0]!)]).flatMap((f) => ['--root', f]);
+          return [new Definition('svc', command, [...args, ...roots], env, version)];
         },
         // Called each time VS Code starts the server: the key goes into the child's environment
         // only. A new definition each time: VS Code hands back the same object on every start, and

@@ -2,7 +2,7 @@
  * What a JSONL file holds, from its first line: call records (Import Calls) or trajectory groups
  * (Upload Trajectories). Cheap: it reads at most the first 64 KiB. Pure: no vscode import.
  */
-import { open } from 'node:fs/promises';
+import { openRegular } from '../files/regular';
 
 export type JsonlKind = 'calls' | 'trajectories' | 'unknown';
 
@@ -36,7 +36,8 @@ export function kindOfHead(head: string): JsonlKind {
 export async function kindOfFile(file: string, bytes = SNIFF_BYTES): Promise<JsonlKind> {
   let handle;
   try {
-    handle = await open(file, 'r');
+    // A regular file only: a pipe would wait for a writer, a device never end.
+    handle = (await openRegular(file)).handle;
     const buf = Buffer.alloc(bytes);
     const { bytesRead } = await handle.read(buf, 0, bytes, 0);
     return kindOfHead(buf.subarray(0, bytesRead).toString('utf8'));

@@ -1,9 +1,12 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { InputError, originOf } from '../api';
 import { dict } from './dict';
+import { readRegularSync } from '../files/regular';
+
+/** The largest settings file read to find the restricted settings a workspace sets. */
+const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;
 
 /** The one place that reads configuration. */
 export const SECTION = 'svc';
@@ -157,7 +160,9 @@ export function restrictedWorkspaceSettings(): string[] {
   for (const { file, settings } of files) {
     let parsed: unknown;
     try {
-      parsed = parseJsonc(fs.readFileSync(file, 'utf8'), [], { allowTrailingComma: true });
+      // A cloned repository's file: a regular file of sane size only (a link to /dev/zero would
+      // never end, and this runs synchronously).
+      parsed = parseJsonc(readRegularSync(file, MAX_SETTINGS_BYTES).toString('utf8'), [], { allowTrailingComma: true });
     } catch {
       continue;
     }

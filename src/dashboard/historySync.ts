@@ -10,6 +10,7 @@ import { CheckpointSeries, columnsFromCheckpoints } from './shared/series';
 import type { DashboardSource, SourceAppend } from './source';
 import { background } from '../common/background';
 import { dict } from '../common/dict';
+import { NotARegularFile, openRegular } from '../files/regular';
 
 /** A file dashboard's panel key. */
 export const FILE_KEY = 'file:';
@@ -177,8 +178,9 @@ export class HistorySync extends Disposable implements DashboardSource {
     this.reads++;
     let handle: fs.promises.FileHandle | undefined;
     try {
-      handle = await fs.promises.open(this.fsPath, 'r');
-      const stat = await handle.stat();
+      // A regular file only (a link to a device or a pipe is refused by name), read to the size seen.
+      let stat: fs.Stats;
+      ({ handle, stat } = await openRegular(this.fsPath));
       // Another file under the same name (rewritten, rotated) or a shorter one (truncated): from the start.
       const identity = `${stat.dev}:${stat.ino}`;
       if ((this.identity && identity !== this.identity) || stat.size < this.reader.offset) {
@@ -207,7 +209,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: dict() }, fresh: !first, done: true });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      this.error = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a history.jsonl file' : e instanceof Error ? e.message : String(e);
+      this.error = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a history.jsonl file' : e instanceof NotARegularFile ? `is ${e.kind}, not a history.jsonl file (only regular files are read)` : e instanceof Error ? e.message : String(e);
       this.complete = true;
     } finally {
       await handle?.close();

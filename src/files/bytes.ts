@@ -3,7 +3,8 @@
  * memory (`MemoryBytes`, so the viewer shows an editor's unsaved edits). Every reader in src/files/
  * takes one: the line reader, the viewer's group index, the Parquet reader. No `vscode` import.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegular } from './regular';
 
 export interface ByteSource {
   readonly size: number;
@@ -18,14 +19,10 @@ export class FileBytes implements ByteSource {
     readonly size: number,
   ) {}
 
+  /** A regular file only (src/files/regular.ts): a device, pipe or folder is refused by name. */
   static async open(path: string): Promise<FileBytes> {
-    const handle = await open(path, 'r');
-    try {
-      return new FileBytes(handle, (await handle.stat()).size);
-    } catch (e) {
-      await handle.close();
-      throw e;
-    }
+    const { handle, stat } = await openRegular(path);
+    return new FileBytes(handle, stat.size);
   }
 
   async read(start: number, end: number): Promise<Buffer> {

@@ -5,9 +5,9 @@
  * group, never by the file, and positions stay exact. Both paths give the same problems and the
  * same group texts (test/unit/files/jsonFile.test.ts runs every fixture through both).
  */
-import { readFile, stat } from 'node:fs/promises';
 import { visit } from 'jsonc-parser';
 import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from './lines';
+import { openRegular, readRange, statRegular } from './regular';
 import { formatBytes } from '../common/format';
 import {
   byPosition,
@@ -30,7 +30,7 @@ export const DEFAULT_STREAM_JSON_ABOVE = 16 * 1024 * 1024;
 
 export async function validateJsonFile(path: string, opts: ValidateOptions): Promise<ValidationSummary> {
   opts.signal?.throwIfAborted();
-  const st = await stat(path);
+  const st = await statRegular(path);
   const summary: ValidationSummary = { file: path, format: 'json', groups: 0, trajectories: 0, problems: [], truncated: false, fileBytes: st.size, mtimeMs: st.mtimeMs, groupTrajectories: [] };
   const found: Problem[] = [];
   const max = opts.maxProblems ?? 1000;
@@ -104,7 +104,7 @@ const singleTooLarge = (maxLineBytes: number | undefined) =>
 
 export async function* readJsonGroups(path: string, opts: ReadOptions): AsyncGenerator<GroupRecord> {
   opts.signal?.throwIfAborted();
-  const st = await stat(path);
+  const st = await statRegular(path);
   const start = opts.startGroup ?? 0;
   let whole = await loadWhole(path, st.size, opts.streamJsonAbove, opts.signal);
   // Validated just before, and counted: the groups go out as they are, unparsed.
@@ -148,9 +148,18 @@ type Whole = { problem: Problem } | { doc: JsonText; value: unknown; warnings: P
 /** The document read whole, or undefined when it is larger than `limit` (then it is streamed). */
 async function loadWhole(path: string, size: number, limit: number | undefined, signal: AbortSignal | undefined): Promise<Whole | undefined> {
   if (size > (limit ?? DEFAULT_STREAM_JSON_ABOVE)) return undefined;
-  const bytes = await readFile(path, { signal }).catch((e: unknown) => {
+  // A regular file, read to the size its handle has (never to an end that keeps moving); one that
+  // grew past the limit since it was measured is streamed instead.
+  const { handle, stat } = await openRegular(path);
+  let bytes: Buffer;
+  try {
+    if (stat.size > (limit ?? DEFAULT_STREAM_JSON_ABOVE)) return undefined;
+    bytes = await readRange(handle, 0, stat.size, signal);
+  } catch (e) {
     throw signal?.aborted ? signal.reason : e;
-  });
+  } finally {
+    await handle.close();
+  }
   let text = bytes.toString('utf8');
   // Columns count from after a byte order mark.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

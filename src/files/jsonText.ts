@@ -128,10 +128,12 @@ function lineStarts(text: string): number[] {
 }
 
 /**
- * The first syntax error of `text` in words (`trailing comma`, `unexpected "'" (strings and names
- * need double quotes)`...) and where it is, or undefined when the text is valid JSON. Later errors
- * are mostly consequences of the first, so they are not reported. `hint` adds to the words of an
- * error code (jsonc-parser's, e.g. `EndOfFileExpected`).
+ * The first syntax error of `text` in words (`trailing comma`, `value expected: ...`, `unexpected '
+ * (strings and names need double quotes)`...) and where it is, or undefined when the text is valid
+ * JSON. Later errors are mostly consequences of the first, so they are not reported. `hint` adds to
+ * the words of an error code (jsonc-parser's, e.g. `EndOfFileExpected`). The words never quote the
+ * text: a file that is not JSON may hold a secret (a token file), and these words reach logs and
+ * the agents' tools; the place says where.
  */
 export function firstSyntaxError(text: string, hint?: (code: string) => string | undefined): { offset: number; length: number; description: string } | undefined {
   const errors: ParseError[] = [];
@@ -150,7 +152,7 @@ export function firstSyntaxError(text: string, hint?: (code: string) => string |
     // jsonc-parser is more lenient than JSON.parse in corner cases; JSON.parse is what counts.
     const message = err instanceof Error ? err.message : String(err);
     const at = /position (\d+)/.exec(message);
-    return { offset: at ? Number(at[1]) : 0, length: 1, description: message };
+    return { offset: at ? Number(at[1]) : 0, length: 1, description: parseErrorWords(message) };
   }
 }
 
@@ -171,10 +173,20 @@ export const SYNTAX = {
   moreContent: 'more content after the end of the JSON value',
 } as const;
 
-function describeSyntaxError(code: string, text: string, offset: number, length: number): string {
+/**
+ * The leading words of a JSON.parse message ("Unexpected token", "Bad control character in string
+ * literal"), without what V8 quotes after them (the token, a piece of the text).
+ */
+export function parseErrorWords(message: string): string {
+  const words = /^[A-Za-z][A-Za-z ]*/.exec(message)?.[0].trim().replace(/ in JSON$/, '');
+  return words ? words.charAt(0).toLowerCase() + words.slice(1) : 'not valid JSON';
+}
+
+function describeSyntaxError(code: string, text: string, offset: number, _length: number): string {
   switch (code) {
     case 'InvalidSymbol':
-      return `unexpected ${JSON.stringify(text.slice(offset, offset + Math.min(length, 20)))}${text[offset] === "'" ? ' (strings and names need double quotes)' : ''}`;
+      // The token is not quoted: it may be a secret (a token file read as JSON).
+      return text[offset] === "'" ? "unexpected ' (strings and names need double quotes)" : 'value expected (a string in double quotes, a number, true, false, null, an object or an array)';
     case 'PropertyNameExpected':
       return SYNTAX.propertyName;
     case 'InvalidCommentToken':

@@ -3,7 +3,8 @@
  * never the file (ART's step files have one row group, so reading "row group by row group" would
  * bound nothing). ART's format on top of it is artParquet.ts. No `vscode` import.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegular } from './regular';
 import { parquetMetadata, parquetReadObjects, parquetSchema, type ColumnMetaData, type Compressors, type FileMetaData, type PageHeader, type SchemaElement } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
@@ -218,7 +219,7 @@ export class ParquetFile {
 
   /** Opens `path` and reads its footer; a file that is not Parquet, or is cut short, is a ParquetError. */
   static async open(path: string): Promise<ParquetFile> {
-    const fh = await open(path, 'r');
+    const fh = (await openRegular(path)).handle;
     try {
       const { size } = await fh.stat();
       if (size < 12) throw new ParquetError(`is not a Parquet file: ${size} bytes is too short`);

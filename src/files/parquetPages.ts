@@ -5,7 +5,8 @@
  * that holds the rows, and only that page (and the chunk's dictionary) is decoded. The pages found
  * are kept, so the walk is done once per file. No `vscode` import.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { openRegular } from './regular';
 import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetSchema } from 'hyparquet';
 import { parquetHeader, type readPage } from 'hyparquet/src/column.js';
@@ -60,7 +61,7 @@ export class ParquetPages {
 
   /** `opts.zstd`: which Zstd decoder (default: Node's where it has one); tests read with either. */
   static async open(path: string, metadata: FileMetaData, opts: InflateOptions = {}): Promise<ParquetPages> {
-    const fh = await open(path, 'r');
+    const fh = (await openRegular(path)).handle;
     try {
       return new ParquetPages(fh, (await fh.stat()).size, metadata, opts);
     } catch (e) {

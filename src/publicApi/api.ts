@@ -64,7 +64,9 @@ export interface PublicApiDeps {
 export function createPublicApi({ connection, tools, errors, uploads }: PublicApiDeps): SvcApiCalls {
   /** A read tool's text; its error text (already redacted, naming the fix) becomes the rejection. */
   const tool = async (call: string, name: string, options: unknown): Promise<string> => {
-    const r = await runTool(tools, findTool(name)!, options ?? {});
+    // Another extension's call: it reads files itself anyway, so a path outside the workspace is no
+    // escalation; no prompt opens for a scripted call.
+    const r = await runTool(tools, findTool(name)!, options ?? {}, undefined, { allowOutside: () => true });
     if (r.isError) throw new Error(`svc ${call}: ${r.text}`);
     return r.text;
   };
@@ -73,7 +75,8 @@ export function createPublicApi({ connection, tools, errors, uploads }: PublicAp
     try {
       return await fn();
     } catch (e) {
-      throw new Error(e instanceof Error && e.message.startsWith(`svc ${call}:`) ? e.message : `svc ${call}: ${errors.describe(e)}`);
+      // Redacted whichever way it came (a tool's text, or the presenter's words): a server may echo a key.
+      throw new Error(tools.redact(e instanceof Error && e.message.startsWith(`svc ${call}:`) ? e.message : `svc ${call}: ${errors.describe(e)}`));
     }
   };
   const client = (base: 'trace' | 'training') => {

@@ -11,11 +11,11 @@
  * twice), the file is hashed in a pass of its own and checked again before the last request.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { InputError } from '../api';
 import { FileBytes, type ByteSource } from '../files/bytes';
+import { openRegular, readRange } from '../files/regular';
 
 /** What an upload checks a file against: its size, mtime and the hashes of its bytes when validated. */
 export interface Fingerprint {
@@ -38,27 +38,24 @@ export const fileHash = (blocks: readonly string[]) => {
   return h.digest('hex');
 };
 
-/** The file's size, mtime and hashes, read in one pass. */
+/**
+ * The file's size, mtime and hashes, read in one pass: a regular file only, read to the size its
+ * handle had when opened (a device has no end; a file that grew since is not the same file anyway).
+ */
 export async function fingerprint(path: string, signal?: AbortSignal): Promise<Fingerprint & { blocks: readonly string[] }> {
-  const before = await stat(path);
+  signal?.throwIfAborted();
+  const { handle, stat: before } = await openRegular(path);
   const blocks: string[] = [];
-  let h = createHash('sha256');
-  let inBlock = 0;
-  for await (const chunk of createReadStream(path, { signal, highWaterMark: BLOCK_BYTES })) {
-    let b = chunk as Buffer;
-    while (b.length) {
-      const take = Math.min(b.length, BLOCK_BYTES - inBlock);
-      h.update(b.subarray(0, take));
-      inBlock += take;
-      b = b.subarray(take);
-      if (inBlock === BLOCK_BYTES) {
-        blocks.push(h.digest('hex'));
-        h = createHash('sha256');
-        inBlock = 0;
-      }
+  try {
+    for (let at = 0; at < before.size; ) {
+      const chunk = await readRange(handle, at, Math.min(BLOCK_BYTES, before.size - at), signal);
+      if (!chunk.length) break;
+      blocks.push(blockHash(chunk));
+      at += chunk.length;
     }
+  } finally {
+    await handle.close();
   }
-  if (inBlock) blocks.push(h.digest('hex'));
   return { size: before.size, mtimeMs: before.mtimeMs, sha256: fileHash(blocks), blocks };
 }
 

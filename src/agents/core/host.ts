@@ -23,6 +23,13 @@ export interface ToolHost {
   defaultProject(): string | undefined;
   /** An absolute path for a path a model gave (relative: to the workspace or working directory). */
   resolvePath(file: string): string;
+  /**
+   * The folders the read tools read files under without asking (core/access.ts): the workspace
+   * folders in VS Code, the `--root` folders of the MCP server.
+   */
+  readRoots(): readonly string[];
+  /** A file outside the read roots: confirmed by the user first (VS Code) or refused by name (MCP). */
+  readonly outsideRoots: 'confirm' | 'refuse';
   /** The creator name sent with feedback, if any. */
   feedbackCreator(): string | undefined;
   /** What fixes a missing or refused key here, e.g. `run "svc: Sign In"`. */
@@ -33,6 +40,12 @@ export interface ToolHost {
   readonly sentUploads?: SentUploads;
   /** Told when an upload that sent or tried to send has finished (VS Code: the API's onDidFinishUpload). */
   uploadFinished?(e: UploadFinished): void;
+  /**
+   * `text` with every key this host may send (and its Basic header values, its bearer token)
+   * replaced by `***`, as the log is redacted: a server may echo a key in an error body, and every
+   * tool text passes through here.
+   */
+  redact(text: string): string;
 }
 
 /** The tool's refusal, as text: the model reads it and the user sees it. */

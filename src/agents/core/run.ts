@@ -5,6 +5,7 @@
  * advice it cannot back. Pure: no vscode import.
  */
 import { defaultBestMetric, guessDirection, orderedMetrics } from '../../dashboard/shared/metrics';
+import { readablePath, type RunContext } from './access';
 import { readCheckpoints } from './checkpoints';
 import { count, num, signed } from './format';
 import { readHistory, type RunPoint } from './history';
@@ -142,16 +143,17 @@ export function summarizePoints(points: readonly RunPoint[], source: string): st
   return lines.join('\n');
 }
 
-export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, signal?: AbortSignal): Promise<string> {
+export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, signal?: AbortSignal, context: RunContext = {}): Promise<string> {
   if (input.modelId !== undefined) {
     const { checkpoints, complete } = await readCheckpoints(host, input.modelId, signal);
     const points = checkpoints.map((c) => ({ step: c.step, metrics: dict(Object.entries(c.metrics).map(([k, v]): [string, number | null] => [k, typeof v === 'number' && Number.isFinite(v) ? v : null])) }));
     return summarizePoints(points, `Model "${input.modelId}" (checkpoint metrics from the service${complete ? '' : `, the first ${count(points.length)} checkpoints only`})`);
   }
-  const path = host.resolvePath(input.historyFile!);
+  // Under the read roots or confirmed, a regular file (core/access.ts); read by its real path.
+  const { shown: path, real } = await readablePath(host, input.historyFile!, context);
   let history;
   try {
-    history = await readHistory(path);
+    history = await readHistory(real, { signal });
   } catch (e) {
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }

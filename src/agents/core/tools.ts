@@ -4,6 +4,7 @@
  * sends makes a tool throw (`runTool`, `prepareTool`). Pure: no vscode import.
  */
 import type { z } from 'zod';
+import { checkRead, type RunContext } from './access';
 import { listCheckpoints } from './checkpoints';
 import { describeError, type ToolHost } from './host';
 import { summarizeRun } from './run';
@@ -28,19 +29,22 @@ export interface AgentTool {
   /** For the model: when to use it and what comes back (package.json `modelDescription`). */
   description: string;
   input: z.ZodType;
-  /** Writes confirm first; reads do not. */
+  /** Writes confirm first; reads do not, unless they read a file outside the read roots (core/access.ts). */
   write: boolean;
+  /** The local files a read tool reads, as given. */
+  reads?(input: never): string[];
   /** What the UI shows while it runs. */
   progress(input: never): string;
   confirm?(host: ToolHost, input: never, signal?: AbortSignal): Promise<Confirmation> | Confirmation;
-  run(host: ToolHost, input: never, signal?: AbortSignal): Promise<string>;
+  run(host: ToolHost, input: never, signal?: AbortSignal, context?: RunContext): Promise<string>;
 }
 
-const tool = <S extends z.ZodType>(t: Omit<AgentTool, 'input' | 'progress' | 'confirm' | 'run'> & {
+const tool = <S extends z.ZodType>(t: Omit<AgentTool, 'input' | 'reads' | 'progress' | 'confirm' | 'run'> & {
   input: S;
+  reads?(input: z.infer<S>): string[];
   progress(input: z.infer<S>): string;
   confirm?(host: ToolHost, input: z.infer<S>, signal?: AbortSignal): Promise<Confirmation> | Confirmation;
-  run(host: ToolHost, input: z.infer<S>, signal?: AbortSignal): Promise<string>;
+  run(host: ToolHost, input: z.infer<S>, signal?: AbortSignal, context?: RunContext): Promise<string>;
 }): AgentTool => t as unknown as AgentTool;
 
 export const TOOLS: readonly AgentTool[] = [
@@ -77,6 +81,7 @@ export const TOOLS: readonly AgentTool[] = [
       'the best and latest step, the within-group reward standard deviation and the exception rate over time, metrics that stopped being logged, and non-finite values. It states numbers, not advice.',
     input: SummarizeRunInput,
     write: false,
+    reads: (i) => (i.historyFile !== undefined ? [i.historyFile] : []),
     progress: (i) => `Summarizing the run ${i.modelId ?? i.historyFile ?? ''}`,
     run: summarizeRun,
   }),
@@ -89,6 +94,7 @@ export const TOOLS: readonly AgentTool[] = [
       'Use it for "why does step 42 have no learning signal?" or before uploading. Nothing is sent anywhere.',
     input: SummarizeTrajectoriesInput,
     write: false,
+    reads: (i) => [i.file],
     progress: (i) => `Reading ${i.file}`,
     run: summarizeTrajectories,
   }),
@@ -143,24 +149,47 @@ function check(t: AgentTool, raw: unknown): Checked {
   return { ok: false, result: { text: `${t.name}: the input is not valid.\n${inputProblems(parsed.error)}`, isError: true } };
 }
 
-/** Runs a tool on what a model sent; every failure is a text result, never a throw. */
-export async function runTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<ToolText> {
+/** Runs a tool on what a model sent; every failure is a text result, never a throw. The text is redacted (ToolHost.redact). */
+export async function runTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal, context: RunContext = {}): Promise<ToolText> {
+  const result = await runUnredacted(host, t, raw, signal, context);
+  return { text: host.redact(result.text), isError: result.isError };
+}
+
+async function runUnredacted(host: ToolHost, t: AgentTool, raw: unknown, signal: AbortSignal | undefined, context: RunContext): Promise<ToolText> {
   try {
     const checked = check(t, raw);
     if (!checked.ok) return checked.result;
-    return { text: await t.run(host, checked.value as never, signal), isError: false };
+    return { text: await t.run(host, checked.value as never, signal, context), isError: false };
   } catch (e) {
     return { text: `${t.name} failed: ${describeError(e, host)}`, isError: true };
   }
 }
 
+export interface Prepared {
+  progress: string;
+  confirmation?: Confirmation;
+  /** The real paths outside the read roots the confirmation names: once confirmed, the run may read them. */
+  outside?: string[];
+}
+
 /**
- * The confirmation of a write tool, or the invocation message of a read. A write whose input
- * cannot be checked still confirms, saying why it will fail, so nothing is sent unasked.
+ * The confirmation of a write tool, or of a read of a file outside the read roots (where the host
+ * confirms them), and the invocation message. A write whose input cannot be checked still
+ * confirms, saying why it will fail, so nothing is sent unasked.
  */
-export async function prepareTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<{ progress: string; confirmation?: Confirmation }> {
+export async function prepareTool(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<Prepared> {
+  const { progress, confirmation, outside } = await prepareUnredacted(host, t, raw, signal);
+  return {
+    progress: host.redact(progress),
+    ...(confirmation ? { confirmation: { title: host.redact(confirmation.title), message: host.redact(confirmation.message) } } : {}),
+    ...(outside ? { outside } : {}),
+  };
+}
+
+async function prepareUnredacted(host: ToolHost, t: AgentTool, raw: unknown, signal?: AbortSignal): Promise<Prepared> {
   const checked = check(t, raw);
   const progress = checked.ok ? safe(() => t.progress(checked.value as never), t.title) : t.title;
+  if (!t.write && checked.ok && t.reads && host.outsideRoots === 'confirm') return { progress, ...(await confirmOutside(host, t, t.reads(checked.value as never))) };
   if (!t.write || !t.confirm) return { progress };
   if (!checked.ok) return { progress, confirmation: { title: t.title, message: checked.result.text } };
   try {
@@ -168,6 +197,35 @@ export async function prepareTool(host: ToolHost, t: AgentTool, raw: unknown, si
   } catch (e) {
     return { progress, confirmation: { title: `${t.title}?`, message: `This will fail: ${describeError(e, host)}` } };
   }
+}
+
+/**
+ * The confirmation of a read whose files are outside the read roots, naming each (and what a link
+ * leads to). A file that cannot be checked asks nothing: the run says what is wrong with it.
+ */
+async function confirmOutside(host: ToolHost, t: AgentTool, files: readonly string[]): Promise<Omit<Prepared, 'progress'>> {
+  const outside: { shown: string; real: string }[] = [];
+  let roots: string[] = [];
+  for (const file of files) {
+    try {
+      const c = await checkRead(host, file);
+      roots = c.roots;
+      if (!c.inside) outside.push(c);
+    } catch {
+      // Missing, not a regular file: the run refuses it by name, nothing to confirm.
+    }
+  }
+  if (!outside.length) return {};
+  const names = outside.map((c) => (c.real !== c.shown ? `${c.shown} (a link to ${c.real})` : c.shown));
+  return {
+    confirmation: {
+      title: `${t.title}: read a file outside the workspace?`,
+      message:
+        `${t.name} will read ${names.join(', ')}, outside the workspace folders (${roots.length ? roots.join(', ') : 'none open'}). ` +
+        'What it reads (figures, names and problems in the file) goes to the language model.',
+    },
+    outside: outside.map((c) => c.real),
+  };
 }
 
 function safe(f: () => string, fallback: string): string {

@@ -3,9 +3,13 @@
  * says (exceptions, tokens, time), and the validation problems with line and column. Reads the file
  * with the uploader's reader and validator. Pure: no vscode import.
  */
+import { z } from 'zod';
+import { formatPath } from '../../api/errors';
+import { TrajectoryGroup } from '../../api/schemas/models';
 import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../files';
 import { isObject } from '../../api/json';
 import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
+import { readablePath, type RunContext } from './access';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';
@@ -77,15 +81,52 @@ export function groupFigures(index: number, line: number, group: unknown): Group
   return out;
 }
 
-function problemLine(p: Problem): string {
-  return `- ${p.severity} at line ${p.line}, column ${p.column}: ${p.message}`;
+let fieldNames: ReadonlySet<string> | undefined;
+
+/** The field names of the trajectory format (every property of the group schema, at any depth). */
+function formatFields(): ReadonlySet<string> {
+  if (fieldNames) return fieldNames;
+  const names = new Set<string>(['trajectory_groups', 'split']);
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'properties' && isObject(x)) for (const name of Object.keys(x)) names.add(name);
+        walk(x);
+      }
+    }
+  };
+  walk(z.toJSONSchema(TrajectoryGroup, { io: 'input', unrepresentable: 'any' }));
+  return (fieldNames = names);
 }
 
-export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal): Promise<string> {
-  const path = host.resolvePath(input.file);
+/**
+ * A problem's words for the model, quoting nothing of the file: a key of the path that is not a
+ * field of the format is named by its length, a string value received by its kind. (The file may
+ * not be a trajectory file at all: a token or a key file read by mistake.) Line and column say
+ * where; the syntax errors quote nothing anyway (files/jsonText.ts).
+ */
+export function problemText(p: Problem): string {
+  let message = p.message;
+  if (p.path?.length) {
+    const where = formatPath(p.path);
+    const fields = formatFields();
+    const safe = formatPath(p.path.map((k) => (typeof k === 'number' || fields.has(k) ? k : `<key of ${k.length} characters>`)));
+    if (where !== safe && message.startsWith(`${where}: `)) message = `${safe}: ${message.slice(where.length + 2)}`;
+  }
+  return message.replace(/received "(?:[^"\\]|\\.)*"/g, 'received a string');
+}
+
+function problemLine(p: Problem): string {
+  return `- ${p.severity} at line ${p.line}, column ${p.column}: ${problemText(p)}`;
+}
+
+export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal, context: RunContext = {}): Promise<string> {
+  // Under the read roots or confirmed, a regular file (core/access.ts); read by its real path.
+  const { shown: path, real } = await readablePath(host, input.file, context);
   let summary: ValidationSummary;
   try {
-    summary = await validateTrajectoryFile(path, { signal, maxProblems: 200 });
+    summary = await validateTrajectoryFile(real, { signal, maxProblems: 200 });
   } catch (e) {
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -108,7 +149,7 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   const groups: GroupFigures[] = [];
   const all: number[] = [];
   try {
-    for await (const g of readTrajectoryGroups(path, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
+    for await (const g of readTrajectoryGroups(real, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
       const s = groupFigures(g.index, g.line, JSON.parse(g.json));
       all.push(...s.rewards);
       groups.push(s);

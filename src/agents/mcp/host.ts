@@ -7,7 +7,8 @@
 import * as path from 'node:path';
 import { createServiceClient, originOf, serviceUrlProblem, type Credentials, type ServiceClient } from '../../api';
 import { netrcPath, readNetrc } from '../../auth/netrc';
-import { findKey, type FoundKey, type KeySources } from '../../auth/resolve';
+import { findKey, fromEnvironment, type FoundKey, type KeySources } from '../../auth/resolve';
+import { redactSecrets, secretForms } from '../../auth/secrets';
 import { MemoryStore, SentUploads } from '../../trajectories/sent';
 import type { Base, ToolHost } from '../core/host';
 
@@ -15,6 +16,8 @@ export interface EnvHostOptions {
   env: NodeJS.ProcessEnv;
   /** Relative paths resolve against this directory. */
   cwd: string;
+  /** The folders files are read under (`--root`); default: `cwd`. Anything else is refused by name. */
+  roots?: readonly string[];
   userAgent: string;
   /** Told about each request (never headers or bodies). */
   log?: (line: string) => void;
@@ -32,11 +35,22 @@ export class EnvHost implements ToolHost {
   private readonly trainingBaseUrl: string | undefined;
   private built: { client: ServiceClient } | { problem: string } | undefined;
   private readonly keys = new Map<Base, Promise<FoundKey | undefined>>();
+  /** The text forms of every key this server may send (from the environment, and each key found). */
+  private readonly secrets = new Set<string>();
 
   constructor(private readonly options: EnvHostOptions) {
     this.baseUrl = options.env.SVC_BASE_URL?.trim() || undefined;
     this.trainingBaseUrl = options.env.SVC_TRAINING_BASE_URL?.trim() || undefined;
     this.signInHint = options.env.SVC_MCP_CLIENT === 'vscode' ? SIGN_IN_VSCODE : SIGN_IN;
+    for (const s of secretForms(fromEnvironment(options.env))) this.secrets.add(s);
+    for (const name of ['SVC_API_KEY', 'SVC_PASSWORD', 'SVC_ACCESS_TOKEN']) {
+      const value = options.env[name]?.trim();
+      if (value) for (const s of secretForms({ username: options.env.SVC_USERNAME?.trim(), password: value })) this.secrets.add(s);
+    }
+  }
+
+  redact(text: string): string {
+    return redactSecrets(text, [...this.secrets]);
   }
 
   client(): { client: ServiceClient } | { problem: string } {
@@ -53,7 +67,7 @@ export class EnvHost implements ToolHost {
         credentials: (base) => this.credentials(base),
         userAgent: this.options.userAgent,
         env: this.options.env,
-        logger: (e) => this.options.log?.(`${e.method} ${e.path} ${e.status ?? ''}${e.error ? ` ${e.error}` : ''} (${Math.round(e.durationMs)} ms)`),
+        logger: (e) => this.options.log?.(this.redact(`${e.method} ${e.path} ${e.status ?? ''}${e.error ? ` ${e.error}` : ''} (${Math.round(e.durationMs)} ms)`)),
       });
       return (this.built = { client });
     } catch (e) {
@@ -80,6 +94,11 @@ export class EnvHost implements ToolHost {
       };
       const origin = this.origin(base);
       found = origin ? findKey(sources, origin, base, this.origin('trace')) : Promise.resolve(undefined);
+      // A netrc key is redacted from the moment it is found, whether it may be sent or not.
+      found = found.then((f) => {
+        for (const s of secretForms(f?.credentials)) this.secrets.add(s);
+        return f;
+      });
       this.keys.set(base, found);
     }
     return found;
@@ -108,6 +127,13 @@ export class EnvHost implements ToolHost {
   resolvePath(file: string): string {
     return path.resolve(this.options.cwd, file);
   }
+
+  readRoots(): string[] {
+    return (this.options.roots?.length ? this.options.roots : [this.options.cwd]).map((r) => path.resolve(this.options.cwd, r));
+  }
+
+  /** Nobody can confirm anything here: a file outside the roots is refused by name. */
+  readonly outsideRoots = 'refuse';
 
   feedbackCreator(): string | undefined {
     return this.options.env.SVC_FEEDBACK_CREATOR?.trim() || undefined;

@@ -7,6 +7,7 @@
  *
  * Pure (no vscode, no Node import): the dashboard, the agents' tools and the bench share it.
  */
+import { firstSyntaxError } from '../../files/jsonText';
 import type { CheckpointRow } from './series';
 import { dict } from '../../common/dict';
 
@@ -57,18 +58,19 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
-  } catch (e) {
+  } catch {
     try {
       value = JSON.parse(trimmed.replace(PY_NON_FINITE, `$1"${NON_FINITE}"`));
     } catch {
-      return { line: number, message: `not JSON (${e instanceof Error ? e.message.slice(0, 120) : 'invalid'})` };
+      return { line: number, message: notJson(text, trimmed) };
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { line: number, message: `not a JSON object (${Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value})` };
   const o = value as Record<string, unknown>;
   const step = o.step ?? o.training_step;
   if (step === undefined) return { line: number, message: 'no "step" or "training_step"' };
-  if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${JSON.stringify(step)?.slice(0, 40)})` };
+  // The value is named by its kind unless it is a number: a line's text is never quoted.
+  if (typeof step !== 'number' || !Number.isSafeInteger(step) || step < 0) return { line: number, message: `"step" is not a whole number ≥ 0 (${typeof step === 'number' ? String(step) : step === null ? 'null' : Array.isArray(step) ? 'an array' : `a ${typeof step}`})` };
   // Own keys only (JSON.parse makes no others); `v - v === 0` is Number.isFinite for a number.
   const metrics = dict<number>(); // keyed by the line's names: "__proto__" is a metric too
   let nonFinite: string[] | undefined;
@@ -82,6 +84,17 @@ export function parseHistoryLine(text: string, number: number): HistoryLine | Hi
   if (nonFinite) line.nonFinite = nonFinite;
   if (typeof recordedAt === 'string') line.recordedAt = recordedAt;
   return line;
+}
+
+/**
+ * Why a line is not JSON, by place and what was expected (the JSON reader's words), never quoting
+ * it: a file that is not a history (a token file) may be read by mistake, and the words reach the
+ * log and the agents' tools.
+ */
+function notJson(text: string, trimmed: string): string {
+  const e = firstSyntaxError(trimmed);
+  if (!e) return 'not JSON';
+  return `not JSON: ${e.description}, at column ${text.indexOf(trimmed) + e.offset + 1}`;
 }
 
 export function isProblem(x: HistoryLine | HistoryProblem): x is HistoryProblem {
@@ -171,37 +184,155 @@ export function readHistory(text: string | readonly string[], firstLine = 1): Hi
   return { rows: mergeHistoryLines(read), problems, lines: read.length + problems.length, latestStep, recordedAt, lastRecordedAt };
 }
 
+/** The longest history line read, in bytes. One line is one `log` call: a few hundred bytes, some 100 KiB with thousands of metrics. */
+export const MAX_HISTORY_LINE_BYTES = 16 * 1024 * 1024;
+
+const LF = 0x0a;
+
+/** "1 KiB", "16 MiB": the limit as a problem names it. */
+function sizeText(n: number): string {
+  if (n >= 1024 * 1024 && n % (1024 * 1024) === 0) return `${n / (1024 * 1024)} MiB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
+  return `${n} bytes`;
+}
+
+/** The problem of a line over the limit (named once, as soon as it is over). */
+export function overlongMessage(maxLineBytes: number): string {
+  return `longer than ${sizeText(maxLineBytes)}: not read (a history line holds one log call)`;
+}
+
+/** The texts of complete lines, numbered from `first` ('' for a line over the limit), and the lines over the limit. */
+export interface HistoryChunk {
+  texts: string[];
+  first: number;
+  overlong: HistoryProblem[];
+}
+
 /**
- * Reads a history file as it grows: give it the bytes appended since the last call, and it returns
- * the complete lines among them, read. A line without its newline yet waits for the next call
- * (the client may be writing it), so does a character split between two calls.
+ * A history file's bytes split into lines as they arrive, the rule of the JSONL reader
+ * (src/files/lines.ts): every byte is scanned once for its newline (an unfinished line is kept as
+ * the parts read, never joined and searched again), and a line longer than `maxLineBytes` is
+ * named as soon as it is and its bytes dropped as they come, so memory is bounded by the limit.
+ * A line is decoded once it is whole (a character split between two reads is joined first).
  */
-export class HistoryReader {
-  private decoder = new TextDecoder('utf-8');
-  private rest = '';
+export class HistoryLines {
+  private parts: Uint8Array[] = [];
+  private partBytes = 0;
+  private overlong = false;
   private nextLine = 1;
-  /** Bytes consumed so far: the offset to read from next. */
-  offset = 0;
+
+  constructor(readonly maxLineBytes = MAX_HISTORY_LINE_BYTES) {}
 
   /** Line number the next complete line will have. */
   get lineNumber(): number {
     return this.nextLine;
   }
 
+  /** Bytes held for the unfinished line (never more than the limit and a final `\r`). */
+  get buffered(): number {
+    return this.partBytes;
+  }
+
+  /** The complete lines among `bytes`; the rest waits for its newline. `bytes` may be reused by the caller afterwards. */
+  push(bytes: Uint8Array): HistoryChunk {
+    const out: HistoryChunk = { texts: [], first: this.nextLine, overlong: [] };
+    let pos = 0;
+    for (let nl = bytes.indexOf(LF); nl >= 0; nl = bytes.indexOf(LF, pos)) {
+      if (this.overlong || this.partBytes + (nl - pos) > this.maxLineBytes + 1) {
+        if (!this.overlong) out.overlong.push(this.problem());
+        out.texts.push('');
+      } else {
+        out.texts.push(this.decode(bytes.subarray(pos, nl)));
+      }
+      this.parts = [];
+      this.partBytes = 0;
+      this.overlong = false;
+      this.nextLine++;
+      pos = nl + 1;
+    }
+    if (pos < bytes.length && !this.overlong) {
+      if (this.partBytes + (bytes.length - pos) > this.maxLineBytes + 1) {
+        out.overlong.push(this.problem());
+        this.overlong = true;
+        this.parts = [];
+        this.partBytes = 0;
+      } else {
+        // Copied (a Buffer's slice would not copy): the caller's buffer is read into again.
+        this.parts.push(new Uint8Array(bytes.subarray(pos)));
+        this.partBytes += bytes.length - pos;
+      }
+    }
+    return out;
+  }
+
+  /** The unfinished line's text so far (undefined when there is none, or it is over the limit). Not consumed. */
+  rest(): string | undefined {
+    return this.overlong || this.partBytes === 0 ? undefined : this.decode(new Uint8Array(0));
+  }
+
+  reset(): void {
+    this.parts = [];
+    this.partBytes = 0;
+    this.overlong = false;
+    this.nextLine = 1;
+  }
+
+  private problem(): HistoryProblem {
+    return { line: this.nextLine, message: overlongMessage(this.maxLineBytes) };
+  }
+
+  /** The held parts and `tail`, decoded as one line (a `\r` before the newline is trimmed by the parser). */
+  private decode(tail: Uint8Array): string {
+    if (this.parts.length === 0) return decoder.decode(tail);
+    const whole = new Uint8Array(this.partBytes + tail.length);
+    let at = 0;
+    for (const p of this.parts) {
+      whole.set(p, at);
+      at += p.length;
+    }
+    whole.set(tail, at);
+    return decoder.decode(whole);
+  }
+}
+
+const decoder = new TextDecoder('utf-8');
+
+/**
+ * Reads a history file as it grows: give it the bytes appended since the last call, and it returns
+ * the complete lines among them, read. A line without its newline yet waits for the next call
+ * (the client may be writing it), so does a character split between two calls. A line over
+ * `maxLineBytes` is a problem named as soon as it is (HistoryLines).
+ */
+export class HistoryReader {
+  private readonly lines: HistoryLines;
+  /** Bytes consumed so far: the offset to read from next. */
+  offset = 0;
+
+  constructor(maxLineBytes = MAX_HISTORY_LINE_BYTES) {
+    this.lines = new HistoryLines(maxLineBytes);
+  }
+
+  /** Line number the next complete line will have. */
+  get lineNumber(): number {
+    return this.lines.lineNumber;
+  }
+
+  /** Bytes held for the unfinished line. */
+  get buffered(): number {
+    return this.lines.buffered;
+  }
+
   /** Reads the complete lines in `bytes` (the file's bytes from `offset` on). */
   push(bytes: Uint8Array): HistoryRows {
     this.offset += bytes.byteLength;
-    const text = this.rest + this.decoder.decode(bytes, { stream: true });
-    const end = text.lastIndexOf('\n');
-    if (end < 0) {
-      this.rest = text;
-      return readHistory([], this.nextLine);
+    const chunk = this.lines.push(bytes);
+    const rows = readHistory(chunk.texts, chunk.first);
+    if (chunk.overlong.length) {
+      rows.problems = [...rows.problems, ...chunk.overlong].sort((a, b) => a.line - b.line);
+      // An overlong line that ended here is among the texts (as ''); one still going is not.
+      rows.lines += chunk.overlong.length;
     }
-    this.rest = text.slice(end + 1);
-    const lines = text.slice(0, end).split('\n');
-    const first = this.nextLine;
-    this.nextLine += lines.length;
-    return readHistory(lines, first);
+    return rows;
   }
 
   /**
@@ -210,15 +341,14 @@ export class HistoryReader {
    * again, which merges the same values. A half-written line is no problem yet: nothing.
    */
   pending(): HistoryLine | undefined {
-    const r = parseHistoryLine(this.rest, this.nextLine);
+    const rest = this.lines.rest();
+    const r = rest === undefined ? undefined : parseHistoryLine(rest, this.lines.lineNumber);
     return r && !isProblem(r) ? r : undefined;
   }
 
   /** Starts over (the file was truncated or rewritten). */
   reset(): void {
-    this.decoder = new TextDecoder('utf-8');
-    this.rest = '';
-    this.nextLine = 1;
+    this.lines.reset();
     this.offset = 0;
   }
 }

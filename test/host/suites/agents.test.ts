@@ -4,13 +4,17 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { findTool, prepareTool, runTool, TOOLS } from '../../../src/agents/core/tools';
+import { languageModelTool } from '../../../src/agents/lmTools';
 import { mcpEnvironment } from '../../../src/agents/mcpConfig';
 import { dump, EXCEPTION, GROUP, TRAJECTORY } from '../../fixtures/art/producers';
 import type { ReferenceServer } from '../../server';
 import { api, configure, connect, endSuite, exportsOf, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
 
 const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-'));
+// In the workspace folder: the read tools read files there without asking (outside it, the
+// confirmation would stop vscode.lm.invokeTool).
+const workspaceFolder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+const dir = fs.mkdtempSync(path.join(workspaceFolder ?? os.tmpdir(), 'svc-agents-'));
 
 /** The text of a tool's result, as a model receives it. */
 async function invoke(name: string, input: object): Promise<string> {
@@ -186,6 +190,33 @@ describe('agent tools (language model tools)', () => {
       const prepared = await prepareTool(a.agentHost, t, { modelId: 'agent-7b', file: 'x.jsonl' });
       assert.strictEqual(prepared.confirmation, undefined, t.name);
       assert.ok(prepared.progress, t.name);
+    }
+  });
+
+  // Issue 28, item 6: the read tools read any absolute path without asking.
+  it('a read tool asks before it reads a file outside the workspace folders, naming it; a file inside asks nothing', async () => {
+    const a = await api();
+    assert.ok(workspaceFolder, 'the host tests open a workspace folder');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-outside-'));
+    const far = path.join(outside, 'history.jsonl');
+    fs.writeFileSync(far, '{"train/reward": 0.5, "step": 1}\n');
+    const near = path.join(dir, 'near-history.jsonl');
+    fs.writeFileSync(near, '{"train/reward": 0.5, "step": 1}\n');
+    try {
+      const t = findTool('svc_summarize_run')!;
+      const asked = await prepareTool(a.agentHost, t, { historyFile: far });
+      assert.ok(asked.confirmation, 'a file outside the workspace is confirmed first');
+      assert.ok(asked.confirmation.message.includes(fs.realpathSync(far)), asked.confirmation.message);
+      assert.match(asked.confirmation.message, /outside the workspace folders/);
+      assert.strictEqual((await prepareTool(a.agentHost, t, { historyFile: near })).confirmation, undefined);
+      assert.strictEqual((await prepareTool(a.agentHost, t, { historyFile: path.relative(workspaceFolder!, near) })).confirmation, undefined);
+      // The language model tool itself: its prepareInvocation returns the confirmation VS Code shows.
+      const tool = languageModelTool(a.agentHost, t);
+      const prepared = await tool.prepareInvocation!({ input: { historyFile: far } }, new vscode.CancellationTokenSource().token);
+      const message = (prepared as vscode.PreparedToolInvocation).confirmationMessages?.message;
+      assert.match(typeof message === 'string' ? message : (message?.value ?? ''), /outside the workspace folders/);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
     }
   });
 

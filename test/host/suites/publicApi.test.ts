@@ -156,6 +156,23 @@ describe('public API (getApi(1))', () => {
     await assertNothingSecret(error, 'an error of the API');
   });
 
+  // Issue 28, item 7: a service that echoes the key or the Basic header reached these errors.
+  it('redacts a key the service echoes (the key, its Basic header values) in its errors, as the log does', async () => {
+    const b64 = (s: string) => Buffer.from(s).toString('base64');
+    const echo = `got ${KEY} in Basic ${b64(`api:${KEY}`)}`;
+    const errorOf = (p: Promise<unknown>) => p.then(() => assert.fail('resolved'), (e: Error) => e.message);
+    server.faults.add({ path: /checkpoints/, kind: 'status', status: 500, body: { message: echo }, times: 20 });
+    const viaTool = await errorOf(svc.summarizeRun({ modelId: MODEL }));
+    server.faults.clear();
+    server.faults.add({ path: /checkpoints/, kind: 'status', status: 422, body: { message: echo }, times: 20 });
+    const direct = await errorOf(svc.listCheckpoints({ modelId: MODEL }));
+    server.faults.clear();
+    for (const message of [viaTool, direct]) {
+      assert.match(message, /got \*\*\* in Basic \*\*\*/, message);
+      assert.ok(!message.includes(KEY) && !message.includes(b64(`api:${KEY}`)), message);
+    }
+  });
+
   it('uploads trajectories through the scripted path and tells the upload to onDidFinishUpload listeners', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-api-upload-'));
     const file = path.join(dir, 'groups.jsonl');

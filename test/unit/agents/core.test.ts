@@ -4,12 +4,14 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseHistory } from '../../../src/agents/core/history';
+import { parseHistory, readHistory } from '../../../src/agents/core/history';
 import { mcpConfigSnippets } from '../../../src/agents/core/mcpSnippet';
 import { summarizePoints, trendOf, vanished } from '../../../src/agents/core/run';
-import { inputSchemaOf, TOOLS } from '../../../src/agents/core/tools';
+import type { ToolHost } from '../../../src/agents/core/host';
+import { findTool, inputSchemaOf, prepareTool, runTool, TOOLS } from '../../../src/agents/core/tools';
 import { EnvHost } from '../../../src/agents/mcp/host';
 import { atLeast } from '../../../src/boot/version';
+import { startReferenceServer } from '../../server';
 
 const root = path.resolve(__dirname, '../../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -106,6 +108,20 @@ describe('agents: history.jsonl reader', () => {
     const h = parseHistory('{"r": 2, "training_step": 5}\n{"r": 1, "training_step": 2}\n');
     assert.deepStrictEqual(h.points.map((p) => p.step), [2, 5]);
   });
+
+  it('names a line over the limit by its number and reads the lines around it (a last line without its end too)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-history-'));
+    const file = path.join(dir, 'history.jsonl');
+    fs.writeFileSync(file, `{"train/reward": 0.1, "step": 1}\n{"train/reward": "${'x'.repeat(4000)}"}\n{"train/reward": 0.2, "step": 2}\n{"train/reward": 0.3, "step": 3}`);
+    try {
+      const h = await readHistory(file, { maxLineBytes: 1024 });
+      assert.deepStrictEqual(h.points.map((p) => p.step), [1, 2, 3]);
+      assert.deepStrictEqual(h.problems, [{ line: 2, reason: 'longer than 1 KiB: not read (a history line holds one log call)' }]);
+      assert.strictEqual(h.lines, 4);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('agents: MCP configuration snippet', () => {
@@ -114,7 +130,7 @@ describe('agents: MCP configuration snippet', () => {
     const blocks = text.split('\n## ').slice(1).map((b) => JSON.parse(b.slice(b.indexOf('\n') + 1)));
     assert.strictEqual(blocks.length, 3);
     const [vscodeCfg, claude, cursor] = blocks;
-    assert.deepStrictEqual(vscodeCfg.servers.svc.args, ['/ext/dist/mcp.js']);
+    assert.deepStrictEqual(vscodeCfg.servers.svc.args, ['/ext/dist/mcp.js', '--root', '${workspaceFolder}']);
     assert.strictEqual(vscodeCfg.servers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
     assert.strictEqual(claude.mcpServers.svc.env.SVC_API_KEY, '${SVC_API_KEY}');
     assert.strictEqual(cursor.mcpServers.svc.env.SVC_API_KEY, '${env:SVC_API_KEY}');
@@ -160,5 +176,98 @@ describe('agents: the MCP server sends a key only where it was given for', () =>
   it('says what to set without a URL, and refuses a URL with credentials in it', () => {
     assert.match(JSON.stringify(host({}).client()), /set SVC_BASE_URL/);
     assert.match(JSON.stringify(host({ SVC_BASE_URL: 'https://u:p@a.example' }).client()), /SVC_BASE_URL is not usable/);
+  });
+});
+
+// Issue 28, item 7: a server that echoes the key (a 401 body) or the Authorization header (a 500
+// body) reached the tool text unredacted. Tool texts are redacted as the log is.
+describe('agents: a key echoed by the service never reaches a tool result', () => {
+  const KEY = 'echo-test-key-0123456789abcdef';
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const forms = (user: string) => [KEY, b64(`api:${KEY}`), b64(`${user}:${KEY}`), `Bearer ${KEY}`];
+
+  for (const [label, env, user] of [
+    ['SVC_API_KEY', { SVC_API_KEY: KEY }, 'api'],
+    ['SVC_PASSWORD with SVC_USERNAME', { SVC_PASSWORD: KEY, SVC_USERNAME: 'alice' }, 'alice'],
+  ] as const) {
+    it(`redacts the key, its Basic header values and the bearer token (${label})`, async () => {
+      const server = await startReferenceServer({ apiKeys: [{ key: KEY, userId: 'u' }] });
+      const host = new EnvHost({ env: { SVC_BASE_URL: server.url, NETRC: '/nonexistent', ...env }, cwd: os.tmpdir(), userAgent: 't' });
+      try {
+        const echo = `you sent ${forms(user).join(' and ')}`;
+        server.faults.add({ kind: 'status', status: 401, body: { detail: `invalid key ${echo}` } });
+        const refused = await runTool(host, findTool('svc_list_checkpoints')!, { modelId: 'm' });
+        server.faults.add({ kind: 'status', status: 500, body: { message: `bad header Basic ${echo}` }, times: 20 });
+        const failed = await runTool(host, findTool('svc_summarize_run')!, { modelId: 'm' });
+        for (const r of [refused, failed]) {
+          assert.strictEqual(r.isError, true, r.text);
+          assert.match(r.text, /\*\*\*/, r.text);
+          for (const f of forms(user)) assert.ok(!r.text.includes(f.replace('Bearer ', '')), `${f} in: ${r.text}`);
+        }
+        assert.match(refused.text, /refused the key \(HTTP 401\)/);
+      } finally {
+        await host.close();
+        await server.close();
+      }
+    });
+  }
+});
+
+// Issue 28, item 6, the VS Code side: a read outside the workspace folders is confirmed first (the
+// language model tool's prepareInvocation), and the run reads only what the confirmation named.
+describe('agents: a read outside the workspace folders is confirmed first', () => {
+  const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-roots-')));
+  const inside = path.join(work, 'workspace');
+  const outside = path.join(work, 'elsewhere');
+  fs.mkdirSync(inside);
+  fs.mkdirSync(outside);
+  const groups = `${JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] })}\n`;
+  fs.writeFileSync(path.join(inside, 'groups.jsonl'), groups);
+  fs.writeFileSync(path.join(outside, 'groups.jsonl'), groups);
+  fs.symlinkSync(path.join(outside, 'groups.jsonl'), path.join(inside, 'link.jsonl'));
+  after(() => fs.rmSync(work, { recursive: true, force: true }));
+  /** What ConnectionHost answers for one workspace folder: relative paths in it, reads confirmed outside it. */
+  const host: ToolHost = {
+    client: () => ({ problem: 'no service' }),
+    keyProblem: async () => undefined,
+    origin: () => undefined,
+    defaultProject: () => undefined,
+    resolvePath: (f) => path.resolve(inside, f),
+    readRoots: () => [inside],
+    outsideRoots: 'confirm',
+    feedbackCreator: () => undefined,
+    signInHint: '',
+    redact: (t) => t,
+  };
+  const summarize = findTool('svc_summarize_trajectories')!;
+
+  it('asks nothing for a file in the workspace, and reads it', async () => {
+    const prepared = await prepareTool(host, summarize, { file: 'groups.jsonl' });
+    assert.strictEqual(prepared.confirmation, undefined);
+    const r = await runTool(host, summarize, { file: 'groups.jsonl' });
+    assert.strictEqual(r.isError, false, r.text);
+  });
+
+  it('names a file outside (and where a link leads) in the confirmation; unconfirmed, the run refuses it by name', async () => {
+    const far = path.join(outside, 'groups.jsonl');
+    const prepared = await prepareTool(host, summarize, { file: far });
+    assert.strictEqual(prepared.confirmation?.title, 'Summarize a trajectory file: read a file outside the workspace?');
+    assert.strictEqual(prepared.confirmation?.message, `svc_summarize_trajectories will read ${far}, outside the workspace folders (${inside}). What it reads (figures, names and problems in the file) goes to the language model.`);
+    assert.deepStrictEqual(prepared.outside, [far]);
+    const link = await prepareTool(host, summarize, { file: 'link.jsonl' });
+    assert.match(link.confirmation!.message, new RegExp(`will read ${path.join(inside, 'link.jsonl').replace(/[/.]/g, '\\$&')} \\(a link to ${far.replace(/[/.]/g, '\\$&')}\\)`));
+    const refused = await runTool(host, summarize, { file: far });
+    assert.strictEqual(refused.isError, true);
+    assert.strictEqual(refused.text, `svc_summarize_trajectories failed: ${far} is outside the workspace folders (${inside}): not read without the user's confirmation.`);
+    const history = await runTool(host, findTool('svc_summarize_run')!, { historyFile: far });
+    assert.match(history.text, /is outside the workspace folders/);
+  });
+
+  it('once confirmed, reads exactly the real paths the confirmation named', async () => {
+    const prepared = await prepareTool(host, summarize, { file: 'link.jsonl' });
+    const allowOutside = (p: string) => prepared.outside!.includes(p);
+    const r = await runTool(host, summarize, { file: 'link.jsonl' }, undefined, { allowOutside });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /1 groups, 1 trajectories/);
   });
 });

@@ -3,6 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as assert from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -52,7 +53,8 @@ describe('MCP server (stdio, the SDK client)', function () {
     server = await startReferenceServer({ apiKeys: [{ key: KEY, userId: 'u' }] });
     server.seedThreads(PROJECT, 75, { turnsPerThread: 2 });
     server.addCheckpoints('agent-7b', 12, { metrics: (step) => ({ 'train/reward': step / 100, loss: 1 / step }) });
-    s = await start(env());
+    // The repository (relative paths) and the temporary folder of the files below.
+    s = await start(env(), ['--root', root, '--root', dir]);
   });
   after(async () => {
     await s?.client.close();
@@ -97,7 +99,7 @@ describe('MCP server (stdio, the SDK client)', function () {
   it('svc_summarize_trajectories on a .json file that does not parse names the place and counts no groups', async () => {
     // Two groups with the comma between them missing, as a hand edit leaves it (line 2, column 3).
     const t = (reward: number) => `{"messages_and_choices": [{"role": "user", "content": "hi"}], "reward": ${reward}}`;
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-json-')), 'groups.json');
+    const file = path.join(fs.mkdtempSync(path.join(dir, 'svc-mcp-json-')), 'groups.json');
     fs.writeFileSync(file, `[{"trajectories": [${t(1)}, ${t(0)}]}\n  {"trajectories": [${t(1)}]}]\n`);
     const r = await call(s, 'svc_summarize_trajectories', { file });
     assert.strictEqual(r.isError, false, r.text);
@@ -105,6 +107,75 @@ describe('MCP server (stdio, the SDK client)', function () {
     assert.doesNotMatch(r.text, /0 groups/);
     assert.match(r.text, /error at line 2, column 3: .*comma expected/i);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+
+  // Issue 28, item 6: the read tools read any absolute path.
+  it('reads files under its --root folders only: elsewhere, or through a link out of them, refused by name; a device refused', async () => {
+    const work = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-roots-')));
+    const inside = path.join(work, 'inside');
+    const outside = path.join(work, 'outside');
+    fs.mkdirSync(inside);
+    fs.mkdirSync(outside);
+    const groups = `${JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'SECRET-CONTENT' }], reward: 1 }] })}\n`;
+    fs.writeFileSync(path.join(inside, 'groups.jsonl'), groups);
+    fs.writeFileSync(path.join(outside, 'groups.jsonl'), groups);
+    fs.writeFileSync(path.join(outside, 'history.jsonl'), '{"train/reward": 0.5, "step": 1}\n');
+    fs.symlinkSync(path.join(outside, 'groups.jsonl'), path.join(inside, 'link.jsonl'));
+    fs.symlinkSync('/dev/zero', path.join(inside, 'zero.trajectories.json'));
+    const r = await start(env(), ['--root', inside]);
+    try {
+      const ok = await call(r, 'svc_summarize_trajectories', { file: path.join(inside, 'groups.jsonl') });
+      assert.strictEqual(ok.isError, false, ok.text);
+      assert.match(ok.text, /1 groups, 1 trajectories/);
+      const far = await call(r, 'svc_summarize_trajectories', { file: path.join(outside, 'groups.jsonl') });
+      assert.strictEqual(far.isError, true, far.text);
+      assert.strictEqual(far.text, `svc_summarize_trajectories failed: ${path.join(outside, 'groups.jsonl')} is outside the folders this server reads (${inside}): not read. Start the MCP server with --root <folder> to let it read files under that folder.`);
+      const link = await call(r, 'svc_summarize_trajectories', { file: path.join(inside, 'link.jsonl') });
+      assert.strictEqual(link.isError, true, link.text);
+      assert.match(link.text, new RegExp(`link\\.jsonl \\(a link to ${outside.replace(/[/\\.]/g, '\\$&')}/groups\\.jsonl\\) is outside the folders this server reads`));
+      const relative = await call(r, 'svc_summarize_trajectories', { file: 'test/fixtures/trajectories/groups.jsonl' });
+      assert.match(relative.text, /is outside the folders this server reads/);
+      const zero = await call(r, 'svc_summarize_trajectories', { file: path.join(inside, 'zero.trajectories.json') });
+      assert.strictEqual(zero.isError, true, zero.text);
+      assert.match(zero.text, /zero\.trajectories\.json is a character device \(\/dev\/zero\), not a regular file: only regular files are read\./);
+      const history = await call(r, 'svc_summarize_run', { historyFile: path.join(outside, 'history.jsonl') });
+      assert.match(history.text, /history\.jsonl is outside the folders this server reads/);
+      for (const t of [far, link, relative, zero, history]) assert.ok(!t.text.includes('SECRET-CONTENT'), t.text);
+    } finally {
+      await r.client.close();
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  });
+
+  it('quotes nothing of a file in its errors: a token file read as JSON, JSONL or a history; keys and values not of the format', async () => {
+    const token = 'ghp_0123456789abcdefghijklmnopqrstuvwxyzAB';
+    const write = (name: string, text: string) => {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, text);
+      return file;
+    };
+    const asJson = await call(s, 'svc_summarize_trajectories', { file: write('token.json', `${token}\n`) });
+    assert.match(asJson.text, /error at line 1, column 1: Invalid JSON: value expected/);
+    const asJsonl = await call(s, 'svc_summarize_trajectories', { file: write('token.jsonl', `${token}\n`) });
+    assert.match(asJsonl.text, /error at line 1, column 1: Invalid JSON: value expected/);
+    const asHistory = await call(s, 'svc_summarize_run', { historyFile: write('token-history.jsonl', `  ${token}\n`) });
+    assert.match(asHistory.text, /Unreadable lines \(1, skipped\): line 1: not JSON: value expected .*, at column 3\./);
+    const keyed = await call(s, 'svc_summarize_trajectories', {
+      file: write('keyed.jsonl', `${JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: token, content: 'x' }], metrics: { [token]: 'x' }, reward: 1 }] })}\n`),
+    });
+    assert.match(keyed.text, /trajectories\[0\]\.messages_and_choices\[0\]\.role: expected one of "system", .*, received a string/);
+    assert.match(keyed.text, /trajectories\[0\]\.metrics\.<key of 42 characters>: expected/);
+    for (const r of [asJson, asJsonl, asHistory, keyed]) assert.ok(!r.text.includes('ghp_'), r.text);
+  });
+
+  it('--help names --root; a --root that is not a folder is refused by name', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), path.join(root, 'src/agents/mcp/main.ts'), ...args], { encoding: 'utf8', cwd: root });
+    const help = run('--help');
+    assert.match(help.stdout, /Usage: node dist\/mcp\.js \[--read-only\] \[--root <folder>\]\.\.\./);
+    assert.match(help.stdout, /--root <folder> {2}the read tools .* read regular files under this folder only/s);
+    const bad = run('--root', path.join(dir, 'no-such-folder'));
+    assert.strictEqual(bad.status, 2);
+    assert.match(bad.stderr, /svc-mcp: --root .*no-such-folder: .*no-such-folder is not a folder/);
   });
 
   it('svc_attach_feedback writes one feedback row and names it', async () => {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -131,6 +132,33 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
     assert.equal(t.series.length, 2);
     assert.equal(t.problemTotal, 1);
     assert.match(t.status().file?.problem ?? '', /^line 2: /);
+  });
+
+  // Issue 28, items 2 and 5: a history.jsonl that is a link to a device or a pipe (git keeps links).
+  it('refuses a history.jsonl that is a link to a device, or a named pipe, by name (the pipe is not waited on)', async function () {
+    this.timeout(5000);
+    fs.symlinkSync('/dev/zero', file);
+    await assert.rejects(open().load(), /history\.jsonl: is a character device, not a history\.jsonl file \(only regular files are read\)/);
+    sync.dispose();
+    fs.rmSync(file);
+    execFileSync('mkfifo', [file]);
+    try {
+      await assert.rejects(open().load(), /history\.jsonl: is a named pipe \(FIFO\), not a history\.jsonl file/);
+    } finally {
+      // The old code's open waits for a writer: give it one, and the end.
+      try {
+        fs.closeSync(fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK));
+      } catch {
+        // Nobody waiting.
+      }
+    }
+  });
+
+  it('names a line over 16 MiB by its number and reads on after it', async () => {
+    const s = await loaded(`${line(1, 'train', 0.2)}{"train/reward": "${'x'.repeat(17 * 1024 * 1024)}"}\n${line(2, 'train', 0.4)}`);
+    assert.equal(s.series.length, 2);
+    assert.equal(s.problemTotal, 1);
+    assert.equal(s.status().file?.problem, 'line 2: longer than 16 MiB: not read (a history line holds one log call)');
   });
 
   it('reads nothing by itself while hidden; once visible it watches, and hidden again it stops', async () => {
