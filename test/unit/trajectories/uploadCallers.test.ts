@@ -80,7 +80,7 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
     const errors = new ErrorPresenter(svc.log);
     uploads = new UploadManager(svc.connection, errors, svc.log, context);
-    tools = new ConnectionHost(svc.connection, new SentUploads(svc.workspaceState));
+    tools = new ConnectionHost(svc.connection, (text) => svc.log.redact(text), new SentUploads(svc.workspaceState));
     const api = createPublicApi({ connection: svc.connection, tools, errors, uploads });
     const logs = svc.server.store.logs;
     const push = logs.push.bind(logs);
