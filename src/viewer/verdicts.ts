@@ -304,6 +304,8 @@ export const SHORT: Record<VerdictCode, string> = {
   exception: 'exception',
 };
 
+const SHORT_ONE: Partial<Record<VerdictCode, string>> = { 'group-of-one': 'in a group of one', 'zero-variance': 'in a group without reward variance' };
+
 const ORDER: VerdictCode[] = ['zero-advantage', 'zero-variance', 'group-of-one', 'no-logprobs', 'dict-logprobs', 'no-trainable-turn', 'no-token-ids', 'logprob-mismatch', 'compact-invalid', 'exchange-not-exact', 'exchange-no-logprobs', 'invalid-reward'];
 
 /**
@@ -312,7 +314,7 @@ const ORDER: VerdictCode[] = ['zero-advantage', 'zero-variance', 'group-of-one',
  */
 export function summaryText(s: VerdictSummary): string {
   const total = s.trajectories + s.exceptions;
-  const parts = ORDER.filter((c) => s.byCode[c]).map((c) => `${s.byCode[c]} ${SHORT[c]}`);
+  const parts = ORDER.filter((c) => s.byCode[c]).map((c) => `${s.byCode[c]} ${(s.byCode[c] === 1 && SHORT_ONE[c]) || SHORT[c]}`);
   if (s.exceptions) parts.push(plural(s.exceptions, 'exception'));
   let text = `Of ${plural(total, 'trajectory', 'trajectories')}, ${s.training} will train${parts.length ? `; ${parts.join(', ')}` : ''}.`;
   text += ` ${s.groupsTraining} of ${plural(s.groups, 'group')} train${s.groupsTraining === 1 ? 's' : ''}`;
