@@ -304,6 +304,26 @@ export const SHORT: Record<VerdictCode, string> = {
   exception: 'exception',
 };
 
+/** Why one trajectory does not train, as the end of "ART does not train on it: ...". */
+export const WHY: Record<VerdictCode, string> = {
+  'invalid-reward': 'its reward is not a number',
+  'empty-group': 'its group is empty',
+  'group-of-one': 'it is a group of one',
+  'zero-variance': 'its group has no reward variance',
+  'zero-advantage': 'zero advantage',
+  'no-trainable-turn': 'no trainable assistant turn',
+  'dict-logprobs': 'its logprobs are in message dicts, which ART does not read',
+  'no-logprobs': 'no logprobs',
+  'some-turns-without-logprobs': 'some turns have no logprobs',
+  'no-token-ids': 'a trainable choice without token ids, which makes ART raise',
+  'logprob-mismatch': 'logprobs that do not match its tokens, which make ART raise',
+  'compact-invalid': 'compact logprobs ART rejects, which make ART raise',
+  'exchange-not-exact': "exchanges without the server's token ids, which make ART raise",
+  'exchange-no-logprobs': 'sampled outputs without logprobs, which make ART raise',
+  'logprobs-unchecked': 'logprobs not checked',
+  exception: 'an exception',
+};
+
 const SHORT_ONE: Partial<Record<VerdictCode, string>> = { 'group-of-one': 'in a group of one', 'zero-variance': 'in a group without reward variance' };
 
 const ORDER: VerdictCode[] = ['zero-advantage', 'zero-variance', 'group-of-one', 'no-logprobs', 'dict-logprobs', 'no-trainable-turn', 'no-token-ids', 'logprob-mismatch', 'compact-invalid', 'exchange-not-exact', 'exchange-no-logprobs', 'invalid-reward'];

@@ -9,7 +9,7 @@ import { dump, EXCEPTION, GROUP, TRAJECTORY } from '../../fixtures/art/producers
 import type { ReferenceServer } from '../../server';
 import { api, configure, connect, endSuite, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
 
-const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
+const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_explain_trajectory', 'svc_attach_feedback', 'svc_upload_trajectories'];
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-agents-'));
 
 /** The text of a tool's result, as a model receives it. */

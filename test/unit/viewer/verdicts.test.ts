@@ -38,7 +38,7 @@ describe('trainability verdicts: advantage (ART tokenize_trajectory_groups, scal
     assert.equal(r.setting, 'drop_zero_advantage_trajectories');
     assert.deepEqual([r.numbers!.reward, r.numbers!.mean, r.numbers!.advantage], [0.5, 0.5, 0]);
     assert.match(r.message, /its reward 0\.5 equals its group's mean 0\.5, so reward − mean = 0/);
-    assert.match(r.message, /src\/art\/preprocessing\/tokenize\.py, tokenize_trajectory_groups \(OpenPipe\/ART@e8f1ffc3\)/);
+    assert.match(r.message, /\[ART src\/art\/preprocessing\/tokenize\.py: tokenize_trajectory_groups, OpenPipe\/ART@e8f1ffc3\]/);
   });
 
   it('shows the advantage as ART computes it: reward − mean over (population std + 1e-6) (tokenize_trajectory_groups, scale_rewards=True)', () => {
