@@ -3,9 +3,12 @@
 // svc_explain_trajectory's verdict with its reasons and numbers. Fixtures: test/fixtures/trainability/
 // (Python's json, ART's shapes).
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
+import { writeArtParquet } from '../../fixtures/art/parquet';
 
 const root = path.resolve(__dirname, '../../..');
 const host: ToolHost = {
@@ -98,5 +101,32 @@ describe('agents: svc_explain_trajectory', () => {
     const bad = await run('svc_explain_trajectory', { file: STEP, group: -1, trajectory: 0 });
     assert.strictEqual(bad.isError, true);
     assert.match(bad.text, /group/);
+  });
+});
+
+describe('agents: the same verdicts from an ART Parquet step file (written by DuckDB)', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-verdicts-'));
+  const file = path.join(dir, '0001.parquet');
+  before(async () => {
+    const groups = fs
+      .readFileSync(path.join(root, STEP), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    await writeArtParquet(file, groups);
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('gives the JSONL file\'s summary line and column, and explains by row', async () => {
+    const jsonl = await run('svc_summarize_trajectories', { file: STEP });
+    const parquet = await run('svc_summarize_trajectories', { file });
+    assert.strictEqual(parquet.isError, false, parquet.text);
+    const line = (t: string) => t.split('\n').find((l) => l.startsWith('ART training'));
+    assert.ok(line(parquet.text));
+    assert.strictEqual(line(parquet.text), line(jsonl.text));
+    const last = (t: string) => t.split('\n').filter((l) => /^\| \d/.test(l)).map((l) => l.split('|').slice(1, -1).at(-1)!.trim());
+    assert.deepStrictEqual(last(parquet.text), last(jsonl.text));
+    const r = await run('svc_explain_trajectory', { file, group: 3, trajectory: 0 });
+    assert.match(r.text, /group 3 \(row 8\), trajectory 0 of 2: ART does not train on it: no logprobs\./);
   });
 });
