@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
 import { ART_RULES, ART_SETTINGS } from '../../../src/viewer/artRules';
 import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText, zeroVariance, type GroupVerdict, type VerdictCode } from '../../../src/viewer/verdicts';
 
@@ -226,5 +227,18 @@ describe('trainability verdicts: the file summary', () => {
       assert.match(r.commit, /^[0-9a-f]{40}$/, id);
       assert.match(r.path, /^(src|tests)\/art|^tests\//, id);
     }
+  });
+});
+
+describe("trainability verdicts: the viewer's index of a JSONL file", () => {
+  it('gives each group row its verdict and keeps the file summary, from the parse it does anyway', async () => {
+    const index = new TrajectoryIndex(new MemoryBytes(fs.readFileSync(path.join(dir, 'step.jsonl'))), 'jsonl');
+    await index.build();
+    assert.deepEqual(index.row(1).verdict, { training: 0, trajectories: 3, text: '0 of 3: no reward variance', fails: false });
+    assert.deepEqual(index.row(0).verdict, { training: 2, trajectories: 4, text: '2 of 4', fails: false });
+    assert.match(summaryText(index.verdicts), /^Of 17 trajectories, 7 will train; 2 zero advantage,/);
+    const raising = new TrajectoryIndex(new MemoryBytes(fs.readFileSync(path.join(dir, 'raises.jsonl'))), 'jsonl');
+    await raising.build();
+    assert.deepEqual(raising.row(0).verdict, { training: 1, trajectories: 2, text: '1 of 2; ART raises', fails: true });
   });
 });
