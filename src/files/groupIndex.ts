@@ -11,6 +11,7 @@
  */
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
+import { addToSummary, emptySummary, groupCell, groupVerdict } from '../viewer/verdicts';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
@@ -76,6 +77,9 @@ export class TrajectoryIndex {
   private readonly columns = new GroupStatsColumns();
   private readonly invalid = new Map<number, string>();
   private readonly cache = new Map<number, ReadGroup>();
+  /** What ART's trainer trains on, per group and over the file (src/viewer/verdicts.ts): the group is parsed here anyway. */
+  readonly verdicts = emptySummary();
+  private readonly rowVerdicts: (GroupRow['verdict'] | undefined)[] = [];
 
   constructor(
     readonly source: ByteSource,
@@ -154,6 +158,9 @@ export class TrajectoryIndex {
     this.columns.add(group?.trajectories.length ?? 0, rewards, stats, (error ? INVALID : 0) | (group?.bare ? BARE : 0));
     this.trajectories += group?.trajectories.length ?? 0;
     if (error) this.invalid.set(i, error);
+    const v = group ? groupVerdict(value) : undefined;
+    if (v) addToSummary(this.verdicts, v);
+    this.rowVerdicts.push(v && { training: v.training, trajectories: v.trajectories, text: groupCell(v), fails: v.fails });
   }
 
   /** Group `i`'s stats; `count` is the number of its valid rewards. */
@@ -167,6 +174,8 @@ export class TrajectoryIndex {
     const row: GroupRow = { index: i, line: this.line.get(i), endLine: this.endLine.get(i), bare: (this.columns.flags(i) & BARE) !== 0, stats: this.columns.stats(i), rewards: this.columns.ticks(i), errors: 0, warnings: 0 };
     const invalid = this.invalid.get(i);
     if (invalid) row.invalid = invalid;
+    const verdict = this.rowVerdicts[i];
+    if (verdict) row.verdict = verdict;
     return row;
   }
 

@@ -43,6 +43,8 @@ export const GroupRow = z.object({
   rewards: z.array(num),
   errors: num,
   warnings: num,
+  /** What ART's trainer trains on in the group (src/viewer/verdicts.ts); text files only. */
+  verdict: z.optional(z.object({ training: num, trajectories: num, text: z.string(), fails: z.boolean() })),
 });
 export type GroupRow = z.infer<typeof GroupRow>;
 
@@ -203,6 +205,8 @@ export const ToWebview = z.discriminatedUnion('type', [
     /** The file's reward range, for the strips. */
     rewardMin: nullableNum,
     rewardMax: nullableNum,
+    /** "Of 37 trajectories, 29 will train; ..." once indexed (text files only). */
+    trainability: z.optional(z.string()),
   }),
   z.object({ type: z.literal('groups'), version: num, start: num, rows: z.array(GroupRow) }),
   z.object({ type: z.literal('group'), version: num, index: num, detail: z.optional(GroupDetail), error: z.optional(z.string()) }),

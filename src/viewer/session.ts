@@ -25,6 +25,7 @@ import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWe
 import { searchFile } from './search';
 import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
 import { groupDetail, trajectoryView } from './views';
+import { summaryText } from './verdicts';
 import { background } from '../common/background';
 
 
@@ -230,6 +231,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       validating: this.validating,
       rewardMin: index.rewardMin,
       rewardMax: index.rewardMax,
+      trainability: index.done && 'verdicts' in index ? summaryText(index.verdicts) : undefined,
     });
   }
 

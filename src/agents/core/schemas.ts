@@ -46,6 +46,13 @@ export const SummarizeTrajectoriesInput = z.strictObject({
 });
 export type SummarizeTrajectoriesInput = z.infer<typeof SummarizeTrajectoriesInput>;
 
+export const ExplainTrajectoryInput = z.strictObject({
+  file: text(4096).describe('A trajectory file (JSON, JSONL or Parquet): a path in the workspace, or absolute.'),
+  group: count(100_000_000).describe('The group, 0-based (the "group" column of svc_summarize_trajectories).'),
+  trajectory: count(1_000_000).describe("The trajectory within the group, 0-based, in the file's order."),
+});
+export type ExplainTrajectoryInput = z.infer<typeof ExplainTrajectoryInput>;
+
 const JsonObject = z.record(z.string(), z.unknown());
 
 export const AttachFeedbackInput = z

@@ -1,15 +1,17 @@
 /**
- * The six tools an agent can call, the same in VS Code (language model tools) and in the MCP
+ * The seven tools an agent can call, the same in VS Code (language model tools) and in the MCP
  * server: names, descriptions, input schemas and runs. Every outcome is text; nothing a model
  * sends makes a tool throw (`runTool`, `prepareTool`). Pure: no vscode import.
  */
 import type { z } from 'zod';
 import { checkRead, type RunContext } from './access';
 import { listCheckpoints } from './checkpoints';
+import { explainTrajectory } from './explain';
 import { describeError, type ToolHost } from './host';
 import { summarizeRun } from './run';
 import {
   AttachFeedbackInput,
+  ExplainTrajectoryInput,
   inputProblems,
   ListCheckpointsInput,
   ListThreadsInput,
@@ -90,13 +92,25 @@ export const TOOLS: readonly AgentTool[] = [
     title: 'Summarize a trajectory file',
     description:
       'Reads a local trajectory file (JSON, JSONL or Parquet, as the training client writes under .art/<project>/models/<model>/trajectories/<split>/) and summarizes it per group: trajectory count, reward mean, standard deviation, min and max, ' +
-      'a zero-variance flag (all rewards equal: the group gives no learning signal), exceptions, and tokens and time where the file has them. Also lists validation problems with line and column. ' +
+      'a zero-variance flag (all rewards equal: the group gives no learning signal), exceptions, tokens and time where the file has them, and how many trajectories of each group ART\'s trainer will train on at its default settings, with a file summary of why not the others (zero advantage, no reward variance, no logprobs, ...). Also lists validation problems with line and column. ' +
       'Use it for "why does step 42 have no learning signal?" or before uploading. Nothing is sent anywhere.',
     input: SummarizeTrajectoriesInput,
     write: false,
     reads: (i) => [i.file],
     progress: (i) => `Reading ${i.file}`,
     run: summarizeTrajectories,
+  }),
+  tool({
+    name: 'svc_explain_trajectory',
+    title: 'Explain why ART trains on a trajectory or not',
+    description:
+      "Says whether OpenPipe ART's trainer trains on one trajectory of a local trajectory file (JSON, JSONL or Parquet), and if not, why: zero advantage, no reward variance in its group, a group of one, no logprobs on its turns (or logprobs in a form ART does not read), no trainable assistant turn, or a problem that makes ART raise (missing token ids). " +
+      "Gives the numbers (reward, group mean and std, the advantage as ART computes it) and the ART source rule behind each reason; verdicts assume ART's default settings and name the setting that would change them. group and trajectory are 0-based, as svc_summarize_trajectories numbers groups. Nothing is sent anywhere.",
+    input: ExplainTrajectoryInput,
+    write: false,
+    reads: (i) => [i.file],
+    progress: (i) => `Explaining group ${i.group}, trajectory ${i.trajectory} of ${i.file}`,
+    run: explainTrajectory,
   }),
   tool({
     name: 'svc_attach_feedback',

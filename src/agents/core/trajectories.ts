@@ -1,6 +1,7 @@
 /**
  * svc_summarize_trajectories: per group of a trajectory file, the rewards and what else the file
- * says (exceptions, tokens, time), and the validation problems with line and column. Reads the file
+ * says (exceptions, tokens, time), what ART's trainer will train on (src/viewer/verdicts.ts), and the
+ * validation problems with line and column. Reads the file
  * with the uploader's reader and validator. Pure: no vscode import.
  */
 import { z } from 'zod';
@@ -10,6 +11,7 @@ import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type Valida
 import { isObject } from '../../api/json';
 import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
 import { readablePath, type RunContext } from './access';
+import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../viewer/verdicts';
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';
@@ -30,6 +32,8 @@ export interface GroupFigures {
   tokens?: number;
   /** Sum over trajectories of time-like metrics, with the metric names. */
   time?: { total: number; names: string[] };
+  /** What ART's trainer trains on here: "3 of 4", "0 of 3: no reward variance" (src/viewer/verdicts.ts). */
+  trains?: string;
 }
 
 /** The usage of a raw exchange response (OpenAI or Anthropic shapes). */
@@ -148,9 +152,14 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   if (errors.length) return lines.join('\n');
   const groups: GroupFigures[] = [];
   const all: number[] = [];
+  const verdicts = emptySummary();
   try {
     for await (const g of readTrajectoryGroups(real, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
-      const s = groupFigures(g.index, g.line, JSON.parse(g.json));
+      const value: unknown = JSON.parse(g.json);
+      const s = groupFigures(g.index, g.line, value);
+      const v = groupVerdict(value);
+      addToSummary(verdicts, v);
+      s.trains = groupCell(v);
       all.push(...s.rewards);
       groups.push(s);
     }
@@ -164,6 +173,8 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
     `Rewards over all ${count(all.length)} trajectories: ${overall ? `mean ${num(overall.mean)}, std ${num(overall.std)}, min ${num(overall.min)}, max ${num(overall.max)}` : 'none'}. ` +
       `Zero-variance groups (two or more trajectories, all rewards equal: no learning signal; a group of one is not counted, it has no variance to learn from): ${count(zero)} of ${count(groups.length)}. ` +
       `Groups with exceptions: ${count(withExceptions.length)} (${count(withExceptions.reduce((a, g) => a + g.stats.exceptions, 0))} exceptions).`,
+    '',
+    `ART training (its default settings): ${summaryText(verdicts)} For why one trajectory does or does not train, with its advantage and the ART rule: svc_explain_trajectory {file, group, trajectory}.`,
   );
   const hasTokens = groups.some((g) => g.tokens !== undefined);
   const timeNames = [...new Set(groups.flatMap((g) => g.time?.names ?? []))];
@@ -171,6 +182,7 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   const headers = ['group', summary.format === 'parquet' ? 'first row' : 'line', 'trajectories', 'reward mean', 'std', 'min', 'max', 'zero variance', 'exceptions'];
   if (hasTokens) headers.push('tokens');
   if (timeNames.length) headers.push('time (sum)');
+  headers.push('ART trains');
   lines.push(
     '',
     table(
@@ -180,6 +192,7 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
         const row: unknown[] = [g.index, g.line, g.trajectories, num(s.mean), num(s.std), num(s.min), num(s.max), s.zeroVariance ? 'yes' : 'no', s.exceptions];
         if (hasTokens) row.push(g.tokens === undefined ? '' : num(g.tokens));
         if (timeNames.length) row.push(g.time ? num(g.time.total) : '');
+        row.push(g.trains ?? '');
         return row;
       }),
     ),

@@ -16,7 +16,7 @@ declare const SVC_VERSION: string | undefined;
 const USAGE = `Usage: node dist/mcp.js [--read-only] [--root <folder>]...
 
 The svc MCP server (stdio). Tools: svc_list_threads, svc_list_checkpoints, svc_summarize_run,
-svc_summarize_trajectories, svc_attach_feedback, svc_upload_trajectories.
+svc_summarize_trajectories, svc_explain_trajectory, svc_attach_feedback, svc_upload_trajectories.
 
   --read-only      leave out the two write tools (svc_attach_feedback, svc_upload_trajectories)
   --root <folder>  the read tools (svc_summarize_run's historyFile, svc_summarize_trajectories)

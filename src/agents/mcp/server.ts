@@ -9,6 +9,9 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } fr
 import type { ToolHost } from '../core/host';
 import { inputSchemaOf, READ_TOOLS, runTool, TOOLS } from '../core/tools';
 
+/** Tools that read local files only: they reach nothing outside this machine. */
+const LOCAL_TOOLS = new Set(['svc_summarize_trajectories', 'svc_explain_trajectory']);
+
 export interface McpServerOptions {
   version: string;
   /** Leave out the write tools (feedback, upload). */
@@ -33,7 +36,7 @@ export function createMcpServer(host: ToolHost, options: McpServerOptions): Serv
       title: t.title,
       description: t.description,
       inputSchema: inputSchemaOf(t) as { type: 'object'; [k: string]: unknown },
-      annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write, openWorldHint: t.name !== 'svc_summarize_trajectories' },
+      annotations: { title: t.title, readOnlyHint: !t.write, destructiveHint: false, idempotentHint: !t.write, openWorldHint: !LOCAL_TOOLS.has(t.name) },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {

@@ -68,6 +68,7 @@ export function renderGroupRow(i: number, row: HTMLElement): void {
       h('span', { class: 'spacer' }),
       r.stats.zeroVariance && h('span', { class: 'badge warn zero-variance', title: 'No learning signal: every trajectory has the same reward' }, '⚠ no signal'),
       r.stats.count === 1 && h('span', { class: 'badge single', title: 'A group of one has no variance to learn from: GRPO compares trajectories within a group, so it needs two or more' }, 'single'),
+      r.verdict && (r.verdict.fails || r.verdict.training < r.verdict.trajectories) && h('span', { class: `badge ${r.verdict.fails ? 'error' : 'warn'} art-trains`, title: `ART trains on ${r.verdict.text} (docs/trainability.md)` }, r.verdict.fails ? 'ART raises' : `ART ${r.verdict.training}/${r.verdict.trajectories}`),
       r.errors > 0 && h('span', { class: 'badge error' }, plural(r.errors, 'error')),
       r.warnings > 0 && h('span', { class: 'badge warn' }, plural(r.warnings, 'warning')),
     ),

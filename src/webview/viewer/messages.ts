@@ -69,6 +69,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
   groupsHead.textContent = `Groups (${m.groups.toLocaleString('en-US')}${m.done ? '' : '…'})`;
   fileProblems.replaceChildren(
     ...(m.notice ? [h('div', { class: 'banner warn notice', role: 'note' }, m.notice)] : []),
+    ...(m.trainability ? [h('p', { class: 'trainability muted', title: "By the rules of ART's trainer at its default settings (docs/trainability.md)" }, m.trainability)] : []),
     ...(m.shapeError ? [h('div', { class: 'banner error', role: 'alert' }, m.shapeError)] : []),
     ...(m.fileProblems.length
       ? [section(`${plural(m.fileProblems.length, 'problem')} outside any group`, false, problemList(m.fileProblems, -1))]

@@ -10,7 +10,7 @@ import { dump, EXCEPTION, GROUP, TRAJECTORY } from '../../fixtures/art/producers
 import type { ReferenceServer } from '../../server';
 import { api, configure, connect, endSuite, exportsOf, KEY, PROJECT, signIn, signOut, startServer, waitFor } from './helpers';
 
-const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
+const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_explain_trajectory', 'svc_attach_feedback', 'svc_upload_trajectories'];
 // In the workspace folder: the read tools read files there without asking (outside it, the
 // confirmation would stop vscode.lm.invokeTool).
 const workspaceFolder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
@@ -54,7 +54,7 @@ describe('agent tools (language model tools)', () => {
     await endSuite(server);
   });
 
-  it('lists the six tools in vscode.lm.tools, each with a description and an input schema', async () => {
+  it('lists the seven tools in vscode.lm.tools, each with a description and an input schema', async () => {
     await api();
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('svc_'));
     assert.deepStrictEqual(ours.map((t) => t.name).sort(), [...TOOL_NAMES].sort());
@@ -126,6 +126,17 @@ describe('agent tools (language model tools)', () => {
     assert.deepStrictEqual(rows[0]!.slice(0, 9), ['0', '1', '2', '0.5', '0.3', '0.2', '0.8', 'no', '1']);
     assert.deepStrictEqual(rows[1]!.slice(0, 9), ['1', '2', '3', '0.5', '0', '0.5', '0.5', 'yes', '0']);
     assert.strictEqual(rows[0]![9], '2.5', 'time: the duration metric summed (1.25 s twice)');
+  });
+
+  it('svc_explain_trajectory says why ART does not train on a trajectory, with its advantage and the ART rule', async () => {
+    const file = path.resolve(__dirname, '../../../test/fixtures/trainability/step.jsonl');
+    const text = await invoke('svc_explain_trajectory', { file, group: 3, trajectory: 0 });
+    assert.match(text, /group 3 \(line 4\), trajectory 0 of 2: ART does not train on it: no logprobs\./);
+    assert.match(text, /Advantage: reward 1 − group mean 0\.5 = 0\.5; over std 0\.5 \+ 1e-6 \(scale_rewards=True, ART's default\) = 0\.999998\./);
+    assert.match(text, /allow_training_without_logprobs/);
+    assert.match(text, /OpenPipe\/ART@e8f1ffc3/);
+    const summary = await invoke('svc_summarize_trajectories', { file });
+    assert.match(summary, /ART training \(its default settings\): Of 17 trajectories, 7 will train;/);
   });
 
   it('svc_summarize_trajectories lists validation problems with line and column', async () => {

@@ -140,7 +140,10 @@ describe('MCP server (stdio, the SDK client)', function () {
       assert.match(zero.text, /zero\.trajectories\.json is a character device \(\/dev\/zero\), not a regular file: only regular files are read\./);
       const history = await call(r, 'svc_summarize_run', { historyFile: path.join(outside, 'history.jsonl') });
       assert.match(history.text, /history\.jsonl is outside the folders this server reads/);
-      for (const t of [far, link, relative, zero, history]) assert.ok(!t.text.includes('SECRET-CONTENT'), t.text);
+      const explain = await call(r, 'svc_explain_trajectory', { file: path.join(outside, 'groups.jsonl'), group: 0, trajectory: 0 });
+      assert.strictEqual(explain.isError, true, explain.text);
+      assert.match(explain.text, /groups\.jsonl is outside the folders this server reads/);
+      for (const t of [far, link, relative, zero, history, explain]) assert.ok(!t.text.includes('SECRET-CONTENT'), t.text);
     } finally {
       await r.client.close();
       fs.rmSync(work, { recursive: true, force: true });
@@ -176,6 +179,17 @@ describe('MCP server (stdio, the SDK client)', function () {
     const bad = run('--root', path.join(dir, 'no-such-folder'));
     assert.strictEqual(bad.status, 2);
     assert.match(bad.stderr, /svc-mcp: --root .*no-such-folder: .*no-such-folder is not a folder/);
+  });
+
+  it('svc_explain_trajectory says why ART does not train on a trajectory, with its advantage', async () => {
+    const r = await call(s, 'svc_explain_trajectory', { file: 'test/fixtures/trainability/step.jsonl', group: 0, trajectory: 3 });
+    assert.strictEqual(r.isError, false, r.text);
+    assert.match(r.text, /trajectory 3 of 4: ART does not train on it: zero advantage\./);
+    assert.match(r.text, /Advantage: reward 0\.5 − group mean 0\.5 = 0;/);
+    const tools = (await s.client.listTools()).tools;
+    const t = tools.find((x) => x.name === 'svc_explain_trajectory')!;
+    assert.deepStrictEqual(t.inputSchema, inputSchemaOf(TOOLS.find((x) => x.name === 'svc_explain_trajectory')!));
+    assert.strictEqual(t.annotations?.openWorldHint, false, 'it reads a local file only');
   });
 
   it('svc_attach_feedback writes one feedback row and names it', async () => {
@@ -215,7 +229,7 @@ describe('MCP server (stdio, the SDK client)', function () {
     const ro = await start(env(), ['--read-only']);
     try {
       const { tools } = await ro.client.listTools();
-      assert.deepStrictEqual(tools.map((t) => t.name), ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories']);
+      assert.deepStrictEqual(tools.map((t) => t.name), ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_explain_trajectory']);
       const r = await call(ro, 'svc_upload_trajectories', { files: ['x.jsonl'], modelId: 'm', split: 'train' });
       assert.strictEqual(r.isError, true);
       assert.match(r.text, /started with --read-only/);
@@ -231,7 +245,7 @@ describe('MCP server (stdio, the SDK client)', function () {
       assert.strictEqual(r.isError, true);
       assert.match(r.text, /refused the key \(HTTP 401\).*Set SVC_API_KEY/s);
       assert.ok(!r.text.includes('wrong-key') && !bad.stderr().includes('wrong-key'), 'the key is never echoed');
-      assert.strictEqual((await bad.client.listTools()).tools.length, 6, 'still serving');
+      assert.strictEqual((await bad.client.listTools()).tools.length, TOOLS.length, 'still serving');
     } finally {
       await bad.client.close();
     }

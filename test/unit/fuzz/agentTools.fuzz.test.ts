@@ -50,6 +50,8 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   payload: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
   files: fc.array(fc.constantFrom(fixture('groups.jsonl'), fixture('problems.jsonl'), '/nonexistent.jsonl'), { minLength: 1, maxLength: 3 }),
   split: fc.constantFrom('train', 'val'),
+  group: fc.integer({ min: -1, max: 4 }),
+  trajectory: fc.integer({ min: -1, max: 3 }),
 };
 
 /** Inputs of the right shape (each of a tool's forms), with plausible values: these get past the schema often. */
@@ -58,6 +60,7 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
   svc_list_checkpoints: fc.record({ modelId: plausible.modelId!, order: plausible.order!, limit: plausible.limit!, metric: plausible.metric! }, { requiredKeys: ['modelId'] }),
   svc_summarize_run: fc.oneof(fc.record({ modelId: plausible.modelId! }), fc.record({ historyFile: plausible.historyFile! })),
   svc_summarize_trajectories: fc.record({ file: plausible.file! }),
+  svc_explain_trajectory: fc.record({ file: plausible.file!, group: plausible.group!, trajectory: plausible.trajectory! }),
   svc_attach_feedback: fc.oneof(
     fc.record({ ref: plausible.ref!, note: plausible.note! }),
     fc.record({ ref: plausible.ref!, emoji: plausible.emoji! }),
