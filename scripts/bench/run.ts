@@ -37,6 +37,14 @@ const quick = process.argv.includes('--quick');
  */
 const hostRuns = !quick && !process.argv.includes('--no-host');
 /**
+ * --host-only: only the rows measured in an extension host (on every host), none of the client,
+ * RSS, call import, checkpoint, bundle or Chromium-only figures. The host rows' own baselines still
+ * run (they are measured in the same host). For comparing the hosts in a few minutes less.
+ */
+const hostOnly = hostRuns && process.argv.includes('--host-only');
+/** Alternating fresh-window runs of the 1 GiB Parquet viewer figure, per host. */
+const VIEWER_PARQUET_RUNS = Number(process.env.SVC_BENCH_VIEWER_RUNS) || 5;
+/**
  * The VS Code hosts the host figures run on: every host (VS Code 1.100 on Node 20, 1.139 on Node 24),
  * or the one SVC_HOST names. Each host section runs once per host; its rows are labelled with the
  * host, and a second table at the end puts the hosts' values side by side.
@@ -214,6 +222,7 @@ async function main() {
   const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
   try {
     // 1. Threads stream.
+    if (!hostOnly) {
     console.log('\nthreads stream (100 000 rows)');
     const raw = await request(`${url}/threads/stream_query`, { method: 'POST', headers: { authorization: basic, 'content-type': 'application/json' }, body: '{"project_id":"bench/threads"}' });
     const body = Buffer.from(await raw.body.arrayBuffer());
@@ -245,6 +254,7 @@ async function main() {
     const rps = (ms: number) => `${fmt(lines.length / (ms / 1000), 0)} rows/s, ${fmt(mib(body.length) / (ms / 1000))} MiB/s`;
     row('threads.queryBatches, 100k rows over loopback', rps(th.a.ms), 'raw stream of the same response + JSON.parse per line', rps(th.b.ms), th.a.ms / th.b.ms, `(${th.spread}; sink CPU ${fmt(th.a.sinkMs, 0)} of ${fmt(th.a.ms, 0)} ms)`, '≤ 1.1×');
 
+    }
     // 2. Trajectory upload.
     console.log(`\ntrajectory upload (${UPLOAD_MB} MiB JSONL)`);
     const file = trajectoryFile(UPLOAD_MB);
@@ -303,9 +313,9 @@ async function main() {
       if (batch.length) await post();
       await inFlight;
     });
-    const up = await alternate(5, upRun, rawUpRun);
+    const up = hostOnly ? undefined : await alternate(5, upRun, rawUpRun);
     const rate = (ms: number) => `${fmt(mib(fileBytes) / (ms / 1000))} MiB/s`;
-    row(`upload ${UPLOAD_MB} MiB JSONL (validate + send)`, rate(up.a.ms), 'raw undici POSTs of the same bodies (streamed, ≤ 8 MiB, one in flight while the next is read)', rate(up.b.ms), up.a.ms / up.b.ms, `(${up.spread}; sink CPU ${fmt(up.a.sinkMs, 0)} of ${fmt(up.a.ms, 0)} ms)`, '≤ 1.1×');
+    if (up) row(`upload ${UPLOAD_MB} MiB JSONL (validate + send)`, rate(up.a.ms), 'raw undici POSTs of the same bodies (streamed, ≤ 8 MiB, one in flight while the next is read)', rate(up.b.ms), up.a.ms / up.b.ms, `(${up.spread}; sink CPU ${fmt(up.a.sinkMs, 0)} of ${fmt(up.a.ms, 0)} ms)`, '≤ 1.1×');
 
     // 2b. An ART Parquet step file.
     const pq = await parquetTrajectoryFile(PARQUET_JSON_MB);
@@ -333,7 +343,7 @@ async function main() {
       await inFlight;
     });
     // A failed run is a row of its own (with the error) rather than the end of the whole bench.
-    try {
+    if (!hostOnly) try {
       const pu = await alternate(quick ? 3 : 5, pqRun, rawPqRun);
       const pqRate = (ms: number) => `${fmt(mib(pqBytes) / (ms / 1000))} MiB/s of file, ${fmt(mib(pqJson) / (ms / 1000))} MiB/s of group JSON`;
       row(
@@ -375,17 +385,16 @@ async function main() {
       const range = (runs: ReturnType<typeof rssChild>[]) => `${fmt(mib(Math.min(...runs.map(over))), 0)}–${fmt(mib(Math.max(...runs.map(over))), 0)} MiB`;
       return { c: median(c), r: median(r), spread: `median of ${RSS_RUNS} alternating, each a fresh process; over idle: client ${range(c)}, raw ${range(r)}` };
     };
-    const rssJsonl = rssPairs(big);
-    const rssJsonDoc = rssPairs(bigJson);
+    const rssJsonl = hostOnly ? undefined : rssPairs(big);
+    const rssJsonDoc = hostOnly ? undefined : rssPairs(bigJson);
     let rssParquet: ReturnType<typeof rssPairs> | undefined;
     try {
-      rssParquet = quick ? undefined : rssPairs(pq, 'decode');
+      rssParquet = quick || hostOnly ? undefined : rssPairs(pq, 'decode');
     } catch (e) {
       // The client's Parquet upload can fail under load (docs/performance.md says why): a row, not the end of the run.
       console.error(e);
       row(`peak RSS uploading a ${fmt(mib(pqBytes), 0)} MiB Parquet step file`, `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'a process decoding the same file with the same reader and POSTing the bodies raw', '—', undefined, '', '≤ 100 MiB over idle');
     }
-    const rssJson = rssJsonDoc.c;
     await forEachHost(async (hostSpec) => {
       await freshAgent();
       console.log(`\nin the extension host (${hostLabel(hostSpec)}): svc.uploadTrajectories of the ${UPLOAD_MB} MiB file`);
@@ -432,11 +441,11 @@ async function main() {
         'the client path (validate + uploadGroups), same file, in the same extension host, alternating',
         `${fmt(mib(hu.bytes) / (median(hu.client) / 1000))} MiB/s`,
         median(hu.command) / median(hu.client),
-        `(median of ${hu.command.length} alternating, on all CPUs; command ${hRange(hu.command)}, client path ${hRange(hu.client)}; the client figure above, pinned beside the sink: ${rate(up.a.ms)})`,
+        `(median of ${hu.command.length} alternating, on all CPUs; command ${hRange(hu.command)}, client path ${hRange(hu.client)}; the client figure above, pinned beside the sink: ${up ? rate(up.a.ms) : 'not measured (--host-only)'})`,
         '≤ 1.25×',
       );
 
-      console.log(`\nin the extension host: svc.uploadTrajectories of the ${fmt(mib(rssJson.bytes), 0)} MiB .json file`);
+      console.log(`\nin the extension host: svc.uploadTrajectories of the ${fmt(mib(fs.statSync(bigJson).size), 0)} MiB .json file`);
       const hjRun = await onAllCpus(() => hostUpload(url, bigJson, { rss: true, build: false }));
       const hj = { bytes: hjRun.bytes, ms: hjRun.command[0]!, startRss: hjRun.startRss!, peakRss: hjRun.peakRss! };
       row(
@@ -453,7 +462,7 @@ async function main() {
       // Node 24 (VS Code 1.139) the reader decompresses Zstd natively, on Node 20 in JS (fzstd).
       console.log(`\nin the extension host (${hostLabel(hostSpec)}): svc.uploadTrajectories of the ${fmt(mib(pqBytes), 0)} MiB Parquet step file against the client path, alternately`);
       try {
-        const hp = await onAllCpus(() => hostUpload(url, pq, { runs: 3, build: false }));
+        const hp = await onAllCpus(() => hostUpload(url, pq, { runs: hostOnly ? 2 : 3, build: false }));
         row(
           `host: upload a ${fmt(mib(hp.bytes), 0)} MiB Parquet step file via the command (validate + send)`,
           `${fmt(mib(hp.bytes) / (median(hp.command) / 1000))} MiB/s on disk (${fmt(median(hp.command) / 1000)} s)`,
@@ -467,7 +476,7 @@ async function main() {
         row(`host: upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file via the command (validate + send)`, `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'the client path in the same host', '—', undefined);
       }
     });
-    const rssRow = (what: string, { c, r, spread }: typeof rssJsonl) =>
+    const rssRow = (what: string, { c, r, spread }: NonNullable<typeof rssJsonl>) =>
       row(
         `peak RSS uploading a ${fmt(mib(c.bytes), 0)} MiB ${what}`,
         `${fmt(mib(c.peakRss - c.startRss), 0)} MiB over idle (peak ${fmt(mib(c.peakRss), 0)}, idle ${fmt(mib(c.startRss), 0)} MiB)`,
@@ -477,8 +486,8 @@ async function main() {
         `(ratio of the peaks; ${spread}; upload ${fmt(c.totalMs / 1000)} s, raw ${fmt(r.totalMs / 1000)} s)`,
         '≤ 100 MiB over idle',
       );
-    rssRow('JSONL', rssJsonl);
-    rssRow('.json (streamed)', rssJsonDoc);
+    if (rssJsonl) rssRow('JSONL', rssJsonl);
+    if (rssJsonDoc) rssRow('.json (streamed)', rssJsonDoc);
     if (rssParquet) row(
       `peak RSS uploading a ${fmt(mib(rssParquet.c.bytes), 0)} MiB Parquet step file`,
       `${fmt(mib(rssParquet.c.peakRss - rssParquet.c.startRss), 0)} MiB over idle (peak ${fmt(mib(rssParquet.c.peakRss), 0)}, idle ${fmt(mib(rssParquet.c.startRss), 0)} MiB)`,
@@ -491,6 +500,7 @@ async function main() {
 
     await freshAgent();
     // 3. Call import: the command's send pass over a validated file, and calls.upsertBatch(items).
+    if (!hostOnly) {
     console.log(`\ncall import (${CALLS.toLocaleString('en-US')} calls)`);
     const cps = (ms: number) => `${fmt(CALLS / (ms / 1000), 0)} calls/s`;
     {
@@ -608,6 +618,7 @@ async function main() {
       row(`calls.upsertBatch, ${CALLS.toLocaleString('en-US')} calls in memory`, cps(ups.a.ms), `JSON.stringify of the same items into the same ${bodies} bodies, POSTed one in flight while the next is built`, cps(ups.b.ms), ups.a.ms / ups.b.ms, `(${ups.spread}; sink CPU ${fmt(ups.a.sinkMs, 0)} of ${fmt(ups.a.ms, 0)} ms)`);
     }
 
+    }
     await freshAgent();
     // 4. Checkpoints.
     console.log('\ncheckpoints (10 000 in 100 pages)');
@@ -630,8 +641,8 @@ async function main() {
         }
         if (n !== 10_000) throw new Error(`${n} raw checkpoints`);
       });
-    const ck = await alternate(5, ckRun, rawCkRun);
-    row('iterate 10 000 checkpoints, 100 pages (checkpointPages)', `${fmt(ck.a.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(ck.b.ms, 0)} ms`, ck.a.ms / ck.b.ms, `(${ck.spread})`, '≤ 1.15×');
+    const ck = hostOnly ? undefined : await alternate(5, ckRun, rawCkRun);
+    if (ck) row('iterate 10 000 checkpoints, 100 pages (checkpointPages)', `${fmt(ck.a.ms, 0)} ms`, 'raw sequential GETs + JSON.parse', `${fmt(ck.b.ms, 0)} ms`, ck.a.ms / ck.b.ms, `(${ck.spread})`, '≤ 1.15×');
     await forEachHost(async (hostSpec) => {
       const hostDashboard = hostDashboards.get(hostSpec.id);
       if (!hostDashboard) return;
@@ -724,7 +735,7 @@ async function main() {
     } else row('the VSIX (`npm run package`)', `failed: ${(packed.stderr || packed.stdout).trim().split('\n').slice(-1)[0]}`, 'none', '—', undefined, '', 'reported');
   }
   // 6. The training dashboard's webview (needs the production bundle just built).
-  if (hostRuns) {
+  if (hostRuns && !hostOnly) {
     const render = await onAllCpus(() => benchRender());
     console.log(`\nthe training dashboard (${render.n.toLocaleString('en-US')} checkpoints × ${render.m} metrics, headless Chromium)`);
     row(
@@ -773,7 +784,7 @@ async function main() {
     console.log(`\nthe trajectory viewer on the ${UPLOAD_MB} MiB file (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log(`\nthe trajectory viewer on a 1 GiB ART Parquet step file (${hostLabel(hostSpec)})`);
-    for (const v of await onAllCpus(() => viewerParquetBench(1, 5))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
+    for (const v of await onAllCpus(() => viewerParquetBench(1, VIEWER_PARQUET_RUNS))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
   });
   let table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   // The host rows again, the hosts side by side (value and its ratio to the same run's baseline).
@@ -785,10 +796,11 @@ async function main() {
     ].join('\n');
     table += `\n\nThe host rows side by side (value, and its ratio to the baseline measured in the same host):\n\n${side}`;
   }
-  const stamp = `${quick ? '`npm run bench -- --quick`' : '`npm run bench`'} on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinned}.`;
+  const stamp = `${quick ? '`npm run bench -- --quick`' : hostOnly ? '`npm run bench -- --host-only`' : '`npm run bench`'} on ${new Date().toISOString().slice(0, 10)}: ${machine}; ${pinned}.`;
   console.log(`\n${stamp}\n\n${table}`);
   // --readme: docs/performance.md's table is this run's output, between its markers, with the machine named.
-  if (process.argv.includes('--readme')) {
+  if (process.argv.includes('--readme') && hostOnly) console.log('--readme ignored with --host-only: the table would lack the client figures');
+  else if (process.argv.includes('--readme')) {
     const doc = path.join(root, 'docs', 'performance.md');
     const text = fs.readFileSync(doc, 'utf8');
     const start = '<!-- bench:start -->';

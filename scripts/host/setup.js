@@ -265,6 +265,20 @@ function localNodeHeadersDir(nodeBin = process.execPath, version = process.versi
   return null;
 }
 
+/**
+ * The environment minus what an outer npm (`npm test` runs this as a script) puts there about itself.
+ * npm reads npm_config_* variables as config: the inherited npm_config_user_agent ("npm/11 node/v20
+ * ...") would become the inner npm's, and code-server 4.139.1's postinstall takes the Node major from
+ * it ("ERROR: code-server currently requires node v24 ... you are on node v20"). The user's own
+ * npm_config_* (registry, proxy, cafile) stay.
+ */
+function outerNpmFree(env) {
+  const out = {};
+  const outer = /^(npm_config_user_agent|npm_config_local_prefix|npm_config_call|npm_node_execpath|npm_execpath|npm_command|npm_lifecycle_.*|npm_package_.*|NODE|INIT_CWD)$/;
+  for (const [k, v] of Object.entries(env)) if (!outer.test(k)) out[k] = v;
+  return out;
+}
+
 async function installCodeServer(spec) {
   const INSTALL_DIR = spec.installDir;
   const nodeBin = hostNode(spec);
@@ -298,7 +312,7 @@ async function installCodeServer(spec) {
   if (RIPGREP_SEED[spec.codeServer]) seedRipgrepCache(tmpDir, RIPGREP_SEED[spec.codeServer]);
 
   const env = {
-    ...process.env,
+    ...outerNpmFree(process.env),
     // The host's Node first on PATH: npm (a `#!/usr/bin/env node` script) and every install script
     // it runs (code-server's postinstall and its nested npm install, node-gyp) then run on it, and
     // code-server's engines check passes.
