@@ -121,7 +121,7 @@ const PLAN = [
   },
   { cmd: 'npm run test:unit', kind: 'covered', by: 'npm ci && npm test' },
   { cmd: 'npm run test:host', kind: 'covered', by: 'npm ci && npm test' },
-  { cmd: 'npm ci && npm test', kind: 'run', timeoutMs: 3_000_000 } // two hosts: about 25 min on a quiet 2-core machine; room for a loaded one inside CI's 90,
+  { cmd: 'npm ci && npm test', kind: 'run', timeoutMs: 3_000_000 }, // two hosts: about 25 min on a quiet 2-core machine; room for a loaded one inside CI's 90
 ];
 
 /** Output of a child, echoed with a prefix and kept for matching. */
