@@ -216,6 +216,8 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('search'), query: z.string(), hits: z.array(SearchHit), done: z.boolean(), truncated: z.boolean(), groupsScanned: num }),
   /** The groups ART does not fully train on (or that make it raise), for the "will not train" filter. */
   z.object({ type: z.literal('untrained'), version: num, groups: z.array(num), error: z.optional(z.string()) }),
+  /** Turns the "will not train" filter on or off (from a command or a test). */
+  z.object({ type: z.literal('filter'), untrained: z.boolean() }),
   /** Go to a place (from a command or a test). */
   z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num) }),
 ]);

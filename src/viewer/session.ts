@@ -102,6 +102,11 @@ export class ViewerSession extends Disposable implements ActionHost {
     this.post({ type: 'select', group, trajectory, message });
   }
 
+  /** Turns the view's "will not train" filter on or off (for commands and tests). */
+  filterUntrained(on: boolean): void {
+    this.post({ type: 'filter', untrained: on });
+  }
+
   problemsOf(group: number): ProblemView[] {
     return this.groupProblems.get(group) ?? [];
   }

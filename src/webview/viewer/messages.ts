@@ -9,7 +9,7 @@ import { conversation, fileProblems, groupInfo, status, title } from './layout';
 import { onSearch } from './search';
 import { page, send, state } from './state';
 import { onTrajectory, report } from './trajectories';
-import { onUntrained, requestUntrained } from './untrained';
+import { onUntrained, requestUntrained, toggleUntrained } from './untrained';
 
 window.addEventListener('message', (e: MessageEvent) => {
   const parsed = parseMessage(ToWebview, e.data);
@@ -40,6 +40,8 @@ window.addEventListener('message', (e: MessageEvent) => {
       return onTrajectory(m.view, m.error);
     case 'search':
       return onSearch(m);
+    case 'filter':
+      return toggleUntrained(m.untrained);
     case 'untrained':
       if (m.version !== page.version) return;
       return onUntrained(m.groups, m.error);
