@@ -129,6 +129,13 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     const empty = step3.filter((g) => !('trajectories' in g));
     assert.equal(empty.length, 1);
     assert.equal((empty[0]!.exceptions as unknown[]).length, 1);
+    // Every verdict of docs/trainability.md shows, and ART raises on nothing (the exchanges carry the server's ids and logprobs).
+    const verdicts = step3.map((g) => groupVerdict(g));
+    const codes = verdicts.flatMap((v) => [...v.members.map((m) => m.primary?.code ?? 'trains'), ...v.reasons.filter((r) => r.code === 'empty-group').map((r) => r.code)]);
+    assert.deepEqual([...new Set(codes)].sort(), ['empty-group', 'no-logprobs', 'trains', 'zero-advantage', 'zero-variance']);
+    assert.ok(verdicts.every((v) => !v.fails), 'nothing makes ART raise');
+    const forms = new Set(verdicts.flatMap((v) => v.members.flatMap((m) => m.turns.map((t) => t.form))));
+    for (const f of ['logprobs.content', 'compact_logprobs', 'logprobs', 'none'] as const) assert.ok(forms.has(f), `a turn with logprobs as ${f}: ${[...forms].join(', ')}`);
     assert.equal((await groups(path.join(split, 'val', '0005.parquet'))).length, 4);
   });
 
