@@ -2,6 +2,9 @@
 // support agent looks like, to show the Trajectory Viewer. Groups of 4 to 8 rollouts with varied
 // rewards, one group whose rewards are all equal (no learning signal), parallel tool calls whose
 // results come back out of order, reasoning, a group where rollouts raised, and a long message.
+// So that every verdict of docs/trainability.md shows: most choices carry OpenAI logprobs with the
+// server's token ids, one group ART's compact logprobs, one rollout none, and one reward equals its
+// group's mean (zero advantage).
 //
 // Written from the producers' field lists (test/fixtures/viewer/producers.ts), not from our schemas:
 //   ART TrajectoryGroup (model_dump(mode="json")): trajectories, exceptions, metadata, metrics, logs
@@ -25,12 +28,64 @@ const TOOLS = [
 ];
 const SYSTEM = { role: 'system', content: 'You are a support agent for an online shop. Use the tools; answer in markdown; never promise what the policy does not allow.' };
 
-/** An OpenAI-SDK choice as vLLM returns it through ART (every key present). */
-function choice(content, { toolCalls = null, reasoning } = {}) {
+/** A small deterministic hash (FNV-1a), for made-up token ids and logprobs. */
+function hash(text, seed = 0) {
+  let h = 2166136261 ^ seed;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * The tokens a vLLM server would return for `text` (made up, but shaped as ART stores them): word
+ * pieces, ids, a logprob per token (mostly likely, a few unlikely ones) and two alternatives each.
+ */
+function tokensOf(text) {
+  return (text.match(/\s*[A-Za-z0-9]+|\s*[^\sA-Za-z0-9]/g) ?? []).map((token, i) => {
+    const h = hash(token, i);
+    const logprob = -Number((h % 97 === 0 ? 2 + (h % 300) / 100 : (h % 1000) / 2500).toFixed(4));
+    const alt = (k) => ({ token: `${token.trimStart().slice(0, 3)}${'_'.repeat(k)}`, id: (h + k * 7919) % 151000, logprob: Number((logprob - 0.7 - k * 1.3).toFixed(4)) });
+    return { token, id: h % 151000, logprob, alts: [alt(1), alt(2)] };
+  });
+}
+const PROMPT_TOKEN_IDS = Array.from({ length: 24 }, (_, i) => (hash('prompt', i) % 151000));
+const bytes = (t) => [...Buffer.from(t, 'utf8')];
+
+/**
+ * The logprobs of a choice, in the forms ART reads. `openai` (the default): vLLM's OpenAI
+ * `logprobs.content[{token, logprob, bytes, top_logprobs}]` with the server's `prompt_token_ids` and
+ * `token_ids`; `compact`: ART 2026's `compact_logprobs`, `compact_top_logprobs {token_ids, logprobs}`
+ * (one list per token) and `logprobs_mode`, with `logprobs` null; `none`: `logprobs: null` and no
+ * token ids (ART drops such a trajectory, ART issue #336).
+ */
+function logprobFields(text, form) {
+  if (form === 'none') return { logprobs: null };
+  const tokens = tokensOf(text);
+  const ids = { prompt_token_ids: PROMPT_TOKEN_IDS, token_ids: tokens.map((t) => t.id) };
+  if (form === 'compact') {
+    return {
+      logprobs: null,
+      ...ids,
+      compact_logprobs: tokens.map((t) => t.logprob),
+      compact_top_logprobs: { token_ids: tokens.map((t) => t.alts.map((a) => a.id)), logprobs: tokens.map((t) => t.alts.map((a) => a.logprob)) },
+      logprobs_mode: 'processed_logprobs',
+    };
+  }
+  return {
+    logprobs: {
+      content: tokens.map((t) => ({ token: t.token, logprob: t.logprob, bytes: bytes(t.token), top_logprobs: [{ token: t.token, logprob: t.logprob, bytes: bytes(t.token) }, ...t.alts.map((a) => ({ token: a.token, logprob: a.logprob, bytes: bytes(a.token) }))] })),
+      refusal: null,
+    },
+    ...ids,
+  };
+}
+
+/** An OpenAI-SDK choice as vLLM returns it through ART (every key present); `logprobs`: see logprobFields. */
+function choice(content, { toolCalls = null, reasoning, logprobs = 'openai' } = {}) {
+  const sampled = content ?? (toolCalls ?? []).map((c) => `<tool_call>${JSON.stringify({ name: c.function.name, arguments: JSON.parse(c.function.arguments) })}</tool_call>`).join('');
   return {
     finish_reason: toolCalls ? 'tool_calls' : 'stop',
     index: 0,
-    logprobs: null,
+    ...logprobFields(sampled, logprobs),
     message: {
       content,
       refusal: null,
@@ -77,17 +132,19 @@ function orderGroup() {
   ];
   return group(
     answers.map(([answer, reward], i) => {
+      // Rollout 3 was sampled without logprobs (ART drops it); rollout 5's are in ART's compact form.
+      const logprobs = i === 2 ? 'none' : i === 4 ? 'compact' : 'openai';
       const order = call(`call_${i}_order`, 'lookup_order', { order: 'A-1042' });
       const parcel = call(`call_${i}_parcel`, 'track_parcel', { order: 'A-1042' });
       return trajectory(
         [
           SYSTEM,
           { role: 'user', content: `Where is my order A-1042? I ordered it last week.${i ? '' : ' It was a birthday present.'}` },
-          choice(null, { toolCalls: [order, parcel], reasoning: 'The user asks where an order is. I need the order (did it ship?) and the parcel (where is it?): call both at once.' }),
+          choice(null, { toolCalls: [order, parcel], reasoning: 'The user asks where an order is. I need the order (did it ship?) and the parcel (where is it?): call both at once.', logprobs }),
           // The results come back in the order the tools finished: the parcel first.
           result(parcel.id, { status: 'in_transit', location: 'Lyon', eta: 'Thursday' }),
           result(order.id, { order: 'A-1042', status: 'shipped', shipped_on: 'Monday', items: 2 }),
-          choice(answer, { reasoning: reward > 0.5 ? 'Both results agree: shipped Monday, in Lyon, due Thursday. Answer with the date.' : 'Answer briefly.' }),
+          choice(answer, { reasoning: reward > 0.5 ? 'Both results agree: shipped Monday, in Lyon, due Thursday. Answer with the date.' : 'Answer briefly.', logprobs }),
         ],
         reward,
         { tool_calls: 2, duration: 1.4 + i / 10, answer_chars: answer.length },
@@ -111,10 +168,11 @@ function refundGroup() {
   const policy = policyText();
   const answers = [
     ['Yes: within **30 days** of delivery, unused and in its packaging. The refund reaches your card in 5 to 10 working days.', 0.9],
-    ['Yes, you can return it within 30 days.', 0.6],
+    // Its reward is the group's mean (0.5): zero advantage, so ART skips it.
+    ['Yes, you can return it within 30 days.', 0.5],
     ['Returns are accepted within 30 days; shipping costs are refunded only for damaged items. Start the return from your orders page.', 1],
     ['No, sale items cannot be returned.', 0],
-    ['Yes. Send it back and we refund you immediately, shipping included.', 0.2],
+    ['Yes. Send it back and we refund you immediately, shipping included.', 0.1],
   ];
   return group(
     answers.map(([answer, reward], i) => {
@@ -123,9 +181,9 @@ function refundGroup() {
         [
           SYSTEM,
           { role: 'user', content: 'Can I return a jacket I have not worn? It arrived two weeks ago.' },
-          choice(null, { toolCalls: [search], reasoning: 'A returns question: check the policy before answering.' }),
+          choice(null, { toolCalls: [search], reasoning: 'A returns question: check the policy before answering.', logprobs: 'compact' }),
           result(search.id, { title: 'Returns and refunds policy', text: policy }),
-          choice(answer),
+          choice(answer, { logprobs: 'compact' }),
         ],
         reward,
         { tool_calls: 1, duration: 2.1 + i / 10, answer_chars: answer.length },

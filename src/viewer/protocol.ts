@@ -93,6 +93,8 @@ export const TrajectorySummary = z.object({
   metrics: dictOf(num, 'numbers'),
   /** An exchange trajectory's totals. */
   totals: z.optional(ExchangeTotals),
+  /** Whether ART's trainer trains on it and why not (src/viewer/verdicts.ts): the badge and its tooltip. */
+  verdict: z.optional(z.object({ trains: z.boolean(), severity: z.enum(['train', 'skip', 'error', 'note']), label: z.string(), tooltip: z.string() })),
 });
 export type TrajectorySummary = z.infer<typeof TrajectorySummary>;
 
@@ -212,6 +214,10 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('group'), version: num, index: num, detail: z.optional(GroupDetail), error: z.optional(z.string()) }),
   z.object({ type: z.literal('trajectory'), version: num, group: num, index: num, view: z.optional(TrajectoryView), error: z.optional(z.string()) }),
   z.object({ type: z.literal('search'), query: z.string(), hits: z.array(SearchHit), done: z.boolean(), truncated: z.boolean(), groupsScanned: num }),
+  /** The groups ART does not fully train on (or that make it raise), for the "will not train" filter. */
+  z.object({ type: z.literal('untrained'), version: num, groups: z.array(num), error: z.optional(z.string()) }),
+  /** Turns the "will not train" filter on or off (from a command or a test). */
+  z.object({ type: z.literal('filter'), untrained: z.boolean() }),
   /** Go to a place (from a command or a test). */
   z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num) }),
 ]);
@@ -224,6 +230,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('group'), index: num }),
   z.object({ type: z.literal('trajectory'), group: num, index: num }),
   z.object({ type: z.literal('search'), query: z.string() }),
+  /** Which groups ART does not fully train on (the "will not train" filter). */
+  z.object({ type: z.literal('untrained') }),
   z.object({
     type: z.literal('reveal'),
     group: num,
@@ -250,6 +258,11 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
     pane: z.optional(z.string()),
     groupRows: num,
+    /** The group list's rendered rows (group numbers), and whether the "will not train" filter is on. */
+    groupsListed: z.optional(z.array(num)),
+    untrainedOnly: z.optional(z.boolean()),
+    /** The trajectory list's rendered rows: "#3", its verdict badge and the badge's tooltip. */
+    trajectoryRows: z.optional(z.array(z.object({ label: z.string(), badge: z.string(), tooltip: z.string() }))),
     /** Clickable links (`a[href]`) in the conversation: always 0, a trajectory file's links are text. */
     liveLinks: z.optional(num),
     sinceLoadMs: num,

@@ -24,8 +24,8 @@ import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
 import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
-import { groupDetail, trajectoryView } from './views';
-import { summaryText } from './verdicts';
+import { groupDetail, rowVerdict, trajectoryView } from './views';
+import { groupVerdict, summaryText } from './verdicts';
 import { background } from '../common/background';
 
 
@@ -64,6 +64,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   private rebuildTimer: ReturnType<typeof setTimeout> | undefined;
   private groupProblems = new Map<number, ProblemView[]>();
   private fileProblems: ProblemView[] = [];
+  /** A Parquet file's group verdicts, computed as groups are read (its index reads no trajectory_json). */
+  private parquetVerdicts = new Map<number, NonNullable<GroupRow['verdict']>>();
   readonly name: string;
 
   constructor(
@@ -98,6 +100,11 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Moves the view to a group, trajectory and message (for commands and tests). */
   select(group: number, trajectory?: number, message?: number): void {
     this.post({ type: 'select', group, trajectory, message });
+  }
+
+  /** Turns the view's "will not train" filter on or off (for commands and tests). */
+  filterUntrained(on: boolean): void {
+    this.post({ type: 'filter', untrained: on });
   }
 
   problemsOf(group: number): ProblemView[] {
@@ -148,6 +155,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       this.index = index;
       this.groupProblems = new Map();
       this.fileProblems = [];
+      this.parquetVerdicts = new Map();
       background(previousBuild.finally(() => previous?.source.close()), `Trajectory viewer: closing the previous index of ${this.name}`);
       this.postProgress();
       // The first paint goes first: after the first chunk, indexing waits for it (at most 5 s, for
@@ -237,6 +245,8 @@ export class ViewerSession extends Disposable implements ActionHost {
 
   row(index: GroupIndex, i: number): GroupRow {
     const row = index.row(i);
+    const verdict = this.parquetVerdicts.get(i);
+    if (verdict && !row.verdict) row.verdict = verdict;
     for (const p of this.groupProblems.get(i) ?? []) {
       if (p.severity === 'error') row.errors++;
       else row.warnings++;
@@ -290,7 +300,19 @@ export class ViewerSession extends Disposable implements ActionHost {
         const g = await index.readGroup(m.index);
         if (version !== this.version) return;
         if (g.value === undefined && index.format === 'parquet') return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
-        this.post({ type: 'group', version, index: m.index, detail: groupDetail(g.value, this.row(index, m.index), this.problemsOf(m.index)) });
+        const detail = groupDetail(g.value, this.row(index, m.index), this.problemsOf(m.index), { verdicts: this.hasVerdicts(index) });
+        if (index.format === 'parquet' && detail.row.verdict) this.parquetVerdicts.set(m.index, detail.row.verdict);
+        this.post({ type: 'group', version, index: m.index, detail });
+        return;
+      }
+      case 'untrained': {
+        if (!index) return;
+        try {
+          const groups = await this.untrained(index, version);
+          if (version === this.version) this.post({ type: 'untrained', version, groups });
+        } catch (e) {
+          if (version === this.version) this.post({ type: 'untrained', version, groups: [], error: (e as Error).message });
+        }
         return;
       }
       case 'trajectory': {
@@ -317,6 +339,34 @@ export class ViewerSession extends Disposable implements ActionHost {
         return;
       }
     }
+  }
+
+  /** Whether the file holds what the verdicts read: not ART's lossy Parquet format version 1 (no logprobs). */
+  hasVerdicts(index: GroupIndex): boolean {
+    return index.format !== 'parquet' || !index.notice;
+  }
+
+  /**
+   * The groups ART does not fully train on, or that make it raise. A text file's index has every
+   * group's verdict; a Parquet file's groups are read here (trajectory_json) the first time it is asked.
+   */
+  async untrained(index: GroupIndex, version = this.version): Promise<number[]> {
+    await this.built;
+    if (!this.hasVerdicts(index)) throw new Error("ART's Parquet format version 1 keeps no logprobs: its verdicts cannot be told");
+    const out: number[] = [];
+    for (let i = 0; i < index.groups; i++) {
+      if (version !== this.version) return out;
+      let v = this.row(index, i).verdict;
+      if (!v && index.format === 'parquet') {
+        const g = await index.readGroup(i);
+        if (g.value !== undefined) {
+          v = rowVerdict(groupVerdict(g.value));
+          this.parquetVerdicts.set(i, v);
+        }
+      }
+      if (v && (v.fails || v.training < v.trajectories)) out.push(i);
+    }
+    return out;
   }
 
   async trajectory(index: GroupIndex, group: number, t: number): Promise<unknown> {

@@ -8,6 +8,7 @@ import { extras, isChoice, itemsOf, messageOf, messageViews, rawToolCalls, toolV
 import { isObject } from '../api/json';
 import { asGroup, entries, exceptionsOf, GROUP_FIELDS, jsonText, numericMetrics, rewardOf } from './model';
 import type { GroupDetail, GroupRow, ProblemView, TrajectorySummary, TrajectoryView } from './protocol';
+import { fmt, groupCell, groupVerdict, type GroupVerdict, type TrajectoryVerdict, type VerdictCode } from './verdicts';
 
 /** The short row of a trajectory in the group's list. */
 export function summarize(t: unknown, index: number): TrajectorySummary {
@@ -93,10 +94,65 @@ export function filterByReward(rows: readonly TrajectorySummary[], min: number |
 
 const SHOWN_GROUP_FIELDS = GROUP_FIELDS;
 
-/** The group pane: its trajectories' rows, tables, exceptions and the problems found in its lines. */
-export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[]): GroupDetail {
+/** A trajectory's badge text when ART does not train on it. */
+const BADGE: Record<VerdictCode, string> = {
+  'invalid-reward': 'ART raises: reward',
+  'empty-group': 'empty group',
+  'group-of-one': 'group of one',
+  'zero-variance': 'no variance',
+  'zero-advantage': 'zero advantage',
+  'no-trainable-turn': 'no trainable turn',
+  'dict-logprobs': 'dict logprobs',
+  'no-logprobs': 'no logprobs',
+  'some-turns-without-logprobs': 'some turns without logprobs',
+  'no-token-ids': 'ART raises: token ids',
+  'logprob-mismatch': 'ART raises: logprobs',
+  'compact-invalid': 'ART raises: compact logprobs',
+  'exchange-not-exact': 'ART raises: exchange ids',
+  'exchange-no-logprobs': 'ART raises: exchange logprobs',
+  'logprobs-unchecked': 'logprobs unchecked',
+  exception: 'exception',
+};
+
+const signed = (n: number) => (n > 0 ? `+${fmt(n)}` : fmt(n));
+
+/** The badge of a trajectory in the group's list: what ART does with it, with the advantage, and why not. */
+export function verdictBadge(v: TrajectoryVerdict): NonNullable<TrajectorySummary['verdict']> {
+  const a = v.advantage;
+  const adv = a ? `Advantage ${signed(a.raw)} (reward ${fmt(a.reward)} − group mean ${fmt(a.mean)}); ${signed(a.scaled)} over the group's std ${fmt(a.std)} + 1e-6, as ART trains with it (scale_rewards, its default).` : '';
+  const notes = v.reasons.filter((r) => r !== v.primary).map((r) => r.message);
+  if (v.trains) {
+    const note = v.reasons.some((r) => r.severity === 'note');
+    return {
+      trains: true,
+      severity: note ? 'note' : 'train',
+      label: a ? `adv ${a.scaled > 0 ? '+' : ''}${a.scaled.toFixed(2)}${note ? ' · note' : ''}` : 'trains',
+      tooltip: ['ART trains on this trajectory.', adv, ...notes].filter(Boolean).join('\n'),
+    };
+  }
+  const p = v.primary!;
+  const label = p.code === 'zero-advantage' && a ? `zero advantage (${fmt(a.reward)} − ${fmt(a.mean)} = 0)` : BADGE[p.code];
+  return { trains: false, severity: p.severity === 'error' ? 'error' : 'skip', label, tooltip: ['ART does not train on this trajectory.', p.message, adv, ...notes].filter(Boolean).join('\n') };
+}
+
+/** The row verdict a group's list shows, from the verdict on the group. */
+export function rowVerdict(g: GroupVerdict): NonNullable<GroupRow['verdict']> {
+  return { training: g.training, trajectories: g.trajectories, text: groupCell(g), fails: g.fails };
+}
+
+/**
+ * The group pane: its trajectories' rows, tables, exceptions and the problems found in its lines.
+ * `verdicts`: each row gets ART's verdict (not for files without the choices' logprobs, such as
+ * ART's lossy Parquet format version 1); the row's group verdict is set from it when missing.
+ */
+export function groupDetail(value: unknown, row: GroupRow, problems: ProblemView[], opts: { verdicts?: boolean } = {}): GroupDetail {
   const group = asGroup(value);
   const trajectories = (group?.trajectories ?? []).map((t, i) => summarize(t, i));
+  if (opts.verdicts && group) {
+    const gv = groupVerdict(value);
+    gv.members.forEach((m, i) => (trajectories[i]!.verdict = verdictBadge(m)));
+    row = row.verdict ? row : { ...row, verdict: rowVerdict(gv) };
+  }
   const raw = group && !group.bare && isObject(group.raw) ? group.raw : {};
   const totals = sumTotals(trajectories.map((s) => s.totals));
   return {

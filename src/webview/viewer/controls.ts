@@ -1,9 +1,10 @@
-/** The page's controls and keys: search box, sort, reward filter, scroll memory, j/k [ ] / n N. */
+/** The page's controls and keys: search box, sort, reward filter, the "will not train" filter, scroll memory, j/k [ ] / n N u. */
 import { groupList, selectGroup } from './groups';
-import { conversation, dirButton, maxInput, minInput, results, search, sortSelect } from './layout';
+import { conversation, dirButton, maxInput, minInput, results, search, sortSelect, untrainedButton } from './layout';
 import { goToHit, runSearch } from './search';
 import { page, save, state } from './state';
 import { applyOrder, selectTrajectory } from './trajectories';
+import { toggleUntrained } from './untrained';
 
 search.value = state.query;
 search.addEventListener('keydown', (e) => {
@@ -24,6 +25,7 @@ sortSelect.addEventListener('change', () => {
   state.dir = state.sort === 'index' ? 'asc' : 'desc';
   applyOrder();
 });
+untrainedButton.addEventListener('click', () => toggleUntrained());
 dirButton.addEventListener('click', () => {
   state.dir = state.dir === 'asc' ? 'desc' : 'asc';
   applyOrder();
@@ -68,6 +70,7 @@ document.addEventListener('keydown', (e) => {
     ']': () => moveGroup(1),
     '[': () => moveGroup(-1),
     '/': () => search.focus(),
+    u: () => toggleUntrained(),
     n: () => page.hits.length && goToHit((page.hitAt + 1) % page.hits.length),
     N: () => page.hits.length && goToHit((page.hitAt - 1 + page.hits.length) % page.hits.length),
   };

@@ -12,14 +12,42 @@ import { VirtualList } from './vlist';
 export const groupList = new VirtualList('groups', {
   label: 'Groups',
   rowHeight: 64,
-  render: (i, row) => renderGroupRow(i, row),
-  describe: (i) => describeGroup(i),
-  onSelect: (i) => selectGroup(i),
+  render: (i, row) => renderGroupRow(groupAt(i), row),
+  describe: (i) => describeGroup(groupAt(i)),
+  onSelect: (i) => selectGroup(groupAt(i)),
   onWindow: (first, last) => requestRows(first, last),
 });
 export const groupsHead = h('div', { class: 'pane-head' }, 'Groups');
 
+/** The group at place `i` of the list (the "will not train" filter lists some groups only). */
+export const groupAt = (i: number): number => (page.groupOrder ? (page.groupOrder[i] ?? -1) : i);
+/** Group `g`'s place in the list, or -1 when the filter hides it. */
+export const displayOf = (g: number): number => (page.groupOrder ? page.groupOrder.indexOf(g) : g);
+
+/** Sets the list's length: every group, or those the filter keeps. */
+export function setGroupCount(): void {
+  groupList.setCount(page.groupOrder ? page.groupOrder.length : (page.progress?.groups ?? 0));
+}
+
 export function requestRows(first: number, last: number): void {
+  if (page.groupOrder) {
+    // Filtered: ask for each run of consecutive missing groups.
+    let start = -1;
+    let end = -1;
+    const flush = () => start >= 0 && send({ type: 'groups', start, count: end - start + 1 });
+    for (let i = first; i <= last; i++) {
+      const g = groupAt(i);
+      if (g < 0 || page.rows.has(g) || page.requested.has(g)) continue;
+      page.requested.add(g);
+      if (start >= 0 && g === end + 1) end = g;
+      else {
+        flush();
+        start = end = g;
+      }
+    }
+    flush();
+    return;
+  }
   let start = -1;
   for (let i = first; i <= last; i++) {
     if (page.rows.has(i) || page.requested.has(i)) continue;
@@ -53,6 +81,7 @@ export function strip(r: GroupRow): HTMLElement {
 }
 
 export function renderGroupRow(i: number, row: HTMLElement): void {
+  row.dataset.group = String(i);
   const r = page.rows.get(i);
   if (!r) {
     row.append(h('div', { class: 'g-title' }, `Group ${i + 1}`), h('div', { class: 'g-stats muted' }, '…'));
@@ -102,7 +131,8 @@ export function selectGroup(i: number, focusList = false, trajectory?: number): 
     page.view = undefined;
     send({ type: 'group', index: i });
   }
-  groupList.select(i, focusList);
+  const at = displayOf(i);
+  if (at >= 0) groupList.select(at, focusList);
   save();
 }
 

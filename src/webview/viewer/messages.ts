@@ -4,11 +4,12 @@ import { ToWebview } from '../../viewer/protocol';
 import { h } from '../shared/dom';
 import { parseMessage } from '../shared/protocol';
 import { section } from './dom';
-import { groupList, groupsHead, onGroup, problemList, selectGroup } from './groups';
+import { displayOf, groupList, groupsHead, onGroup, problemList, selectGroup, setGroupCount } from './groups';
 import { conversation, fileProblems, groupInfo, status, title } from './layout';
 import { onSearch } from './search';
 import { page, send, state } from './state';
 import { onTrajectory, report } from './trajectories';
+import { onUntrained, requestUntrained, toggleUntrained } from './untrained';
 
 window.addEventListener('message', (e: MessageEvent) => {
   const parsed = parseMessage(ToWebview, e.data);
@@ -39,6 +40,11 @@ window.addEventListener('message', (e: MessageEvent) => {
       return onTrajectory(m.view, m.error);
     case 'search':
       return onSearch(m);
+    case 'filter':
+      return toggleUntrained(m.untrained);
+    case 'untrained':
+      if (m.version !== page.version) return;
+      return onUntrained(m.groups, m.error);
     case 'select':
       page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1 } : undefined;
       return selectGroup(m.group, true, m.trajectory);
@@ -55,6 +61,8 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     page.requested.clear();
     page.detail = undefined;
     page.view = undefined;
+    page.groupOrder = undefined;
+    if (state.untrained) requestUntrained();
   }
   const pct = m.totalBytes ? Math.floor((m.indexedBytes / m.totalBytes) * 100) : 100;
   status.textContent = [
@@ -75,12 +83,12 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
       ? [section(`${plural(m.fileProblems.length, 'problem')} outside any group`, false, problemList(m.fileProblems, -1))]
       : []),
   );
-  groupList.setCount(m.groups);
+  setGroupCount();
   if (changed) groupList.refresh();
   if ((changed || groupList.selected < 0) && m.groups > 0 && (state.group < m.groups || m.done)) {
     // A restored selection may lie past what is indexed so far: wait for it, or clamp once done.
     state.group = Math.min(state.group, m.groups - 1);
-    groupList.select(state.group);
+    groupList.select(displayOf(state.group));
     if (state.groupScroll) groupList.scrollTop = state.groupScroll;
   } else if (newlyValidated) {
     // Problem counts arrived: page.rows and the open group show them.

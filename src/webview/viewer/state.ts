@@ -18,6 +18,8 @@ interface State {
   query: string;
   groupScroll: number;
   convScroll: number;
+  /** The "will not train" filter: only groups and trajectories ART does not fully train on. */
+  untrained?: boolean;
 }
 const saved = (vscode.getState() ?? {}) as Partial<State>;
 export const state: State = { group: 0, trajectory: -1, sort: 'index', dir: 'asc', query: '', groupScroll: 0, convScroll: 0, ...saved };
@@ -46,6 +48,8 @@ export const page = {
   goToFirstHit: false,
   /** An ART Parquet step file: rows where text files have lines, and no text to reveal. */
   parquet: false,
+  /** With the "will not train" filter on: the groups listed (as the extension answered), else every group. */
+  groupOrder: undefined as number[] | undefined,
 };
 export const place = (r: GroupRow) => {
   const unit = page.parquet ? 'row' : 'line';

@@ -24,6 +24,7 @@ export function applyOrder(keepSelection = true): void {
   const sign = state.dir === 'asc' ? 1 : -1;
   page.visible = page.detail.trajectories
     .filter((t) => (state.min === undefined || (t.reward !== null && t.reward >= state.min)) && (state.max === undefined || (t.reward !== null && t.reward <= state.max)))
+    .filter((t) => !state.untrained || !t.verdict?.trains)
     .map((t) => ({ t, v: value(t) }))
     .sort((a, b) => (a.v === undefined || b.v === undefined ? (a.v === b.v ? a.t.index - b.t.index : a.v === undefined ? 1 : -1) : a.v === b.v ? a.t.index - b.t.index : (a.v - b.v) * sign))
     .map((x) => x.t);
@@ -51,7 +52,7 @@ export function applyOrder(keepSelection = true): void {
  * shows them here, open: type, message and traceback, as text.
  */
 function emptyPane(d: GroupDetail): HTMLElement[] {
-  if (d.trajectories.length) return [h('p', { class: 'empty' }, 'No trajectory matches the reward filter.')];
+  if (d.trajectories.length) return [h('p', { class: 'empty' }, state.untrained ? 'No trajectory matches the filters: ART trains on every trajectory here in the reward range.' : 'No trajectory matches the reward filter.')];
   if (!d.exceptions.length) return [h('p', { class: 'empty' }, 'This group has no trajectories.')];
   return [
     h(
@@ -83,13 +84,16 @@ export function renderTrajRow(i: number, row: HTMLElement): void {
     h('span', { class: 't-reward' }, t.reward === null ? 'invalid' : fmt(t.reward)),
     h('span', { class: 'reward-bar', 'aria-hidden': 'true' }, bar),
     h('span', { class: 't-meta muted' }, metric ? `${metric} ${fmt(t.metrics[metric])}` : `${t.messages} msgs${t.toolCalls ? ` · ${plural(t.toolCalls, 'call')}` : ''}`),
+    ...(t.verdict ? [h('span', { class: `badge t-verdict ${VERDICT_CLASS[t.verdict.severity]}`, title: t.verdict.tooltip }, t.verdict.label)] : []),
   );
 }
+
+const VERDICT_CLASS = { train: 'trains', note: 'trains note', skip: 'warn', error: 'error' } as const;
 
 export function describeTraj(i: number): string {
   const t = page.visible[i];
   if (!t) return '';
-  return `Trajectory ${t.index + 1}, reward ${t.reward === null ? 'invalid' : fmt(t.reward)}, ${plural(t.messages, 'message')}`;
+  return `Trajectory ${t.index + 1}, reward ${t.reward === null ? 'invalid' : fmt(t.reward)}, ${plural(t.messages, 'message')}${t.verdict ? `, ${t.verdict.trains ? 'ART trains on it' : `ART does not train on it: ${t.verdict.label}`}` : ''}`;
 }
 
 export function selectTrajectory(index: number): void {
@@ -160,6 +164,14 @@ export function report(v: TrajectoryView | undefined): void {
     ...(totals ? { totals } : {}),
     ...(pane !== undefined ? { pane } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
+    groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
+    untrainedOnly: !!state.untrained,
+    trajectoryRows: [...document.querySelectorAll<HTMLElement>('#trajectories .vrow')]
+      .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
+      .map((r) => {
+        const badge = r.querySelector<HTMLElement>('.t-verdict');
+        return { label: r.querySelector('.t-index')?.textContent ?? '', badge: badge?.textContent ?? '', tooltip: badge?.title ?? '' };
+      }),
     liveLinks: conversation.querySelectorAll('a[href]').length,
     sinceLoadMs: performance.now(),
     scriptStartMs: page.scriptStart,

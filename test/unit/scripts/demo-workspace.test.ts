@@ -6,7 +6,8 @@ import { parseRef } from '../../../src/api/refs';
 import { validateCallsFile } from '../../../src/calls/reader';
 import { groupText, openArtParquet, readArtGroups, validateTrajectoryFile, type ArtGroup } from '../../../src/files';
 import { readHistory } from '../../../src/dashboard/shared/history';
-import { ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TRAJECTORY_FIELDS, OPENAI_CHOICE_FIELDS, OPENAI_MESSAGE_FIELDS } from '../../fixtures/viewer/producers';
+import { ART_CHOICE_TOKEN_FIELDS, ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TRAJECTORY_FIELDS, OPENAI_CHOICE_FIELDS, OPENAI_MESSAGE_FIELDS } from '../../fixtures/viewer/producers';
+import { groupVerdict } from '../../../src/viewer/verdicts';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
@@ -44,6 +45,25 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     assert.deepEqual(lines.map((l) => (JSON.parse(l) as { trajectories: unknown[] }).trajectories.length), [1, 1, 1]);
   });
 
+  it("makes every trainability verdict show in the rich file: most choices with OpenAI logprobs and token ids, ART's compact logprobs, none, zero advantage", () => {
+    type O = Record<string, unknown>;
+    const groups = fs.readFileSync(path.join(dir, 'support-agent.trajectories.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as O);
+    const choices = groups.flatMap((g) => (g.trajectories as O[]).flatMap((t) => (t.messages_and_choices as O[]).filter((m) => !('role' in m))));
+    const openai = choices.filter((c) => Array.isArray((c.logprobs as O | null)?.content) && Array.isArray(c.token_ids));
+    const compact = choices.filter((c) => Array.isArray(c.compact_logprobs) && c.compact_top_logprobs && c.logprobs === null);
+    const none = choices.filter((c) => c.logprobs === null && c.compact_logprobs === undefined);
+    assert.ok(openai.length > choices.length / 2, `most choices carry OpenAI logprobs.content: ${openai.length} of ${choices.length}`);
+    assert.ok(compact.length > 0 && none.length > 0, `compact ${compact.length}, none ${none.length}`);
+    for (const c of openai) assert.equal(((c.logprobs as O).content as unknown[]).length, (c.token_ids as unknown[]).length, 'one logprob per token id');
+    // By the verdicts (docs/trainability.md): what ART trains on, and each reason it skips.
+    const verdicts = groups.map((g) => groupVerdict(g));
+    const codes = verdicts.flatMap((v) => v.members.map((m) => m.primary?.code ?? 'trains'));
+    assert.deepEqual([...new Set(codes)].sort(), ['no-logprobs', 'trains', 'zero-advantage', 'zero-variance']);
+    assert.ok(verdicts.every((v) => !v.fails), 'nothing makes ART raise');
+    assert.ok(codes.filter((c) => c === 'trains').length > codes.length / 2, 'most trajectories train');
+    assert.ok(verdicts.some((v) => v.exceptions > 0), 'a group with exceptions');
+  });
+
   it('holds a rich trajectory file that shows the viewer: groups of 4 to 8 with varied rewards, one without signal, out-of-order tool results, reasoning, exceptions and a long message', async () => {
     const file = path.join(dir, 'support-agent.trajectories.jsonl');
     assert.deepEqual((await validateTrajectoryFile(file)).problems, [], 'it validates (and could be uploaded)');
@@ -63,7 +83,7 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
         for (const k of Object.keys(t)) assert.ok(ART_TRAJECTORY_FIELDS.includes(k), `trajectory field ${k}`);
         for (const m of t.messages_and_choices as O[]) {
           if ('role' in m) continue;
-          for (const k of Object.keys(m)) assert.ok(OPENAI_CHOICE_FIELDS.includes(k), `choice field ${k}`);
+          for (const k of Object.keys(m)) assert.ok(OPENAI_CHOICE_FIELDS.includes(k) || ART_CHOICE_TOKEN_FIELDS.includes(k), `choice field ${k}`);
           for (const k of Object.keys(m.message as O)) assert.ok(OPENAI_MESSAGE_FIELDS.includes(k), `message field ${k}`);
         }
       }
@@ -109,6 +129,13 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
     const empty = step3.filter((g) => !('trajectories' in g));
     assert.equal(empty.length, 1);
     assert.equal((empty[0]!.exceptions as unknown[]).length, 1);
+    // Every verdict of docs/trainability.md shows, and ART raises on nothing (the exchanges carry the server's ids and logprobs).
+    const verdicts = step3.map((g) => groupVerdict(g));
+    const codes = verdicts.flatMap((v) => [...v.members.map((m) => m.primary?.code ?? 'trains'), ...v.reasons.filter((r) => r.code === 'empty-group').map((r) => r.code)]);
+    assert.deepEqual([...new Set(codes)].sort(), ['empty-group', 'no-logprobs', 'trains', 'zero-advantage', 'zero-variance']);
+    assert.ok(verdicts.every((v) => !v.fails), 'nothing makes ART raise');
+    const forms = new Set(verdicts.flatMap((v) => v.members.flatMap((m) => m.turns.map((t) => t.form))));
+    for (const f of ['logprobs.content', 'compact_logprobs', 'logprobs', 'none'] as const) assert.ok(forms.has(f), `a turn with logprobs as ${f}: ${[...forms].join(', ')}`);
     assert.equal((await groups(path.join(split, 'val', '0005.parquet'))).length, 4);
   });
 
