@@ -123,5 +123,5 @@ export type ArtSetting = keyof typeof ART_SETTINGS;
 /** `path` (function) at `commit`, short, for messages. */
 export function ruleRef(id: ArtRuleId): string {
   const r: ArtRule = ART_RULES[id];
-  return `ART ${r.path}: ${r.where.split(';')[0]!.split(', ')[0]!.trim()}, ${ART_REPO}@${r.commit.slice(0, 8)}`;
+  return `ART ${r.path}: ${r.where.split(';')[0]!.replace(/\s*\(.*$/, '').split(', ')[0]!.trim()}, ${ART_REPO}@${r.commit.slice(0, 8)}`;
 }

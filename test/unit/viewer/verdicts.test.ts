@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
-import { ART_RULES, ART_SETTINGS } from '../../../src/viewer/artRules';
+import { ART_RULES, ART_SETTINGS, ruleRef } from '../../../src/viewer/artRules';
 import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText, zeroVariance, type GroupVerdict, type VerdictCode } from '../../../src/viewer/verdicts';
 
 const dir = path.resolve(__dirname, '../../fixtures/trainability');
@@ -240,5 +240,14 @@ describe("trainability verdicts: the viewer's index of a JSONL file", () => {
     const raising = new TrajectoryIndex(new MemoryBytes(fs.readFileSync(path.join(dir, 'raises.jsonl'))), 'jsonl');
     await raising.build();
     assert.deepEqual(raising.row(0).verdict, { training: 1, trajectories: 2, text: '1 of 2; ART raises', fails: true });
+  });
+});
+
+describe('viewer/artRules: the short reference a tooltip shows', () => {
+  it('names each rule by its file and function, never a cut-off parenthesis', () => {
+    for (const id of Object.keys(ART_RULES) as (keyof typeof ART_RULES)[]) {
+      const ref = ruleRef(id);
+      assert.match(ref, /^ART [\w/.]+\.py: \w+, OpenPipe\/ART@[0-9a-f]{8}$/, ref);
+    }
   });
 });
