@@ -40,7 +40,7 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'search':
       return onSearch(m);
     case 'select':
-      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1 } : undefined;
+      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
       return selectGroup(m.group, true, m.trajectory);
   }
 });
