@@ -269,8 +269,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The headings of an exchange trajectory's exchanges (model, duration, tokens), and its totals line. */
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
-    /** Token strips shown: their turn, tokens, token elements in the DOM, and the strip's summary line. */
-    strips: z.optional(z.array(z.object({ message: num, tokens: num, nodes: num, summary: z.string() }))),
+    /** Token strips: their turn, tokens, token elements in the DOM (none until shown), and the strip's summary line. */
+    strips: z.optional(z.array(z.object({ message: num, tokens: num, nodes: num, summary: z.string(), /** The shown tokens' text (at most 2,000 characters). */ text: z.string() }))),
     /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
     pane: z.optional(z.string()),
     groupRows: num,

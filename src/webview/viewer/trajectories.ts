@@ -155,6 +155,7 @@ export function report(v: TrajectoryView | undefined): void {
     tokens: Number(t.dataset.tokens),
     nodes: t.querySelectorAll('.tok').length,
     summary: t.dataset.summary ?? '',
+    text: [...t.querySelectorAll('.tok')].slice(0, 2000).map((x) => x.textContent ?? '').join('').slice(0, 2000),
   }));
   // With no trajectory on screen: what the main pane shows instead (rendered text only).
   const pane = v ? undefined : conversation.innerText.slice(0, 20_000);
