@@ -104,10 +104,13 @@ function strips(v: TrajectoryView): TokenStrip[] {
 
 /** Gives every strip of a trajectory that has ids but no text its text, or a note saying how to get it. */
 export async function decodeStrips(v: TrajectoryView, setting: string | undefined, caches?: string[]): Promise<void> {
+  // Looked up once per model, however many turns it has.
+  const found = new Map<string | undefined, Promise<string | undefined>>();
   for (const s of strips(v)) {
     const needs = (s.ids && !s.texts) || s.top?.some((alts) => alts.some((a) => a[0].startsWith('#')));
     if (!needs) continue;
-    const file = await findTokenizer(setting, s.model, caches);
+    if (!found.has(s.model)) found.set(s.model, findTokenizer(setting, s.model, caches));
+    const file = await found.get(s.model);
     if (!file) {
       if (!s.texts) s.note = `The file gives token ids without text, and no tokenizer.json was found${s.model ? ` for ${s.model}` : ''}: ${HOW}.`;
       continue;
