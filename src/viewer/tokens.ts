@@ -56,11 +56,15 @@ export function tokenStrip(c: Obj, model?: string): TokenStrip | undefined {
     const values = list(exact).map(num);
     const n = Math.max(values.length, ids?.length ?? 0);
     const top = compactTop(c.compact_top_logprobs, n);
+    // The text, when OpenAI's logprobs.content beside the compact lists gives it token by token.
+    const content = isObject(c.logprobs) ? list(c.logprobs.content).map((e) => (isObject(e) ? tokenOf(e.token).text : undefined)) : [];
+    const texts = content.length === n && content.every((t) => t !== undefined) ? (content as string[]) : undefined;
     return cut({
       ...base,
       form: Array.isArray(c.compact_logprobs) ? 'compact_logprobs' : Array.isArray(exact) ? 'art_completion_logprobs' : 'token_ids',
       logprobs: Array.from({ length: n }, (_, i) => values[i] ?? null),
       ...(ids ? { ids } : {}),
+      ...(texts ? { texts } : {}),
       ...(top ? { top } : {}),
     });
   }

@@ -80,6 +80,14 @@ describe('token strip: read from a choice', () => {
     assert.deepEqual(s.top![1], [[`#${s.ids![1]}`, -2.5], ['#0', -0.2]]);
   });
 
+  it("ART's compact form takes the text of logprobs.content beside it, token by token", () => {
+    const c = { ...group.trajectories[0]!.messages_and_choices[1]!, compact_logprobs: [-1, -1, -1, -1] };
+    const s = tokenStrip(c)!;
+    assert.equal(s.form, 'compact_logprobs');
+    assert.deepEqual(s.logprobs, [-1, -1, -1, -1]);
+    assert.deepEqual(s.texts, ['The', ' answer', ' is', ' 4']);
+  });
+
   it('no strip for a choice without logprobs or token ids', () => {
     assert.equal(tokenStrip({ message: { role: 'assistant', content: 'x' }, logprobs: null }), undefined);
   });
