@@ -6,6 +6,7 @@
 import { isObject } from '../api/json';
 import { jsonText, str, type Obj } from './model';
 import type { MessageView, PartView, ToolCallView, ToolView } from './protocol';
+import { tokenStrip } from './tokens';
 
 /** The items of a conversation (`messages_and_choices`); none when it has none. */
 export function itemsOf(t: unknown): unknown[] {
@@ -108,6 +109,10 @@ export function messageViews(items: readonly unknown[]): MessageView[] {
       extras: [...(choice ? extras(item as Obj, SHOWN_CHOICE_FIELDS, '') : []), ...extras(msg, SHOWN_MESSAGE_FIELDS, choice ? 'message.' : '')],
     };
     if (typeof msg.name === 'string') view.name = msg.name;
+    if (choice) {
+      const strip = tokenStrip(item as Obj);
+      if (strip) view.tokens = strip;
+    }
     const reasoning = str(msg.reasoning_content) ?? str(msg.reasoning);
     if (reasoning) view.reasoning = reasoning;
     if (typeof msg.refusal === 'string' && msg.refusal) view.refusal = msg.refusal;

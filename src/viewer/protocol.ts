@@ -116,6 +116,26 @@ export const ToolCallView = z.object({
 });
 export type ToolCallView = z.infer<typeof ToolCallView>;
 
+/** A trainable turn's generated tokens (src/viewer/tokens.ts): parallel lists, one entry per token. */
+export const TokenStrip = z.object({
+  /** Where the logprobs are: compact_logprobs, logprobs.content, token_ids (ids only), ... */
+  form: z.string(),
+  model: z.optional(z.string()),
+  logprobs: z.array(nullableNum),
+  ids: z.optional(z.array(num)),
+  /** Token text, from the file or decoded with `decodedWith`; null where unknown. */
+  texts: z.optional(z.array(z.nullable(z.string()))),
+  /** Top alternatives per token: [text or `#id`, logprob]. */
+  top: z.optional(z.array(z.array(z.tuple([z.string(), num])))),
+  /** The tokenizer.json that gave the text. */
+  decodedWith: z.optional(z.string()),
+  /** Why there is no text, and how to get it. */
+  note: z.optional(z.string()),
+  /** The turn had this many tokens; the strip holds the first ones. */
+  cut: z.optional(num),
+});
+export type TokenStrip = z.infer<typeof TokenStrip>;
+
 export const MessageView = z.object({
   index: num,
   role: z.string(),
@@ -135,6 +155,8 @@ export const MessageView = z.object({
   extras: pairs,
   /** Where the message is in its trajectory, when not at `messages_and_choices[index]` (exchanges). */
   path: z.optional(z.array(z.union([z.string(), num]))),
+  /** A choice's tokens, when it has logprobs or token ids. */
+  tokens: z.optional(TokenStrip),
 });
 export type MessageView = z.infer<typeof MessageView>;
 
@@ -219,7 +241,7 @@ export const ToWebview = z.discriminatedUnion('type', [
   /** Turns the "will not train" filter on or off (from a command or a test). */
   z.object({ type: z.literal('filter'), untrained: z.boolean() }),
   /** Go to a place (from a command or a test). */
-  z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num) }),
+  z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num), /** Show the message as its tokens (true) or text (false). */ tokens: z.optional(z.boolean()) }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -255,6 +277,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The headings of an exchange trajectory's exchanges (model, duration, tokens), and its totals line. */
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
+    /** Token strips: their turn, tokens, token elements in the DOM (none until shown), and the strip's summary line. */
+    strips: z.optional(z.array(z.object({ message: num, tokens: num, nodes: num, summary: z.string(), /** The shown tokens' text (at most 2,000 characters). */ text: z.string() }))),
     /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
     pane: z.optional(z.string()),
     groupRows: num,

@@ -26,6 +26,7 @@ import { searchFile } from './search';
 import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
 import { groupDetail, rowVerdict, trajectoryView } from './views';
 import { groupVerdict, summaryText } from './verdicts';
+import { decodeStrips } from './tokenizer';
 import { background } from '../common/background';
 
 
@@ -98,8 +99,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   }
 
   /** Moves the view to a group, trajectory and message (for commands and tests). */
-  select(group: number, trajectory?: number, message?: number): void {
-    this.post({ type: 'select', group, trajectory, message });
+  select(group: number, trajectory?: number, message?: number, tokens?: boolean): void {
+    this.post({ type: 'select', group, trajectory, message, tokens });
   }
 
   /** Turns the view's "will not train" filter on or off (for commands and tests). */
@@ -319,7 +320,10 @@ export class ViewerSession extends Disposable implements ActionHost {
         const t = index && (await this.trajectory(index, m.group, m.index));
         if (version !== this.version) return;
         if (!t) return this.post({ type: 'trajectory', version, group: m.group, index: m.index, error: `No trajectory ${m.index + 1} in group ${m.group + 1}` });
-        this.post({ type: 'trajectory', version, group: m.group, index: m.index, view: trajectoryView(t, m.group, m.index) });
+        const view = trajectoryView(t, m.group, m.index);
+        await decodeStrips(view, vscode.workspace.getConfiguration('svc').get<string>('tokenizerPath') || undefined);
+        if (version !== this.version) return;
+        this.post({ type: 'trajectory', version, group: m.group, index: m.index, view });
         return;
       }
       case 'search':

@@ -42,6 +42,8 @@ export function trajectoryView(t: unknown, group: number, index: number): Trajec
   const exchanges = hasExchanges(t) ? exchangeConversation(t) : undefined;
   const messages = messageViews(exchanges?.items ?? itemsOf(t));
   if (exchanges) messages.forEach((m, i) => (m.path = exchanges.paths[i]));
+  // A strip's model is its request's, for finding its tokenizer.
+  for (const x of exchanges?.exchanges ?? []) for (const m of messages.slice(x.start, x.end)) if (m.tokens && !m.tokens.model && x.model) m.tokens.model = x.model;
   return {
     group,
     index,

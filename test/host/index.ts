@@ -64,6 +64,7 @@ function loadSuites(): void {
   require('./suites/publicApi.test');
   require('./suites/viewerParquet.test');
   require('./suites/viewerTrainability.test');
+  require('./suites/viewerTokens.test');
   require('./suites/scripted.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');

@@ -9,6 +9,7 @@ import { plural } from '../../common/format';
 import { h } from '../shared/dom';
 import { fmt, section, table } from './dom';
 import { renderMarkdown } from './markdown';
+import { tokenView } from './tokens';
 
 /** Content longer than this starts collapsed. */
 const COLLAPSE_CHARS = 3000;
@@ -59,6 +60,17 @@ function roleLabel(m: MessageView): string {
 }
 
 function bubble(m: MessageView, all: MessageView[], history: number, actions: ConversationActions, idPrefix: string): HTMLElement {
+  const tokens = m.tokens && tokenView(m.tokens, m.index);
+  const toggle =
+    tokens &&
+    h('button', { class: 'tok-toggle', type: 'button', 'aria-pressed': 'false', title: 'Show this turn as its tokens, coloured by probability', onclick: () => {
+      const on = toggle!.getAttribute('aria-pressed') !== 'true';
+      toggle!.setAttribute('aria-pressed', String(on));
+      toggle!.textContent = on ? 'Text' : 'Tokens';
+      toggle!.title = on ? 'Show this turn as text' : 'Show this turn as its tokens, coloured by probability';
+      toggle!.closest('.bubble')?.classList.toggle('show-tokens', on);
+      tokens.show(on);
+    } }, 'Tokens');
   const label = `${roleLabel(m)} message ${m.index + 1}${m.trainable ? ', trainable' : ''}${m.callName ? `, result of ${m.callName}` : ''}`;
   const head = h(
     'header',
@@ -71,6 +83,7 @@ function bubble(m: MessageView, all: MessageView[], history: number, actions: Co
         ? h('a', { class: 'pair-link', href: `#${idPrefix}${m.callIndex}`, title: 'Go to the call' }, `← result of ${m.callName ?? 'call'}${m.toolCallId ? ` (${m.toolCallId})` : ''}, called in message ${m.callIndex + 1}`)
         : h('span', { class: 'badge warn', title: 'No earlier tool call has this id' }, m.toolCallId ? `no call with id ${m.toolCallId}` : 'no tool_call_id')),
     h('span', { class: 'spacer' }),
+    toggle,
     h('span', { class: 'meta' }, `#${m.index + 1}`),
     h('button', { class: 'icon reveal', type: 'button', title: 'Reveal in text editor', 'aria-label': `Reveal message ${m.index + 1} in the text editor`, onclick: () => actions.reveal(m.index, history, m.path) }, '↗'),
   );
@@ -105,6 +118,7 @@ function bubble(m: MessageView, all: MessageView[], history: number, actions: Co
       ),
     );
   });
+  if (tokens) body.push(tokens.el);
   if (m.extras.length) body.push(h('details', { class: 'extras' }, h('summary', {}, `Details (${m.extras.length})`), table('Other fields', m.extras)));
   return h('article', { class: `bubble role-${m.role.replace(/[^\w-]/g, '')}${m.trainable ? ' trainable' : ''}`, id: `${idPrefix}${m.index}`, 'aria-label': label, 'data-index': String(m.index), 'data-role': m.role }, head, ...body.filter((b): b is HTMLElement => !!b));
 }

@@ -46,7 +46,7 @@ window.addEventListener('message', (e: MessageEvent) => {
       if (m.version !== page.version) return;
       return onUntrained(m.groups, m.error);
     case 'select':
-      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1 } : undefined;
+      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
       return selectGroup(m.group, true, m.trajectory);
   }
 });

@@ -2,6 +2,7 @@
  * The viewer page's state, in one place: what the user chose (`state`, kept across hiding the tab
  * by the webview's own state store) and what the page holds from the extension (`page`).
  */
+import { DEFAULT_THRESHOLD } from '../../viewer/tokenStats';
 import type { FromWebview, GroupDetail, GroupRow, SearchHit, ToWebview, TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
 
 // acquireVsCodeApi may be called once per page: this module is the page's one handle.
@@ -20,9 +21,11 @@ interface State {
   convScroll: number;
   /** The "will not train" filter: only groups and trajectories ART does not fully train on. */
   untrained?: boolean;
+  /** The token strips' threshold: a token under this probability is unlikely. */
+  threshold: number;
 }
 const saved = (vscode.getState() ?? {}) as Partial<State>;
-export const state: State = { group: 0, trajectory: -1, sort: 'index', dir: 'asc', query: '', groupScroll: 0, convScroll: 0, ...saved };
+export const state: State = { group: 0, trajectory: -1, sort: 'index', dir: 'asc', query: '', groupScroll: 0, convScroll: 0, threshold: DEFAULT_THRESHOLD, ...saved };
 export const save = () => vscode.setState(state);
 export const send = (m: FromWebview) => vscode.postMessage(m);
 
@@ -39,7 +42,7 @@ export const page = {
   hits: [] as SearchHit[],
   hitAt: -1,
   /** A message to scroll to once its trajectory is shown. */
-  pendingMessage: undefined as { message: number; history: number; query?: string } | undefined,
+  pendingMessage: undefined as { message: number; history: number; query?: string; tokens?: boolean } | undefined,
   /** The conversation's scroll is restored once, for the trajectory the tab showed before it was hidden. */
   restoreScroll: (saved.convScroll && saved.trajectory !== undefined && saved.trajectory >= 0 ? { group: state.group, trajectory: state.trajectory, top: saved.convScroll } : undefined) as
     | { group: number; trajectory: number; top: number }

@@ -122,12 +122,14 @@ export function onTrajectory(v: TrajectoryView | undefined, error: string | unde
     }),
   );
   if (page.pendingMessage) {
-    const { message, history, query: pendingQuery } = page.pendingMessage;
+    const { message, history, query: pendingQuery, tokens } = page.pendingMessage;
     page.pendingMessage = undefined;
     if (history >= 0) conversation.querySelectorAll('details.section').forEach((d) => ((d as HTMLDetailsElement).open = true));
     showAllBubbles(conversation);
     const el = document.getElementById(history >= 0 ? `h${history}-m-${message}` : `m-${message}`);
     el?.classList.add('hit');
+    const toggle = el?.querySelector<HTMLButtonElement>(':scope > .bubble-head > .tok-toggle');
+    if (toggle && tokens !== undefined && (toggle.getAttribute('aria-pressed') === 'true') !== tokens) toggle.click();
     const mark = el && pendingQuery ? highlight(el, pendingQuery) : undefined;
     (mark ?? el)?.scrollIntoView({ block: 'center' });
   } else {
@@ -152,6 +154,13 @@ export function report(v: TrajectoryView | undefined): void {
   }));
   const heads = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .exchange > .exchange-head')].map((e) => e.textContent ?? '');
   const totals = conversation.querySelector<HTMLElement>(':scope .traj-head .totals')?.textContent ?? undefined;
+  const strips = [...conversation.querySelectorAll<HTMLElement>('.token-view')].map((t) => ({
+    message: Number(t.dataset.message),
+    tokens: Number(t.dataset.tokens),
+    nodes: t.querySelectorAll('.tok').length,
+    summary: t.dataset.summary ?? '',
+    text: [...t.querySelectorAll('.tok')].slice(0, 2000).map((x) => x.textContent ?? '').join('').slice(0, 2000),
+  }));
   // With no trajectory on screen: what the main pane shows instead (rendered text only).
   const pane = v ? undefined : conversation.innerText.slice(0, 20_000);
   const memory = (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory;
@@ -162,6 +171,7 @@ export function report(v: TrajectoryView | undefined): void {
     bubbles,
     ...(heads.length ? { exchanges: heads } : {}),
     ...(totals ? { totals } : {}),
+    ...(strips.length ? { strips } : {}),
     ...(pane !== undefined ? { pane } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
     groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
