@@ -157,3 +157,68 @@ export function stepMetrics(s: VerdictSummary): Record<string, number | null> {
     'trainable/trajectory_share': x.trajectoryShare,
   };
 }
+
+/** One step's dashboard row: the step and its `trainable/*` metrics. */
+export interface StepShareRow {
+  step: number;
+  metrics: Record<string, number | null>;
+}
+
+/**
+ * The training dashboard's reader of the step files: each scan lists the `train` split and reads
+ * only the step files that are new or changed (size or time) since the last, within the caps, one
+ * file at a time with a turn of the event loop between files. The dashboard runs it in the
+ * background after the history was read, never in the read itself.
+ */
+export class StepShareScanner {
+  private readonly known = new Map<string, string>();
+  private folderSignature: string | undefined;
+  /** Step files read, for the tests. */
+  reads = 0;
+
+  constructor(
+    readonly modelDir: string,
+    private readonly caps: { maxFiles?: number; maxBytes?: number } = {},
+  ) {}
+
+  /** Reads every step file again at the next scan (the series was cleared). */
+  forget(): void {
+    this.known.clear();
+    this.folderSignature = undefined;
+  }
+
+  /**
+   * The rows of the steps whose files are new or changed; `force` lists the folder even when its
+   * own time did not change (the history grew: a step file may have been rewritten in place).
+   */
+  async scan(options: { force?: boolean; signal?: AbortSignal } = {}): Promise<{ rows: StepShareRow[]; errors: { file: string; error: string }[]; cut?: StepShares['cut'] }> {
+    const folder = path.join(this.modelDir, 'trajectories', TRAIN_SPLIT);
+    let signature: string;
+    try {
+      const st = await fs.promises.stat(folder);
+      signature = `${st.ino}:${st.mtimeMs}`;
+    } catch {
+      signature = 'none';
+    }
+    if (!options.force && signature === this.folderSignature) return { rows: [], errors: [] };
+    this.folderSignature = signature;
+    const { chosen, cut } = chooseSteps(await listStepFiles(this.modelDir), this.caps);
+    const rows: StepShareRow[] = [];
+    const errors: { file: string; error: string }[] = [];
+    for (const f of chosen) {
+      const sig = `${f.bytes}:${f.mtimeMs}`;
+      if (this.known.get(f.path) === sig) continue;
+      options.signal?.throwIfAborted();
+      this.known.set(f.path, sig);
+      this.reads++;
+      try {
+        rows.push({ step: f.step, metrics: stepMetrics(await stepSummary(f.path, options.signal)) });
+      } catch (e) {
+        if (options.signal?.aborted) throw e;
+        errors.push({ file: f.path, error: e instanceof Error ? e.message : String(e) });
+      }
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return { rows, errors, ...(cut ? { cut } : {}) };
+  }
+}
