@@ -48,7 +48,8 @@ const STEP_FILE = /^(\d+)\.(parquet|jsonl)$/;
 
 /**
  * The step files of a split, one per step (a step with both a `.parquet` and a `.jsonl` file is read
- * from the Parquet file, the one ART writes now), ascending by step. A missing folder has none.
+ * from the Parquet file, the one ART writes now), ascending by step. A missing folder has none;
+ * links are not step files.
  */
 export async function listStepFiles(modelDir: string, split = TRAIN_SPLIT): Promise<StepFile[]> {
   const folder = path.join(modelDir, 'trajectories', split);
@@ -72,7 +73,8 @@ export async function listStepFiles(modelDir: string, split = TRAIN_SPLIT): Prom
   for (const [step, { name }] of bySteps) {
     const p = path.join(folder, name);
     try {
-      const st = await fs.promises.stat(p);
+      // A regular file only: a link is not followed (it could lead out of the run's folder).
+      const st = await fs.promises.lstat(p);
       if (st.isFile()) files.push({ step, path: p, bytes: st.size, mtimeMs: st.mtimeMs });
     } catch {
       // Gone since the listing: not a step file any more.

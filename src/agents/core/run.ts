@@ -12,6 +12,7 @@ import { readHistory, type RunPoint } from './history';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeRunInput } from './schemas';
 import { dict, hasOwn, own } from '../../common/dict';
+import * as fs from 'fs';
 import * as nodePath from 'path';
 import { readStepShares, shareOf, TRAIN_SPLIT, type StepShares } from '../../viewer/stepShares';
 
@@ -167,7 +168,13 @@ export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, sig
   // The step files beside the history (the model folder): what each step would train on.
   let shares: StepShares;
   try {
-    shares = await readStepShares(nodePath.dirname(real), { signal });
+    // The step files are read only inside the history's own folder (a linked trajectories/ folder
+    // leading elsewhere could be outside the read roots).
+    const runDir = nodePath.dirname(real);
+    const split = nodePath.join(runDir, 'trajectories', TRAIN_SPLIT);
+    const splitReal = await fs.promises.realpath(split).catch(() => split);
+    if (!splitReal.startsWith(runDir + nodePath.sep)) return `${text}\nTrainable share per step: not read: ${nodePath.join(nodePath.dirname(path), 'trajectories', TRAIN_SPLIT)} leads outside the run's folder.`;
+    shares = await readStepShares(runDir, { signal });
   } catch (e) {
     if (signal?.aborted) throw e;
     return `${text}\nTrainable share per step: could not read the step files (${e instanceof Error ? e.message : String(e)}).`;

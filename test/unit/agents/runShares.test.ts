@@ -111,6 +111,21 @@ describe('agents: svc_summarize_run reports the trainable share per step', () =>
     assert.match(r.text, /ART's own counts in the history .* at 3 steps; latest, step 3: 1 of 3 groups \(33%\)\. It fell at step 2: 2 of 3 groups \(67%\) \(from 100% at step 1\); step 3: 1 of 3 groups \(33%\) \(from 67% at step 2\)\./);
   });
 
+  it('follows no link out of the run folder: a linked step file is not a step file, a linked trajectories/ folder is not read', async () => {
+    const linked = path.join(dir, 'linked');
+    const outside = path.join(dir, 'outside');
+    fs.mkdirSync(path.join(outside, 'train'), { recursive: true });
+    fs.copyFileSync(path.join(model, 'trajectories', 'train', '0001.jsonl'), path.join(outside, 'train', '0001.jsonl'));
+    fs.mkdirSync(path.join(linked, 'trajectories', 'train'), { recursive: true });
+    fs.symlinkSync(path.join(outside, 'train', '0001.jsonl'), path.join(linked, 'trajectories', 'train', '0001.jsonl'));
+    assert.strictEqual((await readStepShares(linked)).found, 0);
+    fs.rmSync(path.join(linked, 'trajectories'), { recursive: true });
+    fs.symlinkSync(outside, path.join(linked, 'trajectories'));
+    fs.writeFileSync(path.join(linked, 'history.jsonl'), '{"step": 1, "train/reward": 0.5}\n');
+    const r = await runTool(host([dir]), findTool('svc_summarize_run')!, { historyFile: path.join(linked, 'history.jsonl') });
+    assert.match(r.text, /Trainable share per step: not read: .*linked[/\\]trajectories[/\\]train leads outside the run's folder\./);
+  });
+
   it('says when a run has no step files', async () => {
     const bare = path.join(dir, 'bare');
     fs.mkdirSync(bare);
