@@ -4,13 +4,14 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './shared/history';
+import { historyRowId, HistoryReader, mergeHistoryLines, parseRecordedAt, type HistoryProblem } from './shared/history';
 import type { SyncStatus } from './shared/protocol';
 import { CheckpointSeries, columnsFromCheckpoints } from './shared/series';
 import type { DashboardSource, SourceAppend } from './source';
 import { background } from '../common/background';
 import { dict } from '../common/dict';
 import { NotARegularFile, openRegular } from '../files/regular';
+import { StepShareScanner } from '../viewer/stepShares';
 
 /** A file dashboard's panel key. */
 export const FILE_KEY = 'file:';
@@ -67,6 +68,13 @@ export class HistorySync extends Disposable implements DashboardSource {
   reads = 0;
   /** Called once the series has rows (load() waits for it). */
   private onRows: (() => void) | undefined;
+  /** The step files' trainable counts (`trainable/*` series), read after the history, in the background. */
+  readonly stepShares: StepShareScanner;
+  private sharesRunning: Promise<void> | undefined;
+  private sharesAgain: boolean | undefined;
+  private readonly sharesAbort = new AbortController();
+  /** Step files that could not be read (logged once each). */
+  private readonly shareErrors = new Set<string>();
 
   constructor(
     readonly fsPath: string,
@@ -77,7 +85,9 @@ export class HistorySync extends Disposable implements DashboardSource {
     this.modelId = FILE_KEY + fsPath;
     this.modelDir = path.dirname(fsPath);
     this.title = `${path.basename(this.modelDir)} (${path.basename(fsPath)})`;
+    this.stepShares = new StepShareScanner(this.modelDir);
     this._register({ dispose: () => this.unwatch() });
+    this._register({ dispose: () => this.sharesAbort.abort() });
   }
 
   get loaded(): boolean {
@@ -85,6 +95,10 @@ export class HistorySync extends Disposable implements DashboardSource {
   }
   get busy(): boolean {
     return !!this.running;
+  }
+  /** The step files' scan under way, if any (the tests wait for it). */
+  get sharesScan(): Promise<void> | undefined {
+    return this.sharesRunning;
   }
   /** The split folders under the model's trajectories/ (as last seen). */
   get stepSplits(): readonly string[] {
@@ -170,6 +184,7 @@ export class HistorySync extends Disposable implements DashboardSource {
     this.complete = false;
     this.identity = undefined;
     this.recordedAt = undefined;
+    this.stepShares.forget();
     this.cleared.fire();
     this.statusChanged.fire();
   }
@@ -207,6 +222,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       this.updatedAt = Date.now();
       this.complete = true;
       if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: dict() }, fresh: !first, done: true });
+      this.scanShares(added || first);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       this.error = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder, not a history.jsonl file' : e instanceof NotARegularFile ? `is ${e.kind}, not a history.jsonl file (only regular files are read)` : e instanceof Error ? e.message : String(e);
@@ -214,6 +230,42 @@ export class HistorySync extends Disposable implements DashboardSource {
     } finally {
       await handle?.close();
     }
+  }
+
+  /**
+   * Reads the step files that are new or changed into the `trainable/*` series, after the history
+   * and never inside its read; one scan at a time, a request meanwhile runs after. `force` when the
+   * history grew (a step file may have changed without its folder changing).
+   */
+  private scanShares(force: boolean): void {
+    if (this.sharesRunning) {
+      this.sharesAgain = (this.sharesAgain ?? false) || force;
+      return;
+    }
+    const run = (async () => {
+      let found;
+      try {
+        found = await this.stepShares.scan({ force, signal: this.sharesAbort.signal });
+      } catch (e) {
+        if (this.sharesAbort.signal.aborted) return; // disposed
+        throw e;
+      }
+      for (const e of found.errors) {
+        if (this.shareErrors.has(e.file)) continue;
+        this.shareErrors.add(e.file);
+        this.log.warn(`${e.file}: not counted in the trainable series: ${e.error}`);
+      }
+      if (found.rows.length && !this.isDisposed) this.merge(found.rows.map((r) => ({ id: historyRowId(r.step), step: r.step, metrics: r.metrics })), true, true);
+    })().finally(() => {
+      this.sharesRunning = undefined;
+      if (this.sharesAgain !== undefined && !this.isDisposed) {
+        const again = this.sharesAgain;
+        this.sharesAgain = undefined;
+        this.scanShares(again);
+      }
+    });
+    this.sharesRunning = run;
+    background(run, `Reading the step files of ${this.file}`);
   }
 
   /** Merges rows and tells the panel; true when something changed. */

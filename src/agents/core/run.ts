@@ -7,11 +7,14 @@
 import { defaultBestMetric, guessDirection, orderedMetrics } from '../../dashboard/shared/metrics';
 import { readablePath, type RunContext } from './access';
 import { readCheckpoints } from './checkpoints';
-import { count, num, signed } from './format';
+import { count, num, signed, table } from './format';
 import { readHistory, type RunPoint } from './history';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeRunInput } from './schemas';
 import { dict, hasOwn, own } from '../../common/dict';
+import * as fs from 'fs';
+import * as nodePath from 'path';
+import { readStepShares, shareOf, TRAIN_SPLIT, type StepShares } from '../../viewer/stepShares';
 
 /** Points the trend is fitted over. */
 export const TREND_WINDOW = 10;
@@ -157,8 +160,121 @@ export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, sig
   } catch (e) {
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const text = summarizePoints(history.points, `${path} (${count(history.lines)} lines)`);
-  if (!history.problems.length) return text;
-  const problems = history.problems.slice(0, 5).map((p) => `line ${p.line}: ${p.reason}`);
-  return `${text}\nUnreadable lines (${count(history.problems.length)}, skipped): ${problems.join('; ')}${history.problems.length > 5 ? '; …' : ''}.`;
+  let text = summarizePoints(history.points, `${path} (${count(history.lines)} lines)`);
+  if (history.problems.length) {
+    const problems = history.problems.slice(0, 5).map((p) => `line ${p.line}: ${p.reason}`);
+    text += `\nUnreadable lines (${count(history.problems.length)}, skipped): ${problems.join('; ')}${history.problems.length > 5 ? '; …' : ''}.`;
+  }
+  // The step files beside the history (the model folder): what each step would train on.
+  let shares: StepShares;
+  try {
+    // The step files are read only inside the history's own folder (a linked trajectories/ folder
+    // leading elsewhere could be outside the read roots).
+    const runDir = nodePath.dirname(real);
+    const split = nodePath.join(runDir, 'trajectories', TRAIN_SPLIT);
+    const splitReal = await fs.promises.realpath(split).catch(() => split);
+    if (!splitReal.startsWith(runDir + nodePath.sep)) return `${text}\nTrainable share per step: not read: ${nodePath.join(nodePath.dirname(path), 'trajectories', TRAIN_SPLIT)} leads outside the run's folder.`;
+    shares = await readStepShares(runDir, { signal });
+  } catch (e) {
+    if (signal?.aborted) throw e;
+    return `${text}\nTrainable share per step: could not read the step files (${e instanceof Error ? e.message : String(e)}).`;
+  }
+  const folder = nodePath.join(nodePath.dirname(path), 'trajectories', TRAIN_SPLIT);
+  return `${text}\n${trainableText(shares, folder, history.points)}`;
+}
+
+/** A share as a percentage for a sentence. */
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** How far a share must drop from the step before to count as a fall (10 percentage points). */
+export const FALL = 0.1;
+
+/** Steps whose share is FALL or more below the one before, or 0: with the share before. */
+export function fallen(series: readonly { step: number; share: number }[]): { step: number; share: number; before?: { step: number; share: number } }[] {
+  return series.flatMap((p, i) => {
+    const before = i > 0 ? series[i - 1] : undefined;
+    if (before && p.share <= before.share - FALL + 1e-12) return [{ ...p, before }];
+    return p.share === 0 ? [{ ...p, ...(before ? { before } : {}) }] : [];
+  });
+}
+
+const fallText = (f: ReturnType<typeof fallen>[number], what: (step: number) => string) => `step ${count(f.step)}: ${what(f.step)}${f.before ? ` (from ${pct(f.before.share)} at step ${count(f.before.step)})` : ''}`;
+
+/** The history's own counts of ART (`data/step_num_groups_trainable` of `…_submitted`), any prefix. */
+function artCounts(points: readonly RunPoint[]): { step: number; trainable: number; submitted: number; trajectories?: number; dropped?: number }[] {
+  const find = (p: RunPoint, name: string) => {
+    for (const [k, v] of Object.entries(p.metrics)) if ((k === name || k.endsWith(`/${name}`)) && typeof v === 'number' && Number.isFinite(v)) return v;
+    return undefined;
+  };
+  return points.flatMap((p) => {
+    const trainable = find(p, 'data/step_num_groups_trainable');
+    const submitted = find(p, 'data/step_num_groups_submitted');
+    if (trainable === undefined || submitted === undefined) return [];
+    const trajectories = find(p, 'data/step_num_trajectories');
+    const dropped = find(p, 'data/step_num_dropped_trajectories');
+    return [{ step: p.step, trainable, submitted, ...(trajectories !== undefined ? { trajectories } : {}), ...(dropped !== undefined ? { dropped } : {}) }];
+  });
+}
+
+/** Rows of the per-step table at most (the newest). */
+export const MAX_SHARE_ROWS = 30;
+
+/**
+ * The trainable share per step: from the step files by ART's rules (verdicts.ts), and from ART's own
+ * counts in the history where it logged them, with the steps where either fell named.
+ */
+export function trainableText(shares: StepShares, folder: string, points: readonly RunPoint[]): string {
+  const lines: string[] = [];
+  const read = shares.steps.filter((s) => s.summary);
+  if (!shares.found) {
+    lines.push(`Trainable share per step: no step files (<step>.parquet or <step>.jsonl) under ${folder}.`);
+  } else {
+    const series = read.map((s) => ({ s, x: shareOf(s.summary!) }));
+    const groupSeries = series.flatMap(({ s, x }) => (x.groupShare === null ? [] : [{ step: s.step, share: x.groupShare }]));
+    const bySteps = new Map(series.map(({ s, x }) => [s.step, x]));
+    const describe = (step: number) => {
+      const x = bySteps.get(step)!;
+      return `groups ${count(x.groupsTraining)} of ${count(x.groups)} (${pct(x.groupShare ?? 0)}), trajectories ${count(x.training)} of ${count(x.trajectories)}${x.trajectoryShare === null ? '' : ` (${pct(x.trajectoryShare)})`}`;
+    };
+    lines.push(
+      `Trainable share per step (what ART would train on at its default settings, by the same rules as svc_summarize_trajectories; ${count(read.length)} of ${count(shares.found)} step files under ${folder} read${shares.cut ? `; ${count(shares.cut.left)} older left out: ${shares.cut.why}` : ''}):`,
+    );
+    if (groupSeries.length) {
+      const last = groupSeries[groupSeries.length - 1]!;
+      const min = groupSeries.reduce((a, p) => (p.share < a.share ? p : a));
+      const mean = groupSeries.reduce((a, p) => a + p.share, 0) / groupSeries.length;
+      lines.push(`Latest, step ${count(last.step)}: ${describe(last.step)}. Group share over these steps: mean ${pct(mean)}, lowest ${pct(min.share)} at step ${count(min.step)}.`);
+      const fell = fallen(groupSeries);
+      lines.push(
+        fell.length
+          ? `Steps where the share of groups that train fell (${Math.round(FALL * 100)} percentage points or more below the step before, or to 0): ${fell.slice(0, 10).map((f) => fallText(f, describe)).join('; ')}${fell.length > 10 ? `; and ${count(fell.length - 10)} more` : ''}. For why, svc_summarize_trajectories on the step file.`
+          : `The share of groups that train did not fall by ${Math.round(FALL * 100)} percentage points or more from one step to the next.`,
+      );
+      const raising = read.filter((s) => s.summary!.failing > 0);
+      if (raising.length) lines.push(`Steps where ART would raise (the whole step fails): ${raising.slice(0, 10).map((s) => `step ${count(s.step)} (${count(s.summary!.failing)} trajectories)`).join(', ')}${raising.length > 10 ? ', …' : ''}.`);
+      const rows = series.slice(-MAX_SHARE_ROWS).map(({ s, x }) => [s.step, s.file, `${x.groupsTraining} of ${x.groups}`, x.groupShare === null ? '' : pct(x.groupShare), `${x.training} of ${x.trajectories}`, x.trajectoryShare === null ? '' : pct(x.trajectoryShare), s.summary!.failing ? 'yes' : '']);
+      lines.push(table(['step', 'file', 'groups that train', 'group share', 'trajectories that train', 'trajectory share', 'ART raises'], rows));
+      if (series.length > MAX_SHARE_ROWS) lines.push(`(the newest ${MAX_SHARE_ROWS} of ${count(series.length)} steps read)`);
+    }
+    const bad = shares.steps.filter((s) => s.error);
+    if (bad.length) lines.push(`Unreadable step files (${count(bad.length)}): ${bad.slice(0, 5).map((s) => `${s.file}: ${s.error}`).join('; ')}${bad.length > 5 ? '; …' : ''}.`);
+  }
+  const art = artCounts(points);
+  if (art.length) {
+    const share = art.filter((a) => a.submitted > 0).map((a) => ({ step: a.step, share: a.trainable / a.submitted }));
+    const byStep = new Map(art.map((a) => [a.step, a]));
+    const describe = (step: number) => {
+      const a = byStep.get(step)!;
+      return `${num(a.trainable)} of ${num(a.submitted)} groups (${pct(a.trainable / a.submitted)})${a.trajectories !== undefined && a.dropped !== undefined ? `, ${num(a.dropped)} of ${num(a.trajectories)} trajectories dropped` : ''}`;
+    };
+    const last = art[art.length - 1]!;
+    const fell = fallen(share);
+    lines.push(
+      `ART's own counts in the history (data/step_num_groups_trainable of data/step_num_groups_submitted; it counts groups whose rewards vary) at ${count(art.length)} steps; latest, step ${count(last.step)}: ${last.submitted > 0 ? describe(last.step) : `${num(last.trainable)} of ${num(last.submitted)} groups`}. ` +
+        (fell.length ? `It fell at ${fell.slice(0, 10).map((f) => fallText(f, describe)).join('; ')}${fell.length > 10 ? `; and ${count(fell.length - 10)} more` : ''}.` : `It did not fall by ${Math.round(FALL * 100)} percentage points or more from one step to the next.`),
+    );
+  } else {
+    lines.push('The history has no data/step_num_groups_trainable and data/step_num_groups_submitted (ART logs them per step in newer versions).');
+  }
+  return lines.join('\n');
 }

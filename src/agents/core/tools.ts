@@ -80,7 +80,8 @@ export const TOOLS: readonly AgentTool[] = [
     description:
       "Summarizes a training run's health from the metrics of its checkpoints on the service ({modelId}) or from a local history.jsonl of the training client ({historyFile}). " +
       'Use it for "is my run still improving?" or "is the reward stuck?". Returns plain sentences with numbers: the reward trend over the last 10 points (improving, plateau or falling, with the fitted change and the noise it was compared to), ' +
-      'the best and latest step, the within-group reward standard deviation and the exception rate over time, metrics that stopped being logged, and non-finite values. It states numbers, not advice.',
+      'the best and latest step, the within-group reward standard deviation and the exception rate over time, metrics that stopped being logged, and non-finite values. It states numbers, not advice.' +
+      " With {historyFile}, also the trainable share per step: how many groups and trajectories ART would train on at each step (by the verdicts of svc_summarize_trajectories) from the step files in trajectories/train/ beside the history, and ART's own data/step_num_groups_trainable of data/step_num_groups_submitted where logged, naming the steps where the share fell.",
     input: SummarizeRunInput,
     write: false,
     reads: (i) => (i.historyFile !== undefined ? [i.historyFile] : []),

@@ -13,6 +13,7 @@ import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
 import { readablePath, type RunContext } from './access';
 import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../viewer/verdicts';
 import { bytes, count, cutNote, num, stats, table } from './format';
+import { LogprobDistribution, QUANTILES } from '../../viewer/logprobStats';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';
 
@@ -153,12 +154,14 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   const groups: GroupFigures[] = [];
   const all: number[] = [];
   const verdicts = emptySummary();
+  const logprobs = new LogprobDistribution();
   try {
     for await (const g of readTrajectoryGroups(real, { signal, trusted: true, groupTrajectories: summary.groupTrajectories })) {
       const value: unknown = JSON.parse(g.json);
       const s = groupFigures(g.index, g.line, value);
       const v = groupVerdict(value);
       addToSummary(verdicts, v);
+      if (isObject(value) && Array.isArray(value.trajectories)) value.trajectories.forEach((t, i) => logprobs.add(g.index, i, t));
       s.trains = groupCell(v);
       all.push(...s.rewards);
       groups.push(s);
@@ -176,6 +179,7 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
     '',
     `ART training (its default settings): ${summaryText(verdicts)} For why one trajectory does or does not train, with its advantage and the ART rule: svc_explain_trajectory {file, group, trajectory}.`,
   );
+  lines.push('', logprobText(logprobs));
   const hasTokens = groups.some((g) => g.tokens !== undefined);
   const timeNames = [...new Set(groups.flatMap((g) => g.time?.names ?? []))];
   const shown = groups.slice(0, MAX_GROUP_ROWS);
@@ -201,4 +205,20 @@ export async function summarizeTrajectories(host: ToolHost, input: SummarizeTraj
   const cut = cutNote(shown.length, 0, groups.length, 'groups', 'the totals above cover every group');
   if (cut) lines.push('', cut);
   return lines.join('\n');
+}
+
+const QUANTILE_NAMES = QUANTILES.map((q) => (q === 0 ? 'min' : q === 1 ? 'max' : q === 0.5 ? 'median' : `${q * 100}%`));
+
+/** The distribution of token logprobs and of turn mean logprobs, and the turns with the least likely tokens. */
+export function logprobText(d: LogprobDistribution): string {
+  const q = d.quantiles();
+  if (!q) return 'Logprobs: none on any sampled turn (compact_logprobs, art_completion_logprobs or logprobs.content).';
+  const list = (values: number[]) => values.map((v, i) => `${QUANTILE_NAMES[i]} ${num(v)}`).join(', ');
+  const cut = q.tokensCounted < d.tokenCount ? ` (quantiles over the first ${count(q.tokensCounted)})` : '';
+  const worst = d.worst.map((w) => `group ${w.group}, trajectory ${w.trajectory}, turn ${w.turn} (${w.at}): lowest ${num(w.min)} (probability ${num(Math.exp(w.min))}), mean ${num(w.mean)} over ${count(w.tokens)} tokens`);
+  return [
+    `Logprobs of the sampled tokens (${count(d.tokenCount)} tokens in ${count(d.turnMeans.length)} turns${cut}): ${list(q.tokens)}.`,
+    `Mean logprob per turn: ${list(q.turns)}.`,
+    `Turns with the least likely tokens: ${worst.join('; ')}.`,
+  ].join('\n');
 }

@@ -87,11 +87,18 @@ export function defaultBestMetric(names: Iterable<string>): string | undefined {
   );
 }
 
-/** Charts shown until the user picks: the train/, val/ and loss/ metrics, else the first ones; at most 12. */
+/** The share of a step's groups that ART would train on (a history's step files, src/viewer/stepShares.ts). */
+export const TRAINABLE_SHARE = 'trainable/group_share';
+
+/**
+ * Charts shown until the user picks: the train/, val/ and loss/ metrics, else the first ones, and
+ * the share of groups that would train where the run's step files give it; at most 12.
+ */
 export function defaultCharts(names: Iterable<string>): string[] {
   const ordered = orderedMetrics(names);
+  const share = ordered.includes(TRAINABLE_SHARE) ? [TRAINABLE_SHARE] : [];
   const core = ordered.filter((n) => ['train', 'val', 'loss'].includes(metricGroup(n)));
-  return (core.length ? core : ordered).slice(0, 12);
+  return [...(core.length ? core : ordered.filter((n) => n !== TRAINABLE_SHARE)).slice(0, 12 - share.length), ...share];
 }
 
 /** The metric and direction in force: the user's choice, else the default metric, maximised. */

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -104,6 +105,31 @@ describe('training dashboard of a history.jsonl (ART)', () => {
     const lines = fs.readFileSync(out, 'utf8').split('\r\n').filter(Boolean);
     fs.rmSync(out);
     assert.deepStrictEqual(lines, ['id,step,train/reward', '1,1,0.1', '2,2,0.2', '3,3,0.3']);
+  });
+
+  it('charts what a step would train on once its step file appears beside the history (trainable/*)', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    const charts = panel.lastRendered!.charts;
+    // Step 1's train file, by Python's json: one group, rewards 1 and 0, choices with logprobs and
+    // token ids: the group and both trajectories train.
+    const splitDir = path.join(path.dirname(file), 'trajectories', 'train');
+    const py = String.raw`
+import json, os, sys
+c = {"finish_reason": "stop", "index": 0, "logprobs": {"content": [{"token": "token_id:7", "bytes": None, "logprob": -0.1, "top_logprobs": []}], "refusal": None}, "message": {"content": "4", "role": "assistant"}, "prompt_token_ids": [1], "token_ids": [7]}
+t = lambda r: {"messages_and_choices": [{"role": "user", "content": "2+2?"}, c], "reward": r}
+os.makedirs(sys.argv[1], exist_ok=True)
+with open(os.path.join(sys.argv[1], "0001.jsonl"), "w") as f:
+    f.write(json.dumps({"trajectories": [t(1.0), t(0.0)], "exceptions": []}) + "\n")
+`;
+    execFileSync('python3', ['-c', py, splitDir]);
+    const value = (metric: string) => panel.sync.series.value(metric, panel.sync.series.indexOf('1'));
+    await waitFor('the trainable series of step 1', () => value('trainable/trajectories') === 2);
+    assert.deepStrictEqual(['trainable/groups', 'trainable/group_share', 'trainable/trajectory_share'].map(value), [1, 1, 1]);
+    assert.strictEqual(panel.sync.series.length, 3, 'no row added: step 1 is the history\'s');
+    await rendered(panel, `the trainable/group_share chart beside the reward (had ${charts})`, (x) => x.charts === charts + 1 && x.count === 3, 15_000).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(panel.lastRendered)}`);
+    });
   });
 
   it("opens a step's trajectory file in the viewer (the .jsonl when there is no .parquet), and names what it looked for", async () => {

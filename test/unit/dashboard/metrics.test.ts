@@ -71,6 +71,15 @@ describe('dashboard/metrics', () => {
     assert.equal(defaultCharts(Array.from({ length: 30 }, (_, i) => `train/m${String(i).padStart(2, '0')}`)).length, 12);
   });
 
+  it("charts the share of groups that would train by default, beside the core metrics and within the 12", () => {
+    const names = ['trainable/groups', 'trainable/group_share', 'val/reward', 'train/reward', 'data/n'];
+    assert.deepEqual(defaultCharts(names), ['train/reward', 'val/reward', 'trainable/group_share']);
+    const many = [...Array.from({ length: 30 }, (_, i) => `train/m${String(i).padStart(2, '0')}`), 'trainable/group_share'];
+    assert.equal(defaultCharts(many).length, 12);
+    assert.equal(defaultCharts(many).at(-1), 'trainable/group_share');
+    assert.deepEqual(defaultCharts(['trainable/group_share', 'a']), ['a', 'trainable/group_share']);
+  });
+
   describe('the best checkpoint', () => {
     const s = series([
       ['a', 10, { r: 0.5, l: 2 }],
