@@ -7,6 +7,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { TOOLS } from '../../../src/agents/core/tools';
 import { atLeast } from '../../../src/boot/version';
 import { dump, GROUP, TRAJECTORY } from '../../fixtures/art/producers';
 import type { ReferenceServer } from '../../server';
@@ -58,7 +59,7 @@ describe('chat today: skills and the confirmation of write tools', function () {
       assert.ok(!commands.includes('_listExtensionPromptFiles'), 'VS Code 1.100 has no contributed skills');
     }
     assert.ok(ext.isActive, 'the extension is active');
-    assert.strictEqual(vscode.lm.tools.filter((t) => t.name.startsWith('svc_')).length, 6, 'its six tools are registered');
+    assert.strictEqual(vscode.lm.tools.filter((t) => t.name.startsWith('svc_')).length, TOOLS.length, `its ${TOOLS.length} tools are registered`);
   });
 
   // VS Code, called outside a chat (vscode.lm.invokeTool with no toolInvocationToken), asks the

@@ -6,11 +6,12 @@
 // (engines.vscode) has no such API: there the extension registers nothing and runs as before.
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { TOOLS } from '../../../src/agents/core/tools';
 import { atLeast } from '../../../src/boot/version';
 import type { ReferenceServer } from '../../server';
 import { api, connect, endSuite, EXTENSION_ID, KEY, signIn, signOut, startServer, waitFor } from './helpers';
 
-const TOOL_NAMES = ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_attach_feedback', 'svc_upload_trajectories'];
+const TOOL_NAMES = TOOLS.map((t) => t.name);
 /** VS Code's id of a server an extension provides: `<extension id, lowercase>/<label>`. */
 const SERVER_ID = `${EXTENSION_ID}/svc`;
 const hasMcpApi = () => typeof (vscode.lm as { registerMcpServerDefinitionProvider?: unknown }).registerMcpServerDefinitionProvider === 'function' && typeof (vscode as { McpStdioServerDefinition?: unknown }).McpStdioServerDefinition === 'function';
@@ -34,7 +35,7 @@ async function invoke(name: string, input: object): Promise<string> {
 async function startMcpServer(): Promise<void> {
   await vscode.commands.executeCommand('workbench.mcp.stopServer', SERVER_ID);
   await vscode.commands.executeCommand('workbench.mcp.startServer', SERVER_ID, { autoTrustChanges: true, waitForLiveTools: true });
-  await waitFor('the MCP server\'s six tools in vscode.lm.tools', () => mcpTools().length === TOOL_NAMES.length, 30_000);
+  await waitFor(`the MCP server's ${TOOL_NAMES.length} tools in vscode.lm.tools`, () => mcpTools().length === TOOL_NAMES.length, 30_000);
 }
 
 describe('MCP from VS Code\'s side: the svc server VS Code starts', function () {
@@ -64,7 +65,7 @@ describe('MCP from VS Code\'s side: the svc server VS Code starts', function () 
       await new Promise((r) => setTimeout(r, 1000));
     }
     assert.strictEqual(mcpTools().length, 0, 'no MCP server of ours, so no MCP tools');
-    assert.strictEqual(vscode.lm.tools.filter((t) => TOOL_NAMES.includes(t.name)).length, 6, 'our six language model tools are there');
+    assert.strictEqual(vscode.lm.tools.filter((t) => TOOL_NAMES.includes(t.name)).length, TOOL_NAMES.length, 'our language model tools are there');
     assert.ok(vscode.extensions.getExtension(EXTENSION_ID)!.isActive);
   });
 
