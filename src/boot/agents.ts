@@ -48,6 +48,17 @@ export function mcpCommand(extensionPath: string): { command: string; args: stri
   return { command: process.execPath, args: [path.join(extensionPath, 'dist', 'mcp.js')], env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 
+/**
+ * The MCP server's `--root` arguments: the read tools read files under the workspace folders, as
+ * the language model tools do without asking. Without a folder, not the process's working
+ * directory (it may be / or the home folder): the server's own folder, which holds nothing of the
+ * user's.
+ */
+export function mcpRoots(serverScript: string): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+  return (folders.length ? folders : [path.dirname(serverScript)]).flatMap((f) => ['--root', f]);
+}
+
 /** A registration that fails (an API that changed under us) leaves the extension working without it. */
 function safely<T>(register: () => T): T | undefined {
   try {
@@ -94,22 +105,22 @@ export function registerAgents(context: vscode.ExtensionContext, load: Load, onC
   // VS Code 1.100 has a proposed function of that name, which refuses our contribution: 1.101 or later only.
   if (typeof mcp?.registerMcpServerDefinitionProvider === 'function' && Definition && atLeast(vscode.version, 1, 101)) {
     const version = (context.extension.packageJSON as { version?: string }).version;
+    const serverCommand = () => {
+      const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
+      return { command, args: [...args, ...mcpRoots(args[0]!)], env };
+    };
     const registered = safely(() =>
       mcp.registerMcpServerDefinitionProvider!(MCP_PROVIDER, {
         provideMcpServerDefinitions: () => {
-          const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
-          // The read tools read files under the workspace folders, as the language model tools do
-          // without asking. Without a folder, not the process's working directory (it may be / or
-          // the home folder): the server's own folder, which holds nothing of the user's.
-          const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-          const roots = (folders.length ? folders : [path.dirname(args[0]!)]).flatMap((f) => ['--root', f]);
-          return [new Definition('svc', command, [...args, ...roots], env, version)];
+          const { command, args, env } = serverCommand();
+          return [new Definition('svc', command, args, env, version)];
         },
         // Called each time VS Code starts the server: the key goes into the child's environment
         // only. A new definition each time: VS Code hands back the same object on every start, and
         // a key written into it would outlive a sign-out (the next start would still carry it).
+        // The same arguments as provided (the --root folders of now), never the bare command.
         resolveMcpServerDefinition: async (server) => {
-          const { command, args, env } = mcpCommand(context.extensionUri.fsPath);
+          const { command, args, env } = serverCommand();
           return new Definition(server.label, command, args, { ...env, ...(await (await agents.get()).mcpEnvironment()) }, version);
         },
       }),

@@ -90,7 +90,17 @@ describe('Compare Runs', () => {
     assert.deepStrictEqual(reward.runs[1], { best: { step: 110, value: 0.95 }, latest: { step: 110, value: 0.95 } });
   });
 
-  it('does not redraw while neither run changes, though the history.jsonl is looked at every 2 s', async () => {
+  it('does not redraw while neither run changes, though the history.jsonl is looked at every 2 s', async function () {
+    this.timeout(45_000);
+    // The append above may draw twice (its rows and its status can reach the page in two frames):
+    // wait until 1 s passes with no draw, then count over two of the file's looks.
+    let last = Date.now();
+    const settle = panel.onDidRender(() => (last = Date.now()));
+    try {
+      await waitFor('Compare Runs to stop drawing the append', () => Date.now() - last > 1000, 10_000);
+    } finally {
+      settle.dispose();
+    }
     const before = panel.lastRendered;
     let redraws = 0;
     const sub = panel.onDidRender(() => redraws++);

@@ -5,6 +5,9 @@
 // starts `node dist/mcp.js`, and lists its tools among vscode.lm.tools (mcp_svc_…). VS Code 1.100
 // (engines.vscode) has no such API: there the extension registers nothing and runs as before.
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import { TOOLS } from '../../../src/agents/core/tools';
 import { atLeast } from '../../../src/boot/version';
@@ -88,6 +91,24 @@ describe('MCP from VS Code\'s side: the svc server VS Code starts', function () 
     // Only in the child's environment: not in the extension host's, not in any setting.
     assert.ok(!Object.values(process.env).includes(KEY), 'the key is not in the extension host\'s environment');
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('mcp')).includes(KEY), 'nor in the mcp settings');
+    // The server VS Code started reads under the workspace folders (its --root arguments, kept from
+    // provideMcpServerDefinitions through resolveMcpServerDefinition), and refuses a file elsewhere.
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+    assert.ok(folder, 'the host tests open a workspace folder');
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-mcp-outside-'));
+    const near = path.join(folder, `svc-mcp-history-${process.pid}.jsonl`);
+    try {
+      fs.writeFileSync(path.join(outside, 'history.jsonl'), '{"train/reward": 0.5, "step": 1}\n');
+      fs.writeFileSync(near, '{"train/reward": 0.5, "step": 1}\n');
+      const run = mcpTool('svc_summarize_run')!;
+      const refused = await invoke(run, { historyFile: path.join(outside, 'history.jsonl') });
+      assert.ok(refused.includes(`is outside the folders this server reads (${fs.realpathSync(folder)})`), refused);
+      const read = await invoke(run, { historyFile: near });
+      assert.ok(!/outside the folders/.test(read) && /train\/reward/.test(read), read);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+      fs.rmSync(near, { force: true });
+    }
   });
 
   it('1.139: signed out, the server VS Code starts says how to sign in', async () => {
