@@ -65,8 +65,14 @@ export const LenientDateTime = z.string().refine(isLenientDateTime, {
 /** `<entity>/<project>`. */
 export const ProjectId = z.string().refine(isProjectId, { message: 'must have the form <entity>/<project>' });
 
-/** A free-form JSON object. */
-export const JsonObject = z.record(z.string(), z.unknown());
+/**
+ * A free-form JSON object, passed on as it is: `z.record` rebuilds the object and drops an own
+ * `__proto__` key (JSON.parse makes one; it is data, and a feedback payload or a call's inputs
+ * must reach the service whole).
+ */
+export const JsonObject = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), {
+  error: (issue) => `expected object, received ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`,
+});
 export type JsonObject = z.infer<typeof JsonObject>;
 
 export const UUID_SHAPE = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;

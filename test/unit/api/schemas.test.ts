@@ -46,6 +46,27 @@ describe('api/schemas', () => {
     });
   });
 
+  describe('free-form JSON objects reach the service whole', () => {
+    // JSON.parse makes an own "__proto__" key; z.record rebuilt the object without it.
+    const proto = () => JSON.parse('{"__proto__": {"x": 1}, "note": "n"}') as Record<string, unknown>;
+    it('keeps an own __proto__ key of a feedback payload', () => {
+      const r = FeedbackCreateRequest.parse({ ...okFeedback, payload: proto() });
+      assert.equal(JSON.stringify(r.payload), '{"__proto__":{"x":1},"note":"n"}');
+    });
+    it('keeps an own __proto__ key of a call\'s attributes and inputs', () => {
+      const r = CallBatchItem.parse({ mode: 'start', req: { start: { project_id: 'a/b', op_name: 'op', started_at: '2026-11-20T10:00:00Z', attributes: proto(), inputs: proto() } } });
+      assert.match(JSON.stringify(r), /"attributes":\{"__proto__":\{"x":1\},"note":"n"\},"inputs":\{"__proto__":\{"x":1\},"note":"n"\}/);
+    });
+    it('still refuses a payload that is not an object, by name', () => {
+      for (const payload of [null, 'x', 1, [1]]) {
+        const r = FeedbackCreateRequest.safeParse({ ...okFeedback, payload });
+        assert.ok(!r.success, JSON.stringify(payload));
+        assert.deepEqual(r.error.issues[0]!.path, ['payload']);
+        assert.match(r.error.issues[0]!.message, /^expected object, received (null|string|number|array)$/);
+      }
+    });
+  });
+
   describe('CallBatchItem', () => {
     const start = {
       mode: 'start',
