@@ -19,6 +19,7 @@ import { isObject } from '../api/json';
 import { MAX_DEPTH, tooDeepAt } from '../files/problems';
 import { FileTooLarge, readRegular } from '../files/regular';
 import { formatBytes } from '../common/format';
+import { dict } from '../common/dict';
 
 /** The versions Harbor's models accept (`Trajectory.schema_version`). */
 export const ATIF_VERSIONS = ['ATIF-v1.0', 'ATIF-v1.1', 'ATIF-v1.2', 'ATIF-v1.3', 'ATIF-v1.4', 'ATIF-v1.5', 'ATIF-v1.6', 'ATIF-v1.7', 'ATIF-v1.8'] as const;
@@ -240,7 +241,7 @@ function argumentsText(v: unknown): string {
 }
 
 function numbersOf(v: Obj | null | undefined, keys: string[], prefix = ''): Record<string, number> {
-  const out: Record<string, number> = {};
+  const out = dict<number>();
   if (!v) return out;
   for (const k of keys) {
     const x = v[k];
@@ -463,7 +464,7 @@ export async function readTrial(file: string, opts: ReadOpts = {}): Promise<Atif
   const result = resultFile ? await readResult(resultFile, opts) : undefined;
   const name = result?.trial_name ?? (dir ? path.basename(dir) : path.basename(file, '.json'));
   const task = result?.task_name ?? name.replace(/__[^_]*$/, '');
-  const rewards: Record<string, number> = {};
+  const rewards = dict<number>();
   for (const [k, v] of Object.entries(result?.verifier_result?.rewards ?? {})) {
     if (typeof v === 'number' && Number.isFinite(v)) rewards[k] = v;
     else if (typeof v === 'boolean') rewards[k] = v ? 1 : 0;

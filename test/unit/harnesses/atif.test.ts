@@ -32,10 +32,10 @@ describe('harnesses: ATIF (Harbor) trajectories', () => {
     assert.deepStrictEqual(choice.compact_logprobs, [-0.1, -0.2, -0.3]);
     assert.strictEqual(choice.message.reasoning_content, 'think 3');
     assert.deepStrictEqual(choice.message.tool_calls.map((c: Obj) => [c.id, c.function.name, c.function.arguments]), [['call_1', 'bash', '{"cmd":"ls call_1"}'], ['call_2', 'bash', '{"cmd":"ls call_2"}']]);
-    assert.deepStrictEqual(choice.atif_metrics, { prompt_tokens: 103, completion_tokens: 3, cached_tokens: 10, cost_usd: 0.001 });
+    assert.deepStrictEqual({ ...choice.atif_metrics }, { prompt_tokens: 103, completion_tokens: 3, cached_tokens: 10, cost_usd: 0.001 });
     // Results come in the file's order, each paired by source_call_id.
     assert.deepStrictEqual(items.slice(3, 5).map((m) => [m.role, m.tool_call_id, m.content]), [['tool', 'call_2', 'out of call_2'], ['tool', 'call_1', 'out of call_1']]);
-    assert.deepStrictEqual(t.rewards, { reward: 1, tests_passed: 3 });
+    assert.deepStrictEqual({ ...t.rewards }, { reward: 1, tests_passed: 3 });
     assert.strictEqual(t.task, 'task-a');
     assert.strictEqual((t.trajectory.metrics as Obj)['verifier/reward'], 1);
     assert.strictEqual((t.trajectory.metrics as Obj).total_steps, 6, 'final_metrics of the last file of the chain');
