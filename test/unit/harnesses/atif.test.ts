@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { ATIF_LIMITS, readTrial, readTrials } from '../../../src/harnesses/atif';
 import { atifToArtGroups, atifViewerGroups, convertToArt, readConverted } from '../../../src/harnesses/convert';
 import { validateTrajectoryFile } from '../../../src/files';
-import { writeHarborJob } from './harborJob';
+import { writeHarborJob } from '../../fixtures/harborJob';
 
 type Obj = Record<string, any>;
 
