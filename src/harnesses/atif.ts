@@ -11,12 +11,13 @@
  * an error naming the file and the field. Hostile files are bounded: size per file, nesting depth,
  * files per job, continuation chain length and subagent depth. No `vscode` import.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { InputError, formatPath } from '../api/errors';
 import { isObject } from '../api/json';
 import { MAX_DEPTH, tooDeepAt } from '../files/problems';
+import { firstSyntaxError } from '../files/jsonText';
 import { FileTooLarge, readRegular } from '../files/regular';
 import { formatBytes } from '../common/format';
 import { dict } from '../common/dict';
@@ -140,14 +141,22 @@ export class AtifError extends InputError {
   }
 }
 
-interface ReadOpts {
+export interface ReadOpts {
   signal?: AbortSignal;
+  /** Whether a file may be read, by its real path (the agents' tools: only under their read roots). */
+  canRead?: (real: string) => boolean;
   /** Bytes read so far by the caller (a job's budget); added to. */
   budget?: { bytes: number };
 }
 
 /** Parses one JSON file from disk, bounded in size and depth. */
 async function readJson(file: string, opts: ReadOpts): Promise<unknown> {
+  if (opts.canRead) {
+    const real = await realpath(file).catch((e: NodeJS.ErrnoException) => {
+      throw new AtifError(file, `cannot be read: ${e.code ?? e.message}`);
+    });
+    if (!opts.canRead(real)) throw new AtifError(file, `is outside the folders that may be read${real !== file ? ` (a link to ${real})` : ''}: not read`);
+  }
   let bytes: Buffer;
   try {
     ({ bytes } = await readRegular(file, { maxBytes: ATIF_LIMITS.fileBytes, signal: opts.signal }));
@@ -165,8 +174,10 @@ async function readJson(file: string, opts: ReadOpts): Promise<unknown> {
   if (deep >= 0) throw new AtifError(file, `nested deeper than ${MAX_DEPTH} levels of arrays and objects (at character ${deep + 1})`);
   try {
     return JSON.parse(text);
-  } catch (e) {
-    throw new AtifError(file, `not valid JSON: ${(e as Error).message}`);
+  } catch {
+    // Said by position, never quoting the file (it may not be what it claims to be).
+    const err = firstSyntaxError(text);
+    throw new AtifError(file, `not valid JSON${err ? ` at character ${err.offset + 1}: ${err.description}` : ''}`);
   }
 }
 
@@ -252,6 +263,20 @@ function numbersOf(v: Obj | null | undefined, keys: string[], prefix = ''): Reco
 
 const STEP_METRICS = ['prompt_tokens', 'completion_tokens', 'cached_tokens', 'cost_usd'];
 const FINAL_METRICS = ['total_prompt_tokens', 'total_completion_tokens', 'total_cached_tokens', 'total_cost_usd', 'total_steps'];
+
+/**
+ * Trajectory metrics of final_metrics (else of the trial's agent_result, which counts the same).
+ * Cached tokens are part of the prompt tokens: named so that a sum of the `…tokens` metrics
+ * (svc_summarize_trajectories' token column) does not count them twice.
+ */
+function finalMetrics(fm: Obj | null | undefined): Record<string, number> {
+  const out = numbersOf(fm, FINAL_METRICS);
+  if (out.total_cached_tokens !== undefined) {
+    out.prompt_tokens_cached = out.total_cached_tokens;
+    delete out.total_cached_tokens;
+  }
+  return out;
+}
 
 interface ConvertState {
   lost: Set<string>;
@@ -387,7 +412,7 @@ export async function readAtifTrajectory(file: string, opts: ReadOpts = {}): Pro
       const t: Obj = { messages_and_choices: stepsToMessages(sub.steps, st), metadata: { ...metadataOf(sub, subFile), atif_subagent_of: trail } };
       const tl = tools(sub);
       if (tl) t.tools = tl;
-      const fm = numbersOf(sub.final_metrics, FINAL_METRICS);
+      const fm = finalMetrics(sub.final_metrics);
       if (Object.keys(fm).length) t.metrics = fm;
       subagents.push({ id, trajectory: t, ref: where });
     };
@@ -413,9 +438,11 @@ export async function readAtifTrajectory(file: string, opts: ReadOpts = {}): Pro
   const st: ConvertState = { lost, subagentLabel: label };
   const messages: Obj[] = [];
   docs.forEach((d, i) => {
-    // A continuation repeats earlier steps as copied context: joined once.
+    // A continuation repeats earlier steps as copied context: joined once. Its step_ids start at 1 again: its items say which file.
     const steps = i === 0 ? d.steps : d.steps.filter((s) => !s.is_copied_context);
-    messages.push(...stepsToMessages(steps, st));
+    const items = stepsToMessages(steps, st);
+    if (i > 0) for (const m of items) m.atif_continuation = i;
+    messages.push(...items);
   });
   const trajectory: Obj = { messages_and_choices: messages, metadata: metadataOf(root, file) };
   if (files.length > 1) (trajectory.metadata as Obj).atif_continuations = files.length - 1;
@@ -423,7 +450,7 @@ export async function readAtifTrajectory(file: string, opts: ReadOpts = {}): Pro
   if (tl) trajectory.tools = tl;
   // Final metrics of the last file (Harbor's totals cover the run so far); summed when every file has them would double count.
   const last = docs[docs.length - 1]!;
-  const fm = numbersOf(last.final_metrics ?? root.final_metrics, FINAL_METRICS);
+  const fm = finalMetrics(last.final_metrics ?? root.final_metrics);
   if (Object.keys(fm).length) trajectory.metrics = fm;
   const logs: string[] = [];
   for (const d of docs) if (d.notes) logs.push(`notes: ${d.notes}`);
@@ -475,7 +502,12 @@ export async function readTrial(file: string, opts: ReadOpts = {}): Promise<Atif
   if (result?.exception_info?.exception_type) md.exception_type = result.exception_info.exception_type;
   const metrics = (t.trajectory.metrics ??= {}) as Obj;
   for (const [k, v] of Object.entries(rewards)) metrics[`verifier/${k}`] = v;
-  Object.assign(metrics, numbersOf(result?.agent_result, ['n_input_tokens', 'n_cache_tokens', 'n_output_tokens', 'cost_usd'], 'agent_result/'));
+  // Harbor's agent_result counts what final_metrics counts: used only where the trajectory has no totals.
+  const ar = result?.agent_result;
+  if (ar) {
+    const from: [string, unknown][] = [['total_prompt_tokens', ar.n_input_tokens], ['total_completion_tokens', ar.n_output_tokens], ['prompt_tokens_cached', ar.n_cache_tokens], ['total_cost_usd', ar.cost_usd]];
+    for (const [k, v] of from) if (metrics[k] === undefined && typeof v === 'number' && Number.isFinite(v)) metrics[k] = v;
+  }
   if (!Object.keys(metrics).length) delete t.trajectory.metrics;
   return { ...t, name, task, rewards, result, resultFile: result ? resultFile : undefined };
 }

@@ -54,7 +54,11 @@ function groupKey(t: AtifTrial, by: string): string {
  */
 export const atifToArtGroups: ToArtGroups = async (source, opts) => {
   const isDir = (await stat(source)).isDirectory();
-  const trials = await readTrials(source, { isDir, signal: opts.signal });
+  return trialsToArtGroups(source, await readTrials(source, { isDir, signal: opts.signal }), opts);
+};
+
+/** Trials already read (atifToArtGroups's work after the reading). */
+export function trialsToArtGroups(source: string, trials: readonly AtifTrial[], opts: Omit<ToArtOptions, 'signal'>): ToArtResult {
   const scores = scoreNames(trials);
   const by = opts.groupBy ?? 'task';
   if (!(GROUP_BY as readonly string[]).includes(by)) throw new InputError(`groupBy "${by}" is not one of ${GROUP_BY.join(', ')}`, { field: 'groupBy' });
@@ -95,7 +99,7 @@ export const atifToArtGroups: ToArtGroups = async (source, opts) => {
     out.push(group);
   }
   return { groups: out, lost: [...lost], scores };
-};
+}
 
 /** ATIF trajectories for the viewer: the job's trials as one group (each with its reward where the job recorded one), then each trial's subagents as a group. */
 export async function atifViewerGroups(source: string, isDir: boolean, signal?: AbortSignal): Promise<object[]> {
