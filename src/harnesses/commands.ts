@@ -13,6 +13,7 @@ import { checkWriteTarget } from '../common/writeTarget';
 import type { Logger } from '../common/logger';
 import { filesFromArgs, registerCommand, type Invocation } from '../ui/commands';
 import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { background } from '../common/background';
 import { convertToArt, detectHarness, GROUP_BY, HARNESS_FORMATS, type ConvertReport, type HarnessFormat } from './convert';
 import { readTrials, scoreNames } from './atif';
 
@@ -103,12 +104,15 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
     );
     log.info(`${CONVERT_COMMAND}: wrote ${report.output} (${report.groups} groups, ${report.trajectories} trajectories); left out: ${report.lost.join('; ') || 'nothing'}`);
     const lost = report.lost.length ? ` Left out: ${report.lost.join('; ')}.` : '';
-    void vscode.window
-      .showInformationMessage(`svc: wrote ${report.groups} groups (${report.trajectories} trajectories, reward: ${report.reward ?? '—'}) to ${path.basename(report.output)}.${lost}`, 'Open in Viewer', 'Upload…')
-      .then((a) => {
-        if (a === 'Open in Viewer') void vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(report.output), TRAJECTORY_VIEWER);
-        if (a === 'Upload…') void vscode.commands.executeCommand('svc.uploadTrajectories', vscode.Uri.file(report.output));
-      });
+    // Not awaited: the notification stays until the user answers; the command is done.
+    background(
+      (async () => {
+        const a = await vscode.window.showInformationMessage(`svc: wrote ${report.groups} groups (${report.trajectories} trajectories, reward: ${report.reward ?? '—'}) to ${path.basename(report.output)}.${lost}`, 'Open in Viewer', 'Upload…');
+        if (a === 'Open in Viewer') await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(report.output), TRAJECTORY_VIEWER);
+        if (a === 'Upload…') await vscode.commands.executeCommand('svc.uploadTrajectories', vscode.Uri.file(report.output));
+      })(),
+      'Offering to open or upload the converted file',
+    );
     return report;
   };
   const openJob = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<void> => {

@@ -24,7 +24,7 @@ function figures(t: AtifTrial): { steps: number; toolCalls: number; prompt?: num
   const steps = new Set<unknown>();
   for (const m of items) {
     if (!isObject(m)) continue;
-    steps.add(`${String(m.atif_continuation ?? 0)}:${String(m.atif_step)}`);
+    steps.add(JSON.stringify([m.atif_continuation ?? 0, m.atif_step]));
     const msg = isObject(m.message) ? m.message : m;
     if (Array.isArray(msg.tool_calls)) toolCalls += msg.tool_calls.length;
   }
