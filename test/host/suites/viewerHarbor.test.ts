@@ -12,6 +12,7 @@ import type { ViewerSession } from '../../../src/viewer/session';
 import { validateTrajectoryFile } from '../../../src/files';
 import { writeHarborJob } from '../../fixtures/harborJob';
 import { api, waitFor } from './helpers';
+import { Prompts } from './prompts';
 
 const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-harbor-'));
@@ -76,6 +77,34 @@ describe('trajectory viewer: ATIF (Harbor) trajectories and jobs', function () {
     await session.whenIndexed();
     assert.match(session.index!.shapeError ?? '', /ATIF-v9\.9/);
     assert.ok(session.index!.shapeError!.includes(`${file}: schema_version: unknown ATIF version "ATIF-v9.9"`), session.index!.shapeError);
+  });
+
+  it('svc.convertToArt from the explorer asks for the score, the grouping and the file, writes it, and opens it in the viewer', async () => {
+    const output = path.join(dir, 'picked.art.jsonl');
+    const p = new Prompts();
+    const w = vscode.window as unknown as Record<string, unknown>;
+    const save = w.showSaveDialog;
+    const saves: (string | undefined)[] = [];
+    w.showSaveDialog = (o?: vscode.SaveDialogOptions) => {
+      saves.push(o?.defaultUri?.fsPath);
+      return Promise.resolve(vscode.Uri.file(output));
+    };
+    try {
+      p.script({ pick: 'tests_passed', title: /the score to use as the reward/ }, { pick: 'trial', title: /how trajectories make groups/ });
+      p.answer(/wrote 4 groups \(3 trajectories, reward: tests_passed\) to picked\.art\.jsonl\. Left out: .*subagent trajectories/, 'Open in Viewer');
+      const report = (await vscode.commands.executeCommand('svc.convertToArt', vscode.Uri.file(job))) as { groups: number; trajectories: number; reward: string };
+      // One group per trial: the trial that raised is a group with just its exception.
+      assert.deepStrictEqual([report.groups, report.trajectories, report.reward], [4, 3, 'tests_passed']);
+      assert.deepStrictEqual(saves, [path.join(dir, 'jobs', '2026-11-27__10-00-00.art.jsonl')], 'the file proposed beside the job');
+      const session = await sessionOf(vscode.Uri.file(output));
+      await session.whenIndexed();
+      assert.strictEqual(session.index!.groups, 4);
+      assert.strictEqual(session.harness, undefined, 'an ART file, read as such');
+      p.assertDone();
+    } finally {
+      w.showSaveDialog = save;
+      p.dispose();
+    }
   });
 
   it('svc.convertToArt with an arguments object writes an ART JSONL the upload accepts, opening nothing', async () => {
