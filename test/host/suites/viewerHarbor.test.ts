@@ -47,6 +47,12 @@ describe('trajectory viewer: ATIF (Harbor) trajectories and jobs', function () {
     const roles = report.bubbles.map((b) => [b.role, b.trainable]);
     assert.deepStrictEqual(roles.slice(0, 5), [['system', false], ['user', false], ['assistant', true], ['tool', false], ['tool', false]]);
     assert.match(report.bubbles[2]!.text, /Let me look\./);
+    // The agent step's completion_token_ids and logprobs: the turn's token strip.
+    session.select(0, 0, 2, true);
+    await waitFor('the strip of the agent turn', () => (session.lastRendered?.strips?.[0]?.nodes ?? 0) > 0);
+    const strip = session.lastRendered!.strips![0]!;
+    assert.deepStrictEqual([strip.message, strip.tokens], [2, 3]);
+    assert.match(strip.summary, /^3 tokens · mean logprob -0\.2 · perplexity 1\.221/);
     // The validator of the upload finds nothing wrong in what the view shows.
     await waitFor('validation', () => !session.validating);
     assert.deepStrictEqual(session.problemsOf(0), []);
