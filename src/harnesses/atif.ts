@@ -191,7 +191,8 @@ export function parseAtif(file: string, value: unknown, where: (string | number)
   if (!isObject(value)) throw new AtifError(file, 'not an ATIF trajectory (a JSON object with schema_version, agent and steps)', formatPath(where) || undefined);
   const v = value.schema_version;
   if (typeof v !== 'string' || !(ATIF_VERSIONS as readonly string[]).includes(v)) {
-    const got = typeof v === 'string' ? `"${v.slice(0, 40)}"` : v === undefined ? 'missing' : typeof v;
+    // Quoted only when it reads as a version name: a file that is not ATIF at all is not quoted.
+    const got = typeof v === 'string' ? (/^[\w.+-]{1,40}$/.test(v) ? `"${v}"` : `(a string of ${v.length} characters)`) : v === undefined ? 'missing' : typeof v;
     throw new AtifError(file, `unknown ATIF version ${got}; this reader knows ${ATIF_VERSIONS[0]} to ${ATIF_VERSIONS[ATIF_VERSIONS.length - 1]}`, formatPath([...where, 'schema_version']));
   }
   // Embedded subagents are checked one by one so their own version problems name their place.
