@@ -14,6 +14,7 @@ const PROJECT = 'demo-entity/chatbot';
 const MODEL = 'demo-model-7b';
 const { writeArtSteps } = require('./demo-art-steps');
 const { richGroups, RICH_FILE } = require('./demo-rich-trajectories');
+const { writeHarborDemo } = require('./demo-harbor');
 
 /** One trajectory group as the official training client writes it (model_dump(mode="json"), trimmed). */
 function group(question, answer, reward) {
@@ -111,6 +112,9 @@ function writeDemoWorkspace(dir, options) {
 
   const steps = writeArtSteps(dir);
   files.push({ name: steps[0], what: `an ART step file (Parquet, as ART writes them now; ${steps.length} step files under trajectories/): it opens in the Trajectory Viewer, legacy and exchange trajectories, an empty group with an exception in step 3` });
+
+  const job = writeHarborDemo(dir);
+  files.push({ name: job.split(path.sep).join('/'), what: 'a Harbor job (ATIF trajectories of 4 trials, 2 tasks, their verifier rewards): Open Harbor Job in Trajectory Viewer (explorer context menu on the folder) reads them as conversations; Convert to ART Trajectories… writes them as an uploadable file' });
 
   // Two turns of a new thread, as a tracing SDK writes them (start and end records).
   const now = Date.parse(fixture.now ?? '2026-11-20T12:00:00.000Z');

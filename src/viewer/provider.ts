@@ -19,6 +19,7 @@ import { ViewerSession } from './session';
 import { background, setContext } from '../common/background';
 
 import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { looksLikeAtif } from '../harnesses/atif';
 
 export const VIEW_TYPE = TRAJECTORY_VIEWER;
 
@@ -96,11 +97,11 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   }
 }
 
-/** Whether a document's beginning names a trajectory field (cheap: the first 64 KiB of text). */
+/** Whether a document's beginning names a trajectory field, or is an ATIF trajectory's (cheap: the first 64 KiB of text). */
 export function looksLikeTrajectories(doc: vscode.TextDocument | undefined): boolean {
   if (!doc || !/\.(jsonl?|ndjson)$/i.test(doc.uri.path)) return false;
   const head = doc.getText(new vscode.Range(0, 0, Math.min(doc.lineCount, 2000), 0)).slice(0, 65536);
-  return /"(trajectories|trajectory_groups|messages_and_choices|exchanges)"\s*:/.test(head);
+  return /"(trajectories|trajectory_groups|messages_and_choices|exchanges)"\s*:/.test(head) || looksLikeAtif(head);
 }
 
 function activeResource(): vscode.Uri | undefined {

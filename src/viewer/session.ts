@@ -5,6 +5,7 @@
  * Search is search.ts's, the actions (reveal, upload, compare and its pickers) actions.ts's, reading
  * and watching the file source.ts's.
  */
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
@@ -23,7 +24,7 @@ import { asGroup } from './model';
 import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
-import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
+import { harnessOf, openIndex, textFormat, watchFile, type GroupIndex, type OpenedIndex } from './source';
 import { groupDetail, rowVerdict, trajectoryView } from './views';
 import { groupVerdict, summaryText } from './verdicts';
 import { decodeStrips } from './tokenizer';
@@ -68,6 +69,12 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** A Parquet file's group verdicts, computed as groups are read (its index reads no trajectory_json). */
   private parquetVerdicts = new Map<number, NonNullable<GroupRow['verdict']>>();
   readonly name: string;
+  /** The harness whose files this view reads as ART groups ("ATIF (Harbor)"), once known. */
+  harness: string | undefined;
+  /** The source is a folder (a Harbor job). */
+  private folder = false;
+  /** Settles once the source is known to be a folder, another harness's file, or neither. */
+  private readonly probed: Promise<void>;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -80,8 +87,8 @@ export class ViewerSession extends Disposable implements ActionHost {
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
-    this.watch();
-    background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`);
+    this.probed = this.probe();
+    background(this.start(), `Trajectory viewer: indexing ${this.name}`);
   }
 
   override dispose(): void {
@@ -122,12 +129,24 @@ export class ViewerSession extends Disposable implements ActionHost {
     return vscode.workspace.textDocuments.find((d) => this.sameUri(d.uri));
   }
 
+  private async probe(): Promise<void> {
+    this.folder = this.uri.scheme === 'file' && (await stat(this.uri.fsPath).then((s) => s.isDirectory(), () => false));
+    this.harness = (await harnessOf(this.uri))?.label;
+  }
+
+  private async start(): Promise<void> {
+    await this.probed;
+    if (this.isDisposed) return;
+    this.watch();
+    await this.rebuild();
+  }
+
   private watch(): void {
     const schedule = () => {
       clearTimeout(this.rebuildTimer);
       this.rebuildTimer = setTimeout(() => background(this.rebuild(), `Trajectory viewer: indexing ${this.name}`), 250);
     };
-    for (const d of watchFile(this.uri, schedule)) this._register(d);
+    for (const d of watchFile(this.uri, schedule, this.folder)) this._register(d);
   }
 
   private async rebuild(): Promise<void> {
@@ -141,9 +160,10 @@ export class ViewerSession extends Disposable implements ActionHost {
     let done!: () => void;
     this.built = new Promise((r) => (done = r));
     try {
-      let opened: { index: GroupIndex; memory?: Buffer };
+      let opened: OpenedIndex;
       try {
-        opened = await openIndex(this.uri, this.openDocument());
+        opened = await openIndex(this.uri, this.openDocument(), abort.signal);
+        this.harness = opened.harness;
       } catch (e) {
         this.index = new TrajectoryIndex(new MemoryBytes(Buffer.alloc(0)), textFormat(this.uri.path));
         this.index.done = true;
@@ -192,7 +212,8 @@ export class ViewerSession extends Disposable implements ActionHost {
       const signal = this.building?.signal;
       const check = (file: string) => validateTrajectoryFile(file, { signal });
       // Unsaved text: validated as a file of the same kind, so positions match the editor.
-      const summary = memory ? await withTempCopy(this.name, memory, check) : await check(this.uri.fsPath);
+      // Another harness's files: their ART groups (JSONL), as Convert to ART would write them.
+      const summary = memory ? await withTempCopy(this.harness ? `${this.name}.art.jsonl` : this.name, memory, check) : await check(this.uri.fsPath);
       if (version !== this.version) return;
       const byGroup = new Map<number, ProblemView[]>();
       const outside: ProblemView[] = [];
@@ -275,18 +296,8 @@ export class ViewerSession extends Disposable implements ActionHost {
     switch (m.type) {
       case 'ready': {
         this.readyAt ??= performance.now();
-        const layout = artLayout(this.uri.path);
-        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
-        this.postProgress();
-        // What the view will ask for first, sent without waiting to be asked: the first paint
-        // saves three round trips.
-        const g = m.group ?? 0;
-        if (index && g < index.groups) {
-          await this.handle({ type: 'groups', start: Math.max(0, g - 10), count: 40 });
-          await this.handle({ type: 'group', index: g });
-          await this.handle({ type: 'trajectory', group: g, index: m.trajectory !== undefined && m.trajectory >= 0 ? m.trajectory : 0 });
-        }
-        return;
+        await this.probed;
+        return this.ready(m.group, m.trajectory);
       }
       case 'groups': {
         if (!index) return;
@@ -345,6 +356,23 @@ export class ViewerSession extends Disposable implements ActionHost {
     }
   }
 
+  /** The webview is ready: the file's name and format, progress, and what it will ask for first. */
+  private async ready(group: number | undefined, trajectory: number | undefined): Promise<void> {
+    const index = this.index;
+    const layout = artLayout(this.uri.path);
+    const file = this.harness ? `${this.name} · ${this.harness}, read as ART trajectories` : layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name;
+    this.post({ type: 'init', file, format: this.parquet ? 'parquet' : this.harness ? 'jsonl' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
+    this.postProgress();
+    // What the view will ask for first, sent without waiting to be asked: the first paint
+    // saves three round trips.
+    const g = group ?? 0;
+    if (index && g < index.groups) {
+      await this.handle({ type: 'groups', start: Math.max(0, g - 10), count: 40 });
+      await this.handle({ type: 'group', index: g });
+      await this.handle({ type: 'trajectory', group: g, index: trajectory !== undefined && trajectory >= 0 ? trajectory : 0 });
+    }
+  }
+
   /** Whether the file holds what the verdicts read: not ART's lossy Parquet format version 1 (no logprobs). */
   hasVerdicts(index: GroupIndex): boolean {
     return index.format !== 'parquet' || !index.notice;
@@ -398,12 +426,22 @@ export class ViewerSession extends Disposable implements ActionHost {
   }
 
   /** Opens the file as text beside the viewer, at a problem's position or where an item starts. */
-  reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
-    return reveal(this, m);
+  async reveal(m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
+    if (!this.harness) return reveal(this, m);
+    // Another harness's files have no text of the groups shown: the trajectory's own file opens.
+    const index = this.index;
+    const t = index && m.trajectory !== undefined ? await this.trajectory(index, m.group, m.trajectory) : undefined;
+    const md = t && typeof t === 'object' ? (t as { metadata?: { atif_file?: unknown } }).metadata : undefined;
+    const file = typeof md?.atif_file === 'string' ? vscode.Uri.file(md.atif_file) : this.folder ? undefined : this.uri;
+    if (file) await vscode.commands.executeCommand('vscode.openWith', file, 'default', { viewColumn: vscode.ViewColumn.Beside, preview: false });
   }
 
-  /** Uploads the file through svc.uploadTrajectories (after saving unsaved edits, if the user agrees). */
-  uploadFile(): Promise<UploadReport | undefined> {
+  /** Uploads the file through svc.uploadTrajectories (after saving unsaved edits, if the user agrees); another harness's files are converted to ART first (svc.convertToArt). */
+  async uploadFile(): Promise<UploadReport | undefined> {
+    if (this.harness) {
+      await vscode.commands.executeCommand('svc.convertToArt', this.uri);
+      return undefined;
+    }
     return uploadFile(this);
   }
 

@@ -8,14 +8,20 @@ import * as vscode from 'vscode';
 import { formatOf } from '../files';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../files/groupIndex';
 import { ParquetIndex } from '../files/parquetIndex';
+import { looksLikeAtif } from '../harnesses/atif';
+import { atifViewerGroups, headOf } from '../harnesses/convert';
 
 /** A text file's index by byte offsets, or a Parquet step file's by row range. */
 export type GroupIndex = TrajectoryIndex | ParquetIndex;
 
 export const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
 
-/** Calls `changed` whenever the file's bytes may have changed; dispose what it returns to stop. */
-export function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposable[] {
+/** Calls `changed` whenever the file's bytes may have changed; dispose what it returns to stop. A folder (a Harbor job): any JSON file under it. */
+export function watchFile(uri: vscode.Uri, changed: () => void, folder = false): vscode.Disposable[] {
+  if (folder) {
+    const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(uri, '**/*.json'));
+    return [w, w.onDidChange(changed), w.onDidCreate(changed), w.onDidDelete(changed)];
+  }
   const same = (u: vscode.Uri) => u.toString() === uri.toString();
   const subs: vscode.Disposable[] = [];
   // Edits in a text editor of the same file show live (VS Code gives extensions the text of
@@ -30,8 +36,40 @@ export function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposab
   return subs;
 }
 
-/** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
-export async function openIndex(uri: vscode.Uri, doc: vscode.TextDocument | undefined): Promise<{ index: GroupIndex; memory?: Buffer }> {
+/** What a viewer opened: the index, the bytes when they are not the file's, and the harness whose files were read as ART trajectories. */
+export interface OpenedIndex {
+  index: GroupIndex;
+  memory?: Buffer;
+  /** "ATIF (Harbor)": the source is another harness's, shown as the ART groups it converts to (JSONL in `memory`). */
+  harness?: string;
+}
+
+/**
+ * Whether a file or folder is another harness's (an ATIF trajectory.json, a Harbor job folder):
+ * the viewer shows it as the ART groups it reads as.
+ */
+export async function harnessOf(uri: vscode.Uri): Promise<{ label: string; isDir: boolean } | undefined> {
+  if (uri.scheme !== 'file') return undefined;
+  if (formatOf(uri.path) !== 'json') return undefined;
+  let probe: { isDir: boolean; head?: string };
+  try {
+    probe = await headOf(uri.fsPath);
+  } catch {
+    return undefined;
+  }
+  if (probe.isDir) return { label: 'ATIF (Harbor)', isDir: true };
+  return probe.head !== undefined && looksLikeAtif(probe.head) ? { label: 'ATIF (Harbor)', isDir: false } : undefined;
+}
+
+/** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file), or another harness's files as ART groups. */
+export async function openIndex(uri: vscode.Uri, doc: vscode.TextDocument | undefined, signal?: AbortSignal): Promise<OpenedIndex> {
+  // Another harness's files are read from disk (an unsaved edit of a trajectory.json shows once saved).
+  const harness = await harnessOf(uri);
+  if (harness) {
+    const groups = await atifViewerGroups(uri.fsPath, harness.isDir, signal);
+    const bytes = Buffer.from(groups.map((g) => JSON.stringify(g)).join('\n') + '\n', 'utf8');
+    return { index: new TrajectoryIndex(new MemoryBytes(bytes), 'jsonl'), memory: bytes, harness: harness.label };
+  }
   if (formatOf(uri.path) === 'parquet') {
     if (uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
     return { index: await ParquetIndex.open(uri.fsPath) };

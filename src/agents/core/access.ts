@@ -43,7 +43,7 @@ async function resolvedRoots(host: ToolHost): Promise<string[]> {
  * The file a tool was asked to read, resolved and checked: it exists and is a regular file (a
  * ToolProblem naming it otherwise), and whether it is under the read roots.
  */
-export async function checkRead(host: ToolHost, file: string): Promise<ReadCheck> {
+export async function checkRead(host: ToolHost, file: string, opts: { folders?: boolean } = {}): Promise<ReadCheck> {
   const shown = host.resolvePath(file);
   let real: string;
   try {
@@ -53,7 +53,7 @@ export async function checkRead(host: ToolHost, file: string): Promise<ReadCheck
     throw new ToolProblem(code === 'ENOENT' || code === 'ENOTDIR' ? `${shown}: no such file.` : `Could not read ${shown}: ${code ?? (e instanceof Error ? e.message : String(e))}.`);
   }
   const st = await stat(real);
-  if (!st.isFile()) throw new ToolProblem(`${shown} is ${entryKind(st)}${real !== shown ? ` (${real})` : ''}, not a regular file: only regular files are read.`);
+  if (!st.isFile() && !(opts.folders && st.isDirectory())) throw new ToolProblem(`${shown} is ${entryKind(st)}${real !== shown ? ` (${real})` : ''}, not a regular file: only regular files are read.`);
   const roots = await resolvedRoots(host);
   return { shown, real, roots, inside: roots.some((r) => isUnder(r, real)) };
 }
@@ -71,8 +71,8 @@ export function outsideText(host: ToolHost, c: ReadCheck): string {
  * The real path to read for `file`: under the read roots, or one the user confirmed. A ToolProblem
  * naming the file otherwise.
  */
-export async function readablePath(host: ToolHost, file: string, context: RunContext = {}): Promise<{ shown: string; real: string }> {
-  const c = await checkRead(host, file);
+export async function readablePath(host: ToolHost, file: string, context: RunContext = {}, opts: { folders?: boolean } = {}): Promise<{ shown: string; real: string; roots: string[] }> {
+  const c = await checkRead(host, file, opts);
   if (!c.inside && !(host.outsideRoots === 'confirm' && context.allowOutside?.(c.real))) throw new ToolProblem(outsideText(host, c));
-  return { shown: c.shown, real: c.real };
+  return { shown: c.shown, real: c.real, roots: c.roots };
 }

@@ -15,6 +15,9 @@ import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from
 import { bytes, count, cutNote, num, stats, table } from './format';
 import { LogprobDistribution, QUANTILES } from '../../viewer/logprobStats';
 import { ToolProblem, type ToolHost } from './host';
+import { stat } from 'node:fs/promises';
+import { detectHarness } from '../../harnesses/convert';
+import { summarizeAtif } from './harnessSummary';
 import type { SummarizeTrajectoriesInput } from './schemas';
 
 export const MAX_GROUP_ROWS = 100;
@@ -127,8 +130,16 @@ function problemLine(p: Problem): string {
 }
 
 export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal, context: RunContext = {}): Promise<string> {
-  // Under the read roots or confirmed, a regular file (core/access.ts); read by its real path.
-  const { shown: path, real } = await readablePath(host, input.file, context);
+  // Under the read roots or confirmed, a regular file (core/access.ts), or a Harbor job folder; read by its real path.
+  const { shown: path, real, roots } = await readablePath(host, input.file, context, { folders: true });
+  const harness = await detectHarness(real).catch(() => undefined);
+  if (harness?.id === 'atif') return summarizeAtif(path, real, roots, signal, summarizeArtFile);
+  if (!harness && (await stat(real)).isDirectory()) throw new ToolProblem(`${path} is a folder but not a Harbor job (no <trial>/agent/trajectory.json): give a trajectory file, or a job folder.`);
+  return summarizeArtFile(path, real, signal);
+}
+
+/** The summary of an ART trajectory file (JSON, JSONL or Parquet) at `real`, named `path`. */
+async function summarizeArtFile(path: string, real: string, signal?: AbortSignal): Promise<string> {
   let summary: ValidationSummary;
   try {
     summary = await validateTrajectoryFile(real, { signal, maxProblems: 200 });
