@@ -10,6 +10,7 @@ import { onSearch } from './search';
 import { page, send, state } from './state';
 import { onTrajectory, report } from './trajectories';
 import { onUntrained, requestUntrained, toggleUntrained } from './untrained';
+import { clickWorstTurn, onLogprobs, requestLogprobs, toggleLogprobs } from './logprobs';
 
 window.addEventListener('message', (e: MessageEvent) => {
   const parsed = parseMessage(ToWebview, e.data);
@@ -45,8 +46,15 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'untrained':
       if (m.version !== page.version) return;
       return onUntrained(m.groups, m.error);
+    case 'logprobs':
+      if (m.version !== page.version) return;
+      return onLogprobs(m);
+    case 'logprobsPanel':
+      if (m.open !== !!state.logprobs) toggleLogprobs(m.open);
+      if (m.click !== undefined) clickWorstTurn(m.click);
+      return;
     case 'select':
-      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
+      page.pendingMessage = m.message !== undefined ? { message: m.message, history: m.history ?? -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
       return selectGroup(m.group, true, m.trajectory);
   }
 });
@@ -63,6 +71,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     page.view = undefined;
     page.groupOrder = undefined;
     if (state.untrained) requestUntrained();
+    requestLogprobs();
   }
   const pct = m.totalBytes ? Math.floor((m.indexedBytes / m.totalBytes) * 100) : 100;
   status.textContent = [
