@@ -1,12 +1,10 @@
 // The viewer's logprob panel across a file (issue 30 item 3): per-token logprobs and per-turn mean
 // logprobs counted into fixed bins as the file is indexed, and the turns with the least likely
 // tokens kept in a small top-N list, each with the place the viewer opens it at. Bounded memory:
-// bins and N turns, not every token. The fixture is written by Python's json in ART's shapes (the
-// same as test/unit/agents/logprobDistribution.test.ts); the bin counts are worked out by hand below.
+// bins and N turns, not every token. The fixture is written by Python's json in ART's shapes
+// (test/fixtures/trainability/logprobs.py, the file of test/unit/agents/logprobDistribution.test.ts); the bin counts are worked out by hand below.
 import * as assert from 'node:assert';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
 import { binOf, LOGPROB_EDGES, LogprobHistogram } from '../../../src/viewer/logprobStats';
@@ -16,40 +14,9 @@ import { binOf, LOGPROB_EDGES, LogprobHistogram } from '../../../src/viewer/logp
 //   -9 → 2, -5 → 3, -2 → 5, -1 -1 → 6, -.5 -.3 → 7, -.2 → 8, -.1 → 9, -.05 → 10.
 // Turn means: g0t0 (-.1 + -.2 + -.3)/3 = -0.20000000000000004 in IEEE doubles (Python says the
 // same) → 7; -3 → 4; -.5 → 7; -1.025 → 5; -5 → 3.
-const PYTHON = String.raw`
-import json, sys
-def entry(t, lp):
-    return {"token": "token_id:%d" % t, "bytes": None, "logprob": lp, "top_logprobs": []}
-def content(lps):
-    return {"finish_reason": "stop", "index": 0, "logprobs": {"content": [entry(100 + i, v) for i, v in enumerate(lps)], "refusal": None}, "message": {"content": "x", "role": "assistant"}, "prompt_token_ids": [1], "token_ids": [100 + i for i in range(len(lps))]}
-def compact(lps):
-    return {"finish_reason": "stop", "index": 0, "logprobs": None, "compact_logprobs": lps, "message": {"content": "x", "role": "assistant"}, "prompt_token_ids": [1], "token_ids": [100 + i for i in range(len(lps))]}
-def user():
-    return {"role": "user", "content": "q"}
-def traj(r, items):
-    return {"messages_and_choices": items, "tools": None, "additional_histories": [], "reward": r, "metrics": {}, "metadata": {}, "logs": []}
-def exchange(r, lps):
-    c = {"index": 0, "finish_reason": "stop", "logprobs": None, "message": {"role": "assistant", "content": "x"}, "token_ids": [20, 21], "compact_logprobs": lps}
-    response = {"id": "c", "object": "chat.completion", "created": 0, "model": "policy", "choices": [c], "prompt_token_ids": [1]}
-    x = {"request": {"model": "policy", "messages": [user()]}, "response": response, "model": "policy", "start_time": "2026-11-27T08:00:00Z", "end_time": "2026-11-27T08:00:01Z"}
-    t = traj(r, [])
-    del t["messages_and_choices"]
-    t["exchanges"] = {"chat_completions": [x]}
-    return t
-groups = [
-    [traj(1.0, [user(), content([-0.1, -0.2, -0.3])]), traj(0.0, [user(), compact([-1.0, -5.0])])],
-    [traj(1.0, [user(), content([-0.5]), user(), content([-2.0, -0.05])]), exchange(0.0, [-9.0, -1.0])],
-]
-with open(sys.argv[1], "w") as f:
-    for g in groups:
-        f.write(json.dumps({"trajectories": g, "exceptions": [], "metadata": {}, "metrics": {}, "logs": []}) + "\n")
-`;
 
 describe('viewer: the logprob histograms across a file', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-logprob-bins-'));
-  const file = path.join(dir, '0001.jsonl');
-  before(() => execFileSync('python3', ['-c', PYTHON, file]));
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.resolve(__dirname, '../../fixtures/trainability/logprobs.jsonl');
 
   it('bins a value by the edges: edges[k-1] <= v < edges[k] is bin k', () => {
     assert.strictEqual(LOGPROB_EDGES.length, 11);
