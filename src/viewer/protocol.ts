@@ -315,6 +315,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The group list's rendered rows (group numbers), and whether the "will not train" filter is on. */
     groupsListed: z.optional(z.array(num)),
     untrainedOnly: z.optional(z.boolean()),
+    /** The file's summary line as rendered ("Of 17 trajectories, 7 will train; ..."). */
+    trainability: z.optional(z.string()),
     /** The Logprobs panel as rendered, when open: its bars' counts and its listed turns' labels. */
     logprobs: z.optional(z.object({ tokenBins: z.array(num), turnBins: z.array(num), turns: z.array(z.string()), note: z.string() })),
     /** The trajectory list's rendered rows: "#3", its verdict badge and the badge's tooltip. */

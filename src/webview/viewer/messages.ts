@@ -62,6 +62,8 @@ window.addEventListener('message', (e: MessageEvent) => {
 function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
   const changed = m.version !== page.version;
   const newlyValidated = page.progress?.validating && !m.validating;
+  // A Parquet file's summary line comes after its index, once its groups are read: the report says so.
+  const newSummary = !!m.trainability && m.trainability !== page.progress?.trainability;
   page.progress = m;
   if (changed) {
     page.version = m.version;
@@ -106,6 +108,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     groupList.refresh();
     if (m.groups > 0) send({ type: 'group', index: state.group });
   }
+  if (newSummary && page.view) report(page.view);
   if (m.groups === 0 && m.done) {
     groupInfo.replaceChildren(h('p', { class: 'empty' }, m.shapeError ? 'Nothing to show.' : 'The file holds no trajectory groups.'));
     conversation.replaceChildren();

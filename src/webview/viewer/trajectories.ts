@@ -188,6 +188,7 @@ export function report(v: TrajectoryView | undefined): void {
     groupRows: document.querySelectorAll('#groups .vrow').length,
     groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
     untrainedOnly: !!state.untrained,
+    trainability: document.querySelector('.file-problems .trainability')?.textContent ?? undefined,
     ...(state.logprobs ? { logprobs: logprobsReport() } : {}),
     trajectoryRows: [...document.querySelectorAll<HTMLElement>('#trajectories .vrow')]
       .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))

@@ -45,7 +45,7 @@ async function checkPanel(session: ViewerSession): Promise<void> {
     p.turns.map((t) => t.replace(/ lowest.*/, '')),
     ['Group 2, trajectory 2, message 2', 'Group 1, trajectory 2, message 2', 'Group 2, trajectory 1, message 4', 'Group 2, trajectory 1, message 2', 'Group 1, trajectory 1, message 2'],
   );
-  assert.match(p.turns[0]!, /lowest -9 \(p 1\.234e-4\) at token 1 · mean -5 over 2 tokens/);
+  assert.match(p.turns[0]!, /lowest -9 \(p 1\.23e-4\) at token 1 · mean -5 over 2 tokens/);
 
   // One click on the least likely turn (the exchange's choice): its group and trajectory, the turn shown as tokens.
   const t0 = performance.now();
