@@ -308,7 +308,20 @@ export const FromWebview = z.discriminatedUnion('type', [
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
     /** Token strips: their turn, tokens, token elements in the DOM (none until shown), and the strip's summary line. */
-    strips: z.optional(z.array(z.object({ message: num, tokens: num, nodes: num, summary: z.string(), /** The shown tokens' text (at most 2,000 characters). */ text: z.string() }))),
+    strips: z.optional(
+      z.array(
+        z.object({
+          message: num,
+          tokens: num,
+          nodes: num,
+          summary: z.string(),
+          /** The shown tokens' text (at most 2,000 characters). */
+          text: z.string(),
+          /** The strip's note (why there is no text, and how to get it). */
+          note: z.optional(z.string()),
+        }),
+      ),
+    ),
     /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
     pane: z.optional(z.string()),
     groupRows: num,

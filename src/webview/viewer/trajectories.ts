@@ -172,6 +172,7 @@ export function report(v: TrajectoryView | undefined): void {
     nodes: t.querySelectorAll('.tok').length,
     summary: t.dataset.summary ?? '',
     text: [...t.querySelectorAll('.tok')].slice(0, 2000).map((x) => x.textContent ?? '').join('').slice(0, 2000),
+    ...(t.querySelector('.tok-note') ? { note: t.querySelector('.tok-note')!.textContent ?? '' } : {}),
   }));
   // With no trajectory on screen: what the main pane shows instead (rendered text only).
   const pane = v ? undefined : conversation.innerText.slice(0, 20_000);
