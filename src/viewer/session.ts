@@ -397,23 +397,30 @@ export class ViewerSession extends Disposable implements ActionHost {
 
   /**
    * A Parquet file's groups read once after its index (the index reads no trajectory_json): each
-   * group's verdict for its row, the file's summary line, and its logprobs. Group by group, so
-   * memory holds one group; dropped when the file changes.
+   * group's verdict for its row, the file's summary line, and its logprobs. One pass over the file
+   * (ParquetIndex.allGroups), memory holding one group; dropped when the file changes.
    */
   private readParquetGroups(version: number, index: GroupIndex): Promise<{ summary: VerdictSummary; logprobs: LogprobHistogram } | undefined> {
+    const signal = this.building?.signal;
+    const stale = () => version !== this.version || !!signal?.aborted;
     this.parquetPass ??= (async () => {
       const summary = emptySummary();
       const logprobs = new LogprobHistogram();
-      for (let i = 0; i < index.groups; i++) {
-        if (version !== this.version) return undefined;
-        const g = await index.readGroup(i);
-        if (g.value === undefined) continue;
-        const v = groupVerdict(g.value);
-        addToSummary(summary, v);
-        this.parquetVerdicts.set(i, rowVerdict(v));
-        asGroup(g.value)?.trajectories.forEach((t, k) => logprobs.add(i, k, t));
+      if (index.format !== 'parquet') return undefined;
+      try {
+        for await (const { index: i, value } of index.allGroups(signal)) {
+          if (stale()) return undefined;
+          const v = groupVerdict(value);
+          addToSummary(summary, v);
+          this.parquetVerdicts.set(i, rowVerdict(v));
+          asGroup(value)?.trajectories.forEach((t, k) => logprobs.add(i, k, t));
+        }
+      } catch (e) {
+        // Stopped under the read (the file changed, the view closed): nothing to say.
+        if (stale()) return undefined;
+        throw e;
       }
-      if (version !== this.version) return undefined;
+      if (stale()) return undefined;
       this.parquetSummary = summary;
       this.postProgress();
       return { summary, logprobs };

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ViewerSession } from '../../../src/viewer/session';
-import { writeArtParquet } from '../../fixtures/art/parquet';
+import { artRows, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
 import { api, waitFor } from './helpers';
 
 const VIEW_TYPE = 'svc.trajectoryViewer';
@@ -85,6 +85,17 @@ describe('trajectory viewer: logprobs across the file', function () {
     await writeArtParquet(file, groups);
     const session = await open(file);
     assert.strictEqual(session.index!.format, 'parquet');
+    await checkPanel(session);
+  });
+
+  it('reads a step file whose rows are out of order as ART does: the same histograms and turns', async () => {
+    const file = path.join(dir, 'trajectories', 'train', '0002.parquet');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const groups = fs.readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = artRows(groups);
+    // Rows 0-1 group 0, 2-3 group 1: the groups reversed, each group's rows swapped.
+    await writeArtRows(file, [3, 2, 1, 0].map((i) => rows[i]!));
+    const session = await open(file);
     await checkPanel(session);
   });
 });
