@@ -88,6 +88,20 @@ describe('trajectory viewer: logprobs across the file', function () {
     await checkPanel(session);
   });
 
+  it('opens a least likely turn in an additional history: the history shown, its turn as tokens', async () => {
+    const file = path.join(dir, 'history.trajectories.jsonl');
+    fs.copyFileSync(path.join(path.dirname(FIXTURE), 'history.jsonl'), file);
+    const session = await open(file);
+    session.showLogprobs(true);
+    await waitFor('the Logprobs panel', () => (session.lastRendered?.logprobs?.turns.length ?? 0) > 0, 30_000);
+    assert.deepStrictEqual(session.lastRendered!.logprobs!.turns.map((t) => t.replace(/ lowest.*/, '')), ['Group 1, trajectory 1, history 1, message 2', 'Group 1, trajectory 1, message 2']);
+    const t0 = performance.now();
+    session.showLogprobs(true, 0);
+    await waitFor('the history turn as tokens', () => session.lastRendered!.at > t0 && (session.lastRendered!.strips ?? []).some((s) => s.nodes > 0), 30_000);
+    // Two strips (the main turn's, the history's): only the history's is shown as tokens.
+    assert.deepStrictEqual(session.lastRendered!.strips!.map((s) => [s.message, s.tokens, s.nodes]), [[1, 1, 0], [1, 2, 2]]);
+  });
+
   it('reads a step file whose rows are out of order as ART does: the same histograms and turns', async () => {
     const file = path.join(dir, 'trajectories', 'train', '0002.parquet');
     fs.mkdirSync(path.dirname(file), { recursive: true });
