@@ -129,8 +129,9 @@ export const LISTED_TURNS = 10;
 
 /** The bin of a logprob: 0 (below the first edge) … LOGPROB_EDGES.length (at or above the last). */
 export function binOf(v: number): number {
-  let k = 0;
-  while (k < LOGPROB_EDGES.length && v >= LOGPROB_EDGES[k]!) k++;
+  // From the top: most sampled tokens are likely, so most lookups end at the first edge or two.
+  let k = LOGPROB_EDGES.length;
+  while (k > 0 && v < LOGPROB_EDGES[k - 1]!) k--;
   return k;
 }
 
@@ -156,38 +157,58 @@ export interface LeastLikelyTurn {
 export class LogprobHistogram {
   tokens = 0;
   turns = 0;
-  readonly tokenBins: number[] = new Array<number>(LOGPROB_EDGES.length + 1).fill(0);
-  readonly turnBins: number[] = new Array<number>(LOGPROB_EDGES.length + 1).fill(0);
+  private readonly tokenCounts = new Float64Array(LOGPROB_EDGES.length + 1);
+  private readonly turnCounts = new Float64Array(LOGPROB_EDGES.length + 1);
   /** Tokens with a logprob above 0: no probability (counted in the last bin too). */
   positive = 0;
   readonly worst: LeastLikelyTurn[] = [];
 
   constructor(readonly listed = LISTED_TURNS) {}
 
+  /** Tokens per bin (bin k: LOGPROB_EDGES[k-1] <= v < LOGPROB_EDGES[k]). */
+  get tokenBins(): number[] {
+    return Array.from(this.tokenCounts);
+  }
+
+  /** Turns per bin of their mean logprob. */
+  get turnBins(): number[] {
+    return Array.from(this.turnCounts);
+  }
+
   add(group: number, trajectory: number, t: unknown): void {
-    turnLogprobs(t).forEach((turn, i) => {
+    const turns = turnLogprobs(t);
+    const counts = this.tokenCounts;
+    const edges = LOGPROB_EDGES;
+    const top = edges.length;
+    for (let i = 0; i < turns.length; i++) {
+      const turn = turns[i]!;
+      const values = turn.values;
       let sum = 0;
       let min = Infinity;
       let minToken = 0;
-      turn.values.forEach((v, k) => {
+      for (let k = 0; k < values.length; k++) {
+        const v = values[k]!;
         sum += v;
         if (v < min) {
           min = v;
           minToken = k;
         }
         if (v > 0) this.positive++;
-        this.tokenBins[binOf(v)]!++;
-      });
-      this.tokens += turn.values.length;
+        // binOf, inlined: this runs once per token of the file.
+        let b = top;
+        while (b > 0 && v < edges[b - 1]!) b--;
+        counts[b]!++;
+      }
+      this.tokens += values.length;
       this.turns++;
-      const mean = sum / turn.values.length;
-      this.turnBins[binOf(mean)]!++;
+      const mean = sum / values.length;
+      this.turnCounts[binOf(mean)]!++;
       const w = this.worst;
-      if (w.length >= this.listed && !(min < w[w.length - 1]!.min)) return;
+      if (w.length >= this.listed && !(min < w[w.length - 1]!.min)) continue;
       let at = w.length;
       while (at > 0 && min < w[at - 1]!.min) at--;
-      w.splice(at, 0, { group, trajectory, turn: i, at: turn.at, path: turn.path, tokens: turn.values.length, mean, min, minToken });
+      w.splice(at, 0, { group, trajectory, turn: i, at: turn.at, path: turn.path, tokens: values.length, mean, min, minToken });
       if (w.length > this.listed) w.pop();
-    });
+    }
   }
 }
