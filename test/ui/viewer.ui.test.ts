@@ -244,6 +244,7 @@ describe('UI: the trajectory viewer', function () {
     assert.equal(await background(toks.nth(1)), keys.to09, '" answer" (logprob -0.2, p 0.819)');
     assert.equal(await background(toks.nth(0)), keys.over09, '"The" (logprob -0.01, p 0.990)');
     assert.equal(await background(toks.nth(3)), keys.over09, '" 4" (logprob -0.05, p 0.951)');
+    await wb.screenshot(out('viewer-logprobs.png'));
     await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
     await wb.page.keyboard.press('l');
     await view().locator('.logprobs-pane').waitFor({ state: 'hidden' });
