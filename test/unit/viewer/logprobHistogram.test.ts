@@ -48,6 +48,17 @@ describe('viewer: the logprob histograms across a file', () => {
     );
   });
 
+  it('counts the same from a JSON file (the groups under trajectory_groups)', async () => {
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const text = `{"trajectory_groups": [\n${lines.join(',\n')}\n]}\n`;
+    const index = new TrajectoryIndex(new MemoryBytes(Buffer.from(text)), 'json');
+    await index.build();
+    assert.strictEqual(index.groups, 2);
+    assert.deepStrictEqual(index.logprobs.tokenBins, [0, 0, 1, 1, 0, 1, 2, 2, 1, 1, 1, 0]);
+    assert.deepStrictEqual(index.logprobs.turnBins, [0, 0, 0, 1, 1, 1, 0, 2, 0, 0, 0, 0]);
+    assert.deepStrictEqual(index.logprobs.worst.map((w) => [w.group, w.trajectory, w.min]), [[1, 1, -9], [0, 1, -5], [1, 0, -2], [1, 0, -0.5], [0, 0, -0.3]]);
+  });
+
   it('keeps only the N least likely turns, lowest first, and the first seen on a tie', () => {
     const h = new LogprobHistogram(2);
     const t = (lps: number[]) => ({ messages_and_choices: [{ role: 'user', content: 'q' }, { message: { role: 'assistant', content: 'x' }, compact_logprobs: lps }] });
