@@ -12,6 +12,7 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
 import { addToSummary, emptySummary, groupCell, groupVerdict } from '../viewer/verdicts';
+import { LogprobHistogram } from '../viewer/logprobStats';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
@@ -80,6 +81,8 @@ export class TrajectoryIndex {
   /** What ART's trainer trains on, per group and over the file (src/viewer/verdicts.ts): the group is parsed here anyway. */
   readonly verdicts = emptySummary();
   private readonly rowVerdicts: (GroupRow['verdict'] | undefined)[] = [];
+  /** The file's logprob histograms and least likely turns (src/viewer/logprobStats.ts), from the same parse. */
+  readonly logprobs = new LogprobHistogram();
 
   constructor(
     readonly source: ByteSource,
@@ -160,6 +163,7 @@ export class TrajectoryIndex {
     if (error) this.invalid.set(i, error);
     const v = group ? groupVerdict(value) : undefined;
     if (v) addToSummary(this.verdicts, v);
+    group?.trajectories.forEach((t, k) => this.logprobs.add(i, k, t));
     this.rowVerdicts.push(v && { training: v.training, trajectories: v.trajectories, text: groupCell(v), fails: v.fails });
   }
 

@@ -15,7 +15,7 @@
  */
 import { parquetReadObjects } from 'hyparquet';
 import type { Problem } from './problems';
-import { groupText, openArtParquet, type ArtParquetInfo } from './artParquet';
+import { groupText, openArtParquet, readArtGroups, type ArtParquetInfo } from './artParquet';
 import { compressors, ParquetError, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
@@ -319,6 +319,24 @@ export class ParquetIndex {
     if (typeof head.group_metrics === 'string') group.metrics = parseOr(head.group_metrics);
     if (Array.isArray(head.group_logs) && head.group_logs.length) group.logs = head.group_logs;
     return group;
+  }
+
+  /**
+   * Every group of a version 2 file with its place in this index, in one pass over the file
+   * (readArtGroups: rows in order streamed, rows out of order gathered in windows, one group's
+   * text held at a time), for work over the whole file: the viewer's verdicts and logprobs. A
+   * group whose rows break the format is left out (the validator names it); a damaged file throws.
+   */
+  async *allGroups(signal?: AbortSignal): AsyncGenerator<{ index: number; value: unknown }> {
+    if (!this.file || this.info?.version !== 2) return;
+    const at = new Map<number, number>();
+    for (let i = 0; i < this.groups; i++) at.set(this.groupIndex.get(i), i);
+    for await (const g of readArtGroups(this.file, { signal })) {
+      if ('fault' in g) continue;
+      const i = at.get(g.group);
+      const r = i === undefined ? undefined : parsed(groupText(g));
+      if (i !== undefined && r?.value !== undefined) yield { index: i, value: r.value };
+    }
   }
 
   /** Where an item starts in the file: a Parquet file has no text positions. */

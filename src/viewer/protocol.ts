@@ -206,6 +206,21 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
+/** The file's logprobs (src/viewer/logprobStats.ts): two histograms over LOGPROB_EDGES and the least likely turns. */
+export const LogprobPanel = z.object({
+  edges: z.array(num),
+  tokens: num,
+  turns: num,
+  /** Tokens with a logprob above 0 (no probability). */
+  positive: num,
+  /** Counts per bin: bin k holds edges[k-1] <= v < edges[k] (edges.length + 1 bins). */
+  tokenBins: z.array(num),
+  turnBins: z.array(num),
+  /** The turns with the least likely tokens, lowest first, with where the view opens them (`history` -1: the main conversation). */
+  worst: z.array(z.object({ group: num, trajectory: num, history: num, message: num, at: z.string(), tokens: num, mean: num, min: num, minToken: num })),
+});
+export type LogprobPanel = z.infer<typeof LogprobPanel>;
+
 export const ToWebview = z.discriminatedUnion('type', [
   /** `parquet`: ART's step files, which have rows where text files have lines, and no text to reveal. */
   z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl', 'parquet']), fileBytes: num }),
@@ -240,8 +255,21 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('untrained'), version: num, groups: z.array(num), error: z.optional(z.string()) }),
   /** Turns the "will not train" filter on or off (from a command or a test). */
   z.object({ type: z.literal('filter'), untrained: z.boolean() }),
+  /** The file's logprob histograms and least likely turns, or why there are none. */
+  z.object({ type: z.literal('logprobs'), version: num, panel: z.optional(LogprobPanel), error: z.optional(z.string()) }),
+  /** Opens or closes the Logprobs panel; `click`: presses the button of that listed turn, as a click does (from a test). */
+  z.object({ type: z.literal('logprobsPanel'), open: z.boolean(), click: z.optional(num) }),
   /** Go to a place (from a command or a test). */
-  z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num), /** Show the message as its tokens (true) or text (false). */ tokens: z.optional(z.boolean()) }),
+  z.object({
+    type: z.literal('select'),
+    group: num,
+    trajectory: z.optional(num),
+    message: z.optional(num),
+    /** The message is in additional history `history` (0-based), not the main conversation. */
+    history: z.optional(num),
+    /** Show the message as its tokens (true) or text (false). */
+    tokens: z.optional(z.boolean()),
+  }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -254,6 +282,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('search'), query: z.string() }),
   /** Which groups ART does not fully train on (the "will not train" filter). */
   z.object({ type: z.literal('untrained') }),
+  /** The file's logprob histograms (the Logprobs panel). */
+  z.object({ type: z.literal('logprobs') }),
   z.object({
     type: z.literal('reveal'),
     group: num,
@@ -278,13 +308,30 @@ export const FromWebview = z.discriminatedUnion('type', [
     exchanges: z.optional(z.array(z.string())),
     totals: z.optional(z.string()),
     /** Token strips: their turn, tokens, token elements in the DOM (none until shown), and the strip's summary line. */
-    strips: z.optional(z.array(z.object({ message: num, tokens: num, nodes: num, summary: z.string(), /** The shown tokens' text (at most 2,000 characters). */ text: z.string() }))),
+    strips: z.optional(
+      z.array(
+        z.object({
+          message: num,
+          tokens: num,
+          nodes: num,
+          summary: z.string(),
+          /** The shown tokens' text (at most 2,000 characters). */
+          text: z.string(),
+          /** The strip's note (why there is no text, and how to get it). */
+          note: z.optional(z.string()),
+        }),
+      ),
+    ),
     /** With no trajectory shown: the main pane's rendered text (a group's exceptions, or why it is empty). */
     pane: z.optional(z.string()),
     groupRows: num,
     /** The group list's rendered rows (group numbers), and whether the "will not train" filter is on. */
     groupsListed: z.optional(z.array(num)),
     untrainedOnly: z.optional(z.boolean()),
+    /** The file's summary line as rendered ("Of 17 trajectories, 7 will train; ..."). */
+    trainability: z.optional(z.string()),
+    /** The Logprobs panel as rendered, when open: its bars' counts and its listed turns' labels. */
+    logprobs: z.optional(z.object({ tokenBins: z.array(num), turnBins: z.array(num), turns: z.array(z.string()), note: z.string() })),
     /** The trajectory list's rendered rows: "#3", its verdict badge and the badge's tooltip. */
     trajectoryRows: z.optional(z.array(z.object({ label: z.string(), badge: z.string(), tooltip: z.string() }))),
     /** Clickable links (`a[href]`) in the conversation: always 0, a trajectory file's links are text. */

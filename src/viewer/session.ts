@@ -22,11 +22,12 @@ import type { GroupFiles } from './groupFile';
 import { compare, reveal, uploadFile, uploadGroup, type ActionHost } from './actions';
 import { asGroup } from './model';
 import { parseMessage } from '../webview/shared/protocol';
-import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
+import { FromWebview, type GroupRow, type LogprobPanel, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
 import { harnessOf, openIndex, textFormat, watchFile, type GroupIndex, type OpenedIndex } from './source';
 import { groupDetail, rowVerdict, trajectoryView } from './views';
-import { groupVerdict, summaryText } from './verdicts';
+import { addToSummary, emptySummary, groupVerdict, summaryText, type VerdictSummary } from './verdicts';
+import { LOGPROB_EDGES, LogprobHistogram } from './logprobStats';
 import { decodeStrips } from './tokenizer';
 import { background } from '../common/background';
 
@@ -68,6 +69,9 @@ export class ViewerSession extends Disposable implements ActionHost {
   private fileProblems: ProblemView[] = [];
   /** A Parquet file's group verdicts, computed as groups are read (its index reads no trajectory_json). */
   private parquetVerdicts = new Map<number, NonNullable<GroupRow['verdict']>>();
+  /** A Parquet file's pass over its groups (trajectory_json) after the index: the summary line and the logprobs. */
+  private parquetPass: Promise<{ summary: VerdictSummary; logprobs: LogprobHistogram } | undefined> | undefined;
+  private parquetSummary: VerdictSummary | undefined;
   readonly name: string;
   /** The harness whose files this view reads as ART groups ("ATIF (Harbor)"), once known. */
   harness: string | undefined;
@@ -106,8 +110,13 @@ export class ViewerSession extends Disposable implements ActionHost {
   }
 
   /** Moves the view to a group, trajectory and message (for commands and tests). */
-  select(group: number, trajectory?: number, message?: number, tokens?: boolean): void {
-    this.post({ type: 'select', group, trajectory, message, tokens });
+  select(group: number, trajectory?: number, message?: number, tokens?: boolean, history?: number): void {
+    this.post({ type: 'select', group, trajectory, message, tokens, ...(history !== undefined && history >= 0 ? { history } : {}) });
+  }
+
+  /** Opens or closes the view's Logprobs panel; `click`: presses that listed turn's button (for tests). */
+  showLogprobs(open: boolean, click?: number): void {
+    this.post({ type: 'logprobsPanel', open, click });
   }
 
   /** Turns the view's "will not train" filter on or off (for commands and tests). */
@@ -177,6 +186,8 @@ export class ViewerSession extends Disposable implements ActionHost {
       this.groupProblems = new Map();
       this.fileProblems = [];
       this.parquetVerdicts = new Map();
+      this.parquetPass = undefined;
+      this.parquetSummary = undefined;
       background(previousBuild.finally(() => previous?.source.close()), `Trajectory viewer: closing the previous index of ${this.name}`);
       this.postProgress();
       // The first paint goes first: after the first chunk, indexing waits for it (at most 5 s, for
@@ -192,6 +203,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       });
       await index.build({ signal: abort.signal, onProgress: () => this.postProgress(), firstChunkGate: firstPaint });
       this._onDidIndex.fire(index);
+      if (index.format === 'parquet' && this.hasVerdicts(index) && !index.shapeError) background(this.readParquetGroups(version, index), `Trajectory viewer: reading the groups of ${this.name}`);
       background(this.validate(version, index, opened.memory), `Trajectory viewer: checking ${this.name}`);
     } catch (e) {
       if (!abort.signal.aborted) {
@@ -261,7 +273,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       validating: this.validating,
       rewardMin: index.rewardMin,
       rewardMax: index.rewardMax,
-      trainability: index.done && 'verdicts' in index ? summaryText(index.verdicts) : undefined,
+      trainability: index.done && 'verdicts' in index ? summaryText(index.verdicts) : this.parquetSummary && summaryText(this.parquetSummary),
     });
   }
 
@@ -324,6 +336,16 @@ export class ViewerSession extends Disposable implements ActionHost {
           if (version === this.version) this.post({ type: 'untrained', version, groups });
         } catch (e) {
           if (version === this.version) this.post({ type: 'untrained', version, groups: [], error: (e as Error).message });
+        }
+        return;
+      }
+      case 'logprobs': {
+        if (!index) return;
+        try {
+          const panel = await this.logprobs(index, version);
+          if (version === this.version) this.post({ type: 'logprobs', version, panel });
+        } catch (e) {
+          if (version === this.version) this.post({ type: 'logprobs', version, error: (e as Error).message });
         }
         return;
       }
@@ -399,6 +421,63 @@ export class ViewerSession extends Disposable implements ActionHost {
       if (v && (v.fails || v.training < v.trajectories)) out.push(i);
     }
     return out;
+  }
+
+  /**
+   * A Parquet file's groups read once after its index (the index reads no trajectory_json): each
+   * group's verdict for its row, the file's summary line, and its logprobs. One pass over the file
+   * (ParquetIndex.allGroups), memory holding one group; dropped when the file changes.
+   */
+  private readParquetGroups(version: number, index: GroupIndex): Promise<{ summary: VerdictSummary; logprobs: LogprobHistogram } | undefined> {
+    const signal = this.building?.signal;
+    const stale = () => version !== this.version || !!signal?.aborted;
+    this.parquetPass ??= (async () => {
+      const summary = emptySummary();
+      const logprobs = new LogprobHistogram();
+      if (index.format !== 'parquet') return undefined;
+      try {
+        for await (const { index: i, value } of index.allGroups(signal)) {
+          if (stale()) return undefined;
+          const v = groupVerdict(value);
+          addToSummary(summary, v);
+          this.parquetVerdicts.set(i, rowVerdict(v));
+          asGroup(value)?.trajectories.forEach((t, k) => logprobs.add(i, k, t));
+        }
+      } catch (e) {
+        // Stopped under the read (the file changed, the view closed): nothing to say.
+        if (stale()) return undefined;
+        throw e;
+      }
+      if (stale()) return undefined;
+      this.parquetSummary = summary;
+      this.postProgress();
+      return { summary, logprobs };
+    })();
+    return this.parquetPass;
+  }
+
+  /** The file's logprob histograms and least likely turns, each with the place the view opens it at. */
+  async logprobs(index: GroupIndex, version = this.version): Promise<LogprobPanel> {
+    await this.built;
+    let h: LogprobHistogram | undefined;
+    if (index.format === 'parquet') {
+      if (!this.hasVerdicts(index)) throw new Error("ART's Parquet format version 1 keeps no logprobs");
+      h = (await this.readParquetGroups(version, index))?.logprobs;
+      if (!h) throw new Error('The file changed while its groups were read');
+    } else h = index.logprobs;
+    const worst: LogprobPanel['worst'] = [];
+    for (const w of h.worst) {
+      const [head, a, , c] = w.path;
+      let place = head === 'messages_and_choices' ? { history: -1, message: a as number } : head === 'additional_histories' ? { history: a as number, message: c as number } : undefined;
+      if (!place) {
+        // An exchange's choice: its message in the conversation the view builds.
+        const view = trajectoryView(await this.trajectory(index, w.group, w.trajectory), w.group, w.trajectory);
+        const at = view.messages.findIndex((m) => m.path?.length === w.path.length && m.path.every((p, k) => p === w.path[k]));
+        place = { history: -1, message: Math.max(0, at) };
+      }
+      worst.push({ group: w.group, trajectory: w.trajectory, ...place, at: w.at, tokens: w.tokens, mean: w.mean, min: w.min, minToken: w.minToken });
+    }
+    return { edges: [...LOGPROB_EDGES], tokens: h.tokens, turns: h.turns, positive: h.positive, tokenBins: [...h.tokenBins], turnBins: [...h.turnBins], worst };
   }
 
   async trajectory(index: GroupIndex, group: number, t: number): Promise<unknown> {

@@ -13,6 +13,8 @@ import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setCo
 const FILE = 'art-model-dump.trajectories.jsonl';
 /** Current ART: compact groups and exchange trajectories (an agent loop per API first). */
 const EXCHANGES = 'art-exchanges.trajectories.jsonl';
+/** Two trajectories whose turns have logprobs: OpenAI's logprobs.content, ART's compact_logprobs. */
+const STRIP = 'strip.trajectories.jsonl';
 /** The demo's rich file (scripts/demo-rich-trajectories.js). */
 const { richGroups, RICH_FILE: RICH } = require('../../scripts/demo-rich-trajectories.js') as { richGroups: () => unknown[]; RICH_FILE: string };
 
@@ -23,6 +25,8 @@ describe('UI: the trajectory viewer', function () {
   for (const f of [FILE, EXCHANGES]) fs.copyFileSync(path.join(root, 'test/fixtures/viewer', f), path.join(workspace, f));
   fs.writeFileSync(path.join(workspace, RICH), richGroups().map((g: unknown) => JSON.stringify(g)).join('\n') + '\n');
   fs.writeFileSync(path.join(workspace, 'notes.md'), '# Notes\n');
+  // Token strips with known logprobs (Python's json, test/fixtures/tokenizer/make.py).
+  fs.copyFileSync(path.join(root, 'test/fixtures/tokenizer/strip.jsonl'), path.join(workspace, STRIP));
 
   // The viewer's document, inside the webview's two iframes.
   const view = () => wb.page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame');
@@ -207,5 +211,42 @@ describe('UI: the trajectory viewer', function () {
     } finally {
       await wb.page.setViewportSize({ width: 1440, height: 900 });
     }
+  });
+  it('opens the least likely turn from the Logprobs panel in one click, and colours each token as the strip\'s scale says for its probability', async () => {
+    await quickOpen(wb, STRIP, 60_000);
+    await title().filter({ hasText: /^Trajectory 1 of 2/ }).waitFor({ timeout: 60_000 });
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('j');
+    await title().filter({ hasText: /^Trajectory 2 of 2/ }).waitFor();
+    // The panel by its key; the least likely turn is trajectory 1's answer (a token at logprob -3;
+    // trajectory 2's lowest is -2.5).
+    await wb.page.keyboard.press('l');
+    const first = view().locator('.logprobs-pane .worst-turn').first();
+    await first.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await first.innerText(), 'Group 1, trajectory 1, message 2');
+    assert.equal(await view().locator('.logprobs-pane svg.hist').count(), 2);
+    await first.click();
+    await title().filter({ hasText: /^Trajectory 1 of 2/ }).waitFor();
+    const toks = view().locator('#m-1 .token-view.open .tok');
+    await toks.nth(3).waitFor({ state: 'visible' });
+    assert.deepEqual(await toks.allInnerTexts(), ['The', ' answer', ' is', ' 4']);
+
+    // The fixture's logprobs: -0.01 (p 0.990), -0.2 (p 0.819), -3 (p 0.0498), -0.05 (p 0.951). Each
+    // token's computed background is that of the scale's key for its probability, read from the page.
+    // No DOM types in this project: the page's getComputedStyle is reached through the element's window.
+    type Styled = { ownerDocument: { defaultView: { getComputedStyle(e: unknown): { backgroundColor: string } } } };
+    const background = (l: ReturnType<ReturnType<typeof view>['locator']>) => l.evaluate((el: Styled) => el.ownerDocument.defaultView.getComputedStyle(el).backgroundColor);
+    const key = (label: string) => background(view().locator('#m-1 .tok-key', { hasText: label }).first());
+    const keys = { under001: await key('p < 0.01'), to01: await key('0.01–0.1'), to05: await key('0.1–0.5'), to09: await key('0.5–0.9'), over09: await key('≥ 0.9') };
+    assert.equal(new Set(Object.values(keys)).size, 5, `the five keys differ: ${JSON.stringify(keys)}`);
+    assert.notEqual(keys.to01, 'rgba(0, 0, 0, 0)', 'the scale colours p 0.01–0.1');
+    assert.equal(await background(toks.nth(2)), keys.to01, '" is" (logprob -3, p 0.0498)');
+    assert.equal(await background(toks.nth(1)), keys.to09, '" answer" (logprob -0.2, p 0.819)');
+    assert.equal(await background(toks.nth(0)), keys.over09, '"The" (logprob -0.01, p 0.990)');
+    assert.equal(await background(toks.nth(3)), keys.over09, '" 4" (logprob -0.05, p 0.951)');
+    await wb.screenshot(out('viewer-logprobs.png'));
+    await view().locator('.conversation').click({ position: { x: 5, y: 5 } });
+    await wb.page.keyboard.press('l');
+    await view().locator('.logprobs-pane').waitFor({ state: 'hidden' });
   });
 });

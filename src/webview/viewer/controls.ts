@@ -5,6 +5,7 @@ import { goToHit, runSearch } from './search';
 import { page, save, state } from './state';
 import { applyOrder, selectTrajectory } from './trajectories';
 import { toggleUntrained } from './untrained';
+import { toggleLogprobs } from './logprobs';
 
 search.value = state.query;
 search.addEventListener('keydown', (e) => {
@@ -71,6 +72,7 @@ document.addEventListener('keydown', (e) => {
     '[': () => moveGroup(-1),
     '/': () => search.focus(),
     u: () => toggleUntrained(),
+    l: () => toggleLogprobs(),
     n: () => page.hits.length && goToHit((page.hitAt + 1) % page.hits.length),
     N: () => page.hits.length && goToHit((page.hitAt - 1 + page.hits.length) % page.hits.length),
   };

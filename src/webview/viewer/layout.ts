@@ -10,10 +10,13 @@ export const search = h('input', { type: 'search', id: 'search', placeholder: 'S
 export const searchStatus = h('span', { class: 'search-status', 'aria-live': 'polite' });
 export const results = h('div', { class: 'results', role: 'listbox', 'aria-label': 'Search results', hidden: true });
 export const uploadFile = h('button', { type: 'button', onclick: () => send({ type: 'upload' }) }, 'Upload this file…');
-export const help = h('span', { class: 'keys', title: 'Keyboard' }, 'j/k trajectory · [ ] group · / search · n/N next hit · u will not train');
+export const help = h('span', { class: 'keys', title: 'Keyboard' }, 'j/k trajectory · [ ] group · / search · n/N next hit · u will not train · l logprobs');
 /** The "will not train" filter's toggle (controls.ts and trajectories.ts wire it). */
 export const untrainedButton = h('button', { type: 'button', class: 'untrained-toggle', 'aria-pressed': 'false' }, 'Will not train');
-export const bar = h('header', { class: 'bar' }, title, status, h('span', { class: 'spacer' }), help, untrainedButton, search, searchStatus, uploadFile);
+/** The Logprobs panel's toggle, and the panel (logprobs.ts). */
+export const logprobsButton = h('button', { type: 'button', class: 'logprobs-toggle', 'aria-pressed': 'false', 'aria-controls': 'logprobs', title: "The file's token logprobs and the least likely turns (l)" }, 'Logprobs');
+export const logprobsPane = h('section', { class: 'logprobs-pane', id: 'logprobs', 'aria-label': 'Logprobs across the file', hidden: true });
+export const bar = h('header', { class: 'bar' }, title, status, h('span', { class: 'spacer' }), help, logprobsButton, untrainedButton, search, searchStatus, uploadFile);
 
 export const groupInfo = h('div', { class: 'group-info' });
 export const sortSelect = h('select', { 'aria-label': 'Sort trajectories by' });

@@ -10,7 +10,8 @@ import * as z from 'zod/mini';
 import { h } from '../shared/dom';
 import './controls';
 import { groupList, groupsHead } from './groups';
-import { app, bar, conversation, fileProblems, results, trajPane } from './layout';
+import { app, bar, conversation, fileProblems, logprobsPane, results, trajPane } from './layout';
+import './logprobs';
 import './messages';
 import { runSearch } from './search';
 import { page, send, state } from './state';
@@ -23,7 +24,7 @@ z.config({ jitless: true });
 
 const groupPane = h('nav', { class: 'pane groups', 'aria-label': 'Groups' }, groupsHead, groupList.element);
 trajPane.append(trajList.element);
-app.append(bar, results, fileProblems, h('div', { class: 'panes' }, groupPane, trajPane, conversation));
+app.append(bar, results, fileProblems, logprobsPane, h('div', { class: 'panes' }, groupPane, trajPane, conversation));
 app.removeAttribute('aria-busy');
 
 send({ type: 'ready', group: state.group, trajectory: state.trajectory >= 0 ? state.trajectory : undefined });

@@ -10,6 +10,7 @@ import { onSearch } from './search';
 import { page, send, state } from './state';
 import { onTrajectory, report } from './trajectories';
 import { onUntrained, requestUntrained, toggleUntrained } from './untrained';
+import { clickWorstTurn, onLogprobs, requestLogprobs, toggleLogprobs } from './logprobs';
 
 window.addEventListener('message', (e: MessageEvent) => {
   const parsed = parseMessage(ToWebview, e.data);
@@ -45,8 +46,15 @@ window.addEventListener('message', (e: MessageEvent) => {
     case 'untrained':
       if (m.version !== page.version) return;
       return onUntrained(m.groups, m.error);
+    case 'logprobs':
+      if (m.version !== page.version) return;
+      return onLogprobs(m);
+    case 'logprobsPanel':
+      if (m.open !== !!state.logprobs) toggleLogprobs(m.open);
+      if (m.click !== undefined) clickWorstTurn(m.click);
+      return;
     case 'select':
-      page.pendingMessage = m.message !== undefined ? { message: m.message, history: -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
+      page.pendingMessage = m.message !== undefined ? { message: m.message, history: m.history ?? -1, ...(m.tokens !== undefined ? { tokens: m.tokens } : {}) } : undefined;
       return selectGroup(m.group, true, m.trajectory);
   }
 });
@@ -54,6 +62,8 @@ window.addEventListener('message', (e: MessageEvent) => {
 function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
   const changed = m.version !== page.version;
   const newlyValidated = page.progress?.validating && !m.validating;
+  // A Parquet file's summary line comes after its index, once its groups are read: the report says so.
+  const newSummary = !!m.trainability && m.trainability !== page.progress?.trainability;
   page.progress = m;
   if (changed) {
     page.version = m.version;
@@ -63,6 +73,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     page.view = undefined;
     page.groupOrder = undefined;
     if (state.untrained) requestUntrained();
+    requestLogprobs();
   }
   const pct = m.totalBytes ? Math.floor((m.indexedBytes / m.totalBytes) * 100) : 100;
   status.textContent = [
@@ -97,6 +108,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     groupList.refresh();
     if (m.groups > 0) send({ type: 'group', index: state.group });
   }
+  if (newSummary && page.view) report(page.view);
   if (m.groups === 0 && m.done) {
     groupInfo.replaceChildren(h('p', { class: 'empty' }, m.shapeError ? 'Nothing to show.' : 'The file holds no trajectory groups.'));
     conversation.replaceChildren();

@@ -21,6 +21,8 @@ interface State {
   convScroll: number;
   /** The "will not train" filter: only groups and trajectories ART does not fully train on. */
   untrained?: boolean;
+  /** The Logprobs panel is open. */
+  logprobs?: boolean;
   /** The token strips' threshold: a token under this probability is unlikely. */
   threshold: number;
 }

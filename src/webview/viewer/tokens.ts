@@ -6,7 +6,7 @@
  * with CHUNK token elements, not 32k.
  */
 import type { TokenStrip } from '../../viewer/protocol';
-import { bucketOf, rankOf, stripNumbers } from '../../viewer/tokenStats';
+import { BUCKET_EDGES, bucketOf, rankOf, stripNumbers } from '../../viewer/tokenStats';
 import { h } from '../shared/dom';
 import { fmt } from './dom';
 import { save, state } from './state';
@@ -33,6 +33,13 @@ function hover(s: TokenStrip, i: number): string {
   ];
   if (alts?.length) lines.push('top alternatives:', ...alts.map(([t, v]) => `  ${t.startsWith('#') ? t : quoted(t)}  ${fmt(v)} (p ${fmt(Math.exp(v))})`));
   return lines.join('\n');
+}
+
+/** The strip's colour scale: one key per bucket, labelled with its probabilities. */
+function scale(): HTMLElement {
+  const labels = BUCKET_EDGES.map((e, i) => (i === 0 ? `p < ${e}` : `${BUCKET_EDGES[i - 1]}–${e}`));
+  labels.push(`≥ ${BUCKET_EDGES[BUCKET_EDGES.length - 1]}`);
+  return h('span', { class: 'tok-scale', role: 'list', 'aria-label': 'Colour by probability' }, ...labels.map((l, i) => h('span', { class: `tok-key b${i}`, role: 'listitem', 'data-bucket': String(i) }, l)));
 }
 
 /** The summary line of a strip at a threshold. */
@@ -66,7 +73,7 @@ export function tokenView(s: TokenStrip, message: number): { el: HTMLElement; sh
   const el = h(
     'div',
     { class: 'token-view', 'data-message': String(message), 'data-tokens': String(s.cut ?? s.logprobs.length) },
-    h('div', { class: 'tok-head' }, summary, h('label', { class: 'muted' }, ' p < ', input), h('span', { class: 'muted tok-form' }, how)),
+    h('div', { class: 'tok-head' }, summary, h('label', { class: 'muted' }, ' p < ', input), h('span', { class: 'muted tok-form' }, how), scale()),
     s.note && h('div', { class: 'muted tok-note' }, s.note),
     strip,
   );

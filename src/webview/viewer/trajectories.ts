@@ -5,7 +5,7 @@ import { h } from '../shared/dom';
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { fmt } from './dom';
 import { highlight } from './highlight';
-import { conversation, dirButton } from './layout';
+import { conversation, dirButton, logprobsPane } from './layout';
 import { page, save, send, state } from './state';
 import { VirtualList } from './vlist';
 
@@ -143,6 +143,18 @@ export function onTrajectory(v: TrajectoryView | undefined, error: string | unde
   report(v);
 }
 
+/** What the panel shows, for the 'rendered' report. */
+function logprobsReport(): { tokenBins: number[]; turnBins: number[]; turns: string[]; note: string } | undefined {
+  if (!state.logprobs) return undefined;
+  const counts = (kind: string) => [...logprobsPane.querySelectorAll(`svg.hist-${kind} rect.hist-bar`)].map((r) => Number(r.getAttribute('data-count')));
+  return {
+    tokenBins: counts('tokens'),
+    turnBins: counts('turns'),
+    turns: [...logprobsPane.querySelectorAll('.worst-turns li')].map((li) => li.textContent ?? ''),
+    note: logprobsPane.querySelector('.logprobs-note')?.textContent ?? '',
+  };
+}
+
 /** Tells the extension what is on screen (the tests and the bench read it). */
 export function report(v: TrajectoryView | undefined): void {
   const bubbles = [...conversation.querySelectorAll<HTMLElement>(':scope .trajectory > .bubbles > .bubble, :scope .trajectory > .exchange > .bubbles > .bubble')].map((b) => ({
@@ -160,6 +172,7 @@ export function report(v: TrajectoryView | undefined): void {
     nodes: t.querySelectorAll('.tok').length,
     summary: t.dataset.summary ?? '',
     text: [...t.querySelectorAll('.tok')].slice(0, 2000).map((x) => x.textContent ?? '').join('').slice(0, 2000),
+    ...(t.querySelector('.tok-note') ? { note: t.querySelector('.tok-note')!.textContent ?? '' } : {}),
   }));
   // With no trajectory on screen: what the main pane shows instead (rendered text only).
   const pane = v ? undefined : conversation.innerText.slice(0, 20_000);
@@ -176,6 +189,8 @@ export function report(v: TrajectoryView | undefined): void {
     groupRows: document.querySelectorAll('#groups .vrow').length,
     groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
     untrainedOnly: !!state.untrained,
+    trainability: document.querySelector('.file-problems .trainability')?.textContent ?? undefined,
+    ...(state.logprobs ? { logprobs: logprobsReport() } : {}),
     trajectoryRows: [...document.querySelectorAll<HTMLElement>('#trajectories .vrow')]
       .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
       .map((r) => {

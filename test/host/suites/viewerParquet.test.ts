@@ -106,6 +106,12 @@ describe('trajectory viewer: ART Parquet step files', function () {
     assert.deepStrictEqual([index.row(0).stats.count, index.row(1).stats.count], [2, 3]);
     const messages = (groups[0]!.trajectories as O[])[0]!.messages_and_choices as O[];
     assert.deepStrictEqual(session.lastRendered!.bubbles.map((b) => [b.role, b.trainable]), messages.map(bubble));
+    // No logprobs in version 1: the Logprobs panel says so, and there is no summary line.
+    session.showLogprobs(true);
+    await waitFor('the Logprobs panel', () => !!session.lastRendered?.logprobs?.note && !/^Reading/.test(session.lastRendered.logprobs.note), 20_000);
+    assert.deepStrictEqual(session.lastRendered!.logprobs, { tokenBins: [], turnBins: [], turns: [], note: "ART's Parquet format version 1 keeps no logprobs" });
+    assert.strictEqual(session.lastRendered!.trainability, undefined);
+    session.showLogprobs(false);
   });
 
   it('names a damaged file, and puts bad indexes on their group naming row and group', async () => {

@@ -53,6 +53,20 @@ describe('trajectory viewer: the token view of a turn', function () {
     assert.strictEqual(s.tokens, 4);
   });
 
+  it('with no tokenizer.json to be found, shows positions (token ids) and logprobs, and says how to get text', async () => {
+    const empty = fs.mkdtempSync(path.join(dir, 'no-tokenizer-'));
+    await vscode.workspace.getConfiguration('svc').update('tokenizerPath', empty, vscode.ConfigurationTarget.Global);
+    const file = path.join(dir, 'undecoded.trajectories.jsonl');
+    fs.copyFileSync(path.join(fixtures, 'strip.jsonl'), file);
+    const session = await open(file);
+    session.select(0, 1, 1, true);
+    await waitFor('the strip of trajectory 2', () => session.lastRendered?.trajectory === 1 && (session.lastRendered.strips?.[0]?.nodes ?? 0) > 0);
+    const s = session.lastRendered!.strips![0]!;
+    assert.strictEqual(s.text, '#259#261#0#265');
+    assert.match(s.summary, /^4 tokens · mean logprob -0\.825 /);
+    assert.match(s.note ?? '', /no tokenizer\.json was found for test-org\/tiny-bpe: set svc\.tokenizerPath to the model's tokenizer\.json \(or its folder\), or put it in the Hugging Face cache/);
+  });
+
   it('starts a 32k-token turn with one chunk of token elements', async () => {
     // The fixture's compact choice, its lists grown to 32,768 tokens.
     const group = JSON.parse(fs.readFileSync(path.join(fixtures, 'strip.jsonl'), 'utf8')) as { trajectories: { messages_and_choices: Record<string, unknown>[] }[] };

@@ -19,6 +19,11 @@ const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/trainability/ste
 
 type Rendered = NonNullable<ViewerSession['lastRendered']>;
 
+/** The fixture's summary line. */
+const SUMMARY =
+  'Of 17 trajectories, 7 will train; 2 zero advantage, 3 in groups without reward variance, 1 in a group of one, 1 without logprobs, 1 with logprobs only in message dicts (not read), 1 without a trainable assistant turn, 1 exception. ' +
+  "4 of 7 groups train (ART's data/step_num_groups_trainable would say 5: it counts groups whose rewards vary).";
+
 async function open(file: string): Promise<ViewerSession> {
   const uri = vscode.Uri.file(file);
   const viewer = (await api()).viewer;
@@ -102,6 +107,8 @@ describe('trajectory viewer: what ART will train on', function () {
     await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
     await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
     await session!.whenIndexed();
+    await waitFor('the summary line on screen', () => !!session!.lastRendered?.trainability, 20_000);
+    assert.strictEqual(session!.lastRendered!.trainability, SUMMARY);
     const index = session!.index!;
     const rows = Array.from({ length: index.groups }, (_, i) => session!.row(index, i).verdict);
     assert.deepStrictEqual(
@@ -109,11 +116,7 @@ describe('trajectory viewer: what ART will train on', function () {
       ['2 of 4', '0 of 3: no reward variance', '0 of 1: group of one', '1 of 2', '0 of 2: with logprobs only in message dicts (not read)', '2 of 2', '2 of 2'],
     );
     assert.deepStrictEqual(rows.map((v) => v?.fails), [false, false, false, false, false, false, false]);
-    assert.strictEqual(
-      summaryText((index as TrajectoryIndex).verdicts),
-      'Of 17 trajectories, 7 will train; 2 zero advantage, 3 in groups without reward variance, 1 in a group of one, 1 without logprobs, 1 with logprobs only in message dicts (not read), 1 without a trainable assistant turn, 1 exception. ' +
-        "4 of 7 groups train (ART's data/step_num_groups_trainable would say 5: it counts groups whose rewards vary).",
-    );
+    assert.strictEqual(summaryText((index as TrajectoryIndex).verdicts), SUMMARY);
   });
 
   it('badges each trajectory with its verdict (tooltip: the reason and the ART rule), and "will not train" hides what trains', async () => {
@@ -129,6 +132,9 @@ describe('trajectory viewer: what ART will train on', function () {
     await writeArtParquet(file, groups);
     const session = await open(file);
     assert.strictEqual(session.index!.format, 'parquet');
+    // The summary line: the index reads no trajectory_json, so it comes once the groups are read after it.
+    await waitFor('the Parquet file\'s summary line on screen', () => !!session.lastRendered?.trainability, 20_000);
+    assert.strictEqual(session.lastRendered!.trainability, SUMMARY);
     await checkBadgesAndFilter(session);
     // Every group was read for the filter: each row has its verdict now, as a JSONL file's index gives it.
     const index = session.index!;

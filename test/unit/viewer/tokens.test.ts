@@ -118,6 +118,28 @@ describe('token strip: finding the tokenizer', () => {
     assert.equal(await findTokenizer(undefined, '../..', [cache]), undefined);
   });
 
+  it('a setting naming a folder without tokenizer.json falls through to $HF_HOME/hub for the model', async () => {
+    const saved = { HF_HOME: process.env.HF_HOME, HF_HUB_CACHE: process.env.HF_HUB_CACHE };
+    const empty = path.join(tmp, 'no-tokenizer-here');
+    fs.mkdirSync(empty, { recursive: true });
+    try {
+      delete process.env.HF_HUB_CACHE;
+      process.env.HF_HOME = tmp; // its hub/ is the cache made above
+      const expected = path.join(cache, 'models--test-org--tiny-bpe', 'snapshots', '0123abcd', 'tokenizer.json');
+      assert.equal(await findTokenizer(empty, 'test-org/tiny-bpe'), expected);
+      assert.equal(await findTokenizer(path.join(tmp, 'missing.json'), 'test-org/tiny-bpe'), expected);
+      const v = trajectoryView(group.trajectories[1], 0, 1);
+      await decodeStrips(v, empty);
+      assert.deepEqual(v.messages[1]!.tokens!.texts, ['Hello', ' world', '!', '<|im_end|>']);
+      assert.equal(v.messages[1]!.tokens!.decodedWith, expected);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('hub caches in huggingface_hub order', () => {
     assert.deepEqual(hubCaches({ HF_HUB_CACHE: '/a', HF_HOME: '/b', XDG_CACHE_HOME: '/c' }), ['/a', path.join('/b', 'hub'), path.join('/c', 'huggingface', 'hub')]);
   });
