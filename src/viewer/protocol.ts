@@ -240,6 +240,8 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('untrained'), version: num, groups: z.array(num), error: z.optional(z.string()) }),
   /** Turns the "will not train" filter on or off (from a command or a test). */
   z.object({ type: z.literal('filter'), untrained: z.boolean() }),
+  /** Shows only the trajectories whose reward is in [min, max] (opened from a reward band of the dashboard). */
+  z.object({ type: z.literal('rewardRange'), min: z.optional(z.number()), max: z.optional(z.number()) }),
   /** Go to a place (from a command or a test). */
   z.object({ type: z.literal('select'), group: num, trajectory: z.optional(num), message: z.optional(num), /** Show the message as its tokens (true) or text (false). */ tokens: z.optional(z.boolean()) }),
 ]);

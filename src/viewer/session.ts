@@ -53,6 +53,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   lastRendered: RenderedReport | undefined;
   /** When the webview first said it was ready (performance.now()), for the bench. */
   readyAt: number | undefined;
+  /** The reward band the view was opened with (svc.openTrajectoryViewer's `reward`). */
+  private rewardBand: { min?: number; max?: number } | undefined;
   private readonly _onDidRender = this._register(new vscode.EventEmitter<RenderedReport>());
   readonly onDidRender = this._onDidRender.event;
   private readonly _onDidIndex = this._register(new vscode.EventEmitter<GroupIndex>());
@@ -101,6 +103,12 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Moves the view to a group, trajectory and message (for commands and tests). */
   select(group: number, trajectory?: number, message?: number, tokens?: boolean): void {
     this.post({ type: 'select', group, trajectory, message, tokens });
+  }
+
+  /** Shows only the trajectories whose reward is in the band (kept for a webview not ready yet). */
+  filterReward(band: { min?: number; max?: number }): void {
+    this.rewardBand = band;
+    if (this.readyAt !== undefined) this.post({ type: 'rewardRange', ...band });
   }
 
   /** Turns the view's "will not train" filter on or off (for commands and tests). */
@@ -278,6 +286,7 @@ export class ViewerSession extends Disposable implements ActionHost {
         const layout = artLayout(this.uri.path);
         this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
+        if (this.rewardBand) this.post({ type: 'rewardRange', ...this.rewardBand });
         // What the view will ask for first, sent without waiting to be asked: the first paint
         // saves three round trips.
         const g = m.group ?? 0;
