@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { setContext } from '../common/background';
+import { background, setContext } from '../common/background';
 import { findRuns, type Run } from './discovery';
 import { StepStatsCache } from './stepStats';
 
@@ -74,7 +74,7 @@ export class RunsModel extends Disposable {
 
   private refreshSoon(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.refresh(), DEBOUNCE_MS);
+    this.timer = setTimeout(() => background(this.refresh(), 'Runs: looking for ART runs'), DEBOUNCE_MS);
   }
 
   /** The run whose model folder is `dir`. */
