@@ -9,8 +9,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { binsOf, QUANTILES, quantile } from '../../../src/dashboard/shared/distribution';
 import { findRuns, runSteps } from '../../../src/runs/discovery';
+import { DistributionFeed } from '../../../src/dashboard/distributionFeed';
+import { StepDistribution } from '../../../src/dashboard/shared/distribution';
+import type { ToWebview } from '../../../src/dashboard/shared/protocol';
 import { readStepStats, StepStatsCache } from '../../../src/runs/stepStats';
 import { writeArtParquet } from '../../fixtures/art/parquet';
+import { artWithTrajectoryPage, Codec, zstdRleFrame } from '../../fixtures/art/hostileParquet';
+import { readTrajectoryGroups } from '../../../src/files';
 
 const PYTHON = String.raw`
 import json, os, sys
@@ -114,6 +119,17 @@ describe('runs: discovery and step numbers', function () {
     assert.deepStrictEqual(bins, expected);
   });
 
+  it('never decodes trajectory_json: a step whose trajectory_json page is a Zstd bomb still gives its numbers (the reader of groups refuses it)', async () => {
+    const file = path.join(root, 'bomb.parquet');
+    // A 26 KB page that expands to 250 MiB (its header says 1 MiB), written by the independent writer.
+    fs.writeFileSync(file, artWithTrajectoryPage(4, Codec.ZSTD, { body: Buffer.concat(Array.from({ length: 2000 }, () => zstdRleFrame(128 * 1024))), values: 4, uncompressedSize: 1024 * 1024 }));
+    const s = await readStepStats(file);
+    assert.deepStrictEqual({ groups: s.groups, trajectories: s.trajectories, mean: s.mean, quantiles: s.quantiles }, { groups: 4, trajectories: 4, mean: 1, quantiles: [1, 1, 1, 1, 1, 1, 1] });
+    await assert.rejects(async () => {
+      for await (const g of readTrajectoryGroups(file)) void g;
+    }, /trajectory_json/);
+  });
+
   it('quantile() matches sorting by hand on odd and even sizes, one value, and ties', () => {
     for (const xs of [[3, 1, 2], [4, 1, 3, 2], [7], [1, 1, 1, 5], Array.from({ length: 101 }, (_, i) => (i * 53) % 101)]) {
       for (const p of [0, 0.05, 0.25, 0.5, 0.75, 0.95, 1]) assert.ok(Math.abs(quantile(sorted(xs), p) - expectedQuantile(xs, p)) < 1e-12, `${JSON.stringify(xs)} p=${p}`);
@@ -135,5 +151,24 @@ describe('runs: discovery and step numbers', function () {
     const again = await cache.get(changed!);
     assert.strictEqual(cache.reads, 5);
     assert.strictEqual(again.stats?.trajectories, 5);
+  });
+
+  it('the dashboard\'s feed sends every split\'s steps (messages valid by the schema), then only a step file that changed', async () => {
+    const sent: Extract<ToWebview, { type: 'distribution' }>[] = [];
+    const feed = new DistributionFeed(run, new StepStatsCache(), (m) => sent.push(m));
+    await feed.start();
+    const steps = (split: string) => sent.filter((m) => m.split === split).flatMap((m) => m.steps);
+    assert.deepStrictEqual(steps('train').map((s) => s.step), [1, 2, 3, 4]);
+    assert.deepStrictEqual(steps('val').map((s) => s.step), [1]);
+    for (const split of ['train', 'val']) assert.strictEqual(sent.filter((m) => m.split === split).at(-1)!.done, true);
+    for (const d of [...steps('train'), ...steps('val')]) assert.ok(StepDistribution.safeParse(d).success, JSON.stringify(d));
+    assert.match(steps('train')[3]!.error ?? '', /line 1 is not JSON/);
+    assert.deepStrictEqual(steps('train')[2]!.quantiles.length, QUANTILES.length);
+    sent.length = 0;
+    await feed.start();
+    assert.deepStrictEqual(sent.flatMap((m) => m.steps), [], 'nothing changed: nothing sent again');
+    fs.appendFileSync(path.join(run, 'trajectories', 'val', '0001.jsonl'), JSON.stringify({ trajectories: [{ reward: 0.7, messages_and_choices: [] }] }) + '\n');
+    await feed.start();
+    assert.deepStrictEqual(sent.flatMap((m) => m.steps).map((s) => [s.step, s.trajectories]), [[1, 4]]);
   });
 });
