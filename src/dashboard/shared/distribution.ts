@@ -58,6 +58,18 @@ export function binBounds(b: number, lo: number, hi: number, bins = BINS): { min
   return width > 0 ? { min: lo + b * width, max: b === bins - 1 ? hi : lo + (b + 1) * width } : { min: lo, max: hi };
 }
 
+/**
+ * The reward band to open for bin `b`: its bounds, both included, widened by a billionth of the
+ * range, so that every reward binsOf counted in the bin passes the viewer's `min ≤ reward ≤ max`
+ * (0.3 is in bin 6 of 20 over [0, 1], whose lower edge computes as 0.30000000000000004). A reward
+ * on an edge shows in both cells' bands.
+ */
+export function bandOf(b: number, lo: number, hi: number, bins = BINS): { min: number; max: number } {
+  const { min, max } = binBounds(b, lo, hi, bins);
+  const tol = (hi - lo) * 1e-9;
+  return { min: b === 0 ? lo : min - tol, max: b === bins - 1 ? hi : max + tol };
+}
+
 const num = z.number().check(z.refine((x) => Number.isFinite(x), { message: 'expected a finite number' }));
 const count = z.int().check(z.minimum(0));
 

@@ -6,7 +6,7 @@
  * in the viewer filtered to that band. Steps arrive as they are read; the map redraws at most once
  * a frame. Bins are computed here from each step's sketch over the split's range (distribution.ts).
  */
-import { BINS, QUANTILES, binBounds, binsOf, type StepDistribution } from '../../dashboard/shared/distribution';
+import { BINS, QUANTILES, bandOf, binBounds, binsOf, type StepDistribution } from '../../dashboard/shared/distribution';
 import type { FromWebview } from '../../dashboard/shared/protocol';
 import { h } from '../shared/dom';
 import { nf, themeColor } from './dom';
@@ -124,7 +124,7 @@ export class Distribution {
     const d = v.drawn;
     const s = d?.order[i];
     if (!d || !s || s.error) return;
-    const band = binBounds(b, d.lo, d.hi);
+    const band = bandOf(b, d.lo, d.hi);
     this.post({ type: 'openStep', step: s.step, split: v.split, reward: { min: band.min, max: band.max } });
   }
 

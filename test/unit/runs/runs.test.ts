@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { binsOf, QUANTILES, quantile } from '../../../src/dashboard/shared/distribution';
+import { bandOf, binsOf, QUANTILES, quantile } from '../../../src/dashboard/shared/distribution';
 import { findRuns, runSteps } from '../../../src/runs/discovery';
 import { DistributionFeed } from '../../../src/dashboard/distributionFeed';
 import { StepDistribution } from '../../../src/dashboard/shared/distribution';
@@ -128,6 +128,18 @@ describe('runs: discovery and step numbers', function () {
     await assert.rejects(async () => {
       for await (const g of readTrajectoryGroups(file)) void g;
     }, /trajectory_json/);
+  });
+
+  it('a cell\'s reward band holds every reward counted in that cell (a click shows them all in the viewer)', () => {
+    for (const [lo, hi] of [[0, 1], [-1, 3], [0.1, 0.7]] as const) {
+      const values = Array.from({ length: 401 }, (_, i) => lo + ((hi - lo) * i) / 400).concat([0.3, 0.15, 0.45, 0.6].filter((v) => v >= lo && v <= hi));
+      for (const v of values) {
+        const bins = binsOf([v], 1, lo, hi);
+        const b = bins.findIndex((x) => x === 1);
+        const band = bandOf(b, lo, hi);
+        assert.ok(band.min <= v && v <= band.max, `${v} in bin ${b} of [${lo}, ${hi}]: band ${band.min}–${band.max}`);
+      }
+    }
   });
 
   it('quantile() matches sorting by hand on odd and even sizes, one value, and ties', () => {
