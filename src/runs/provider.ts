@@ -48,6 +48,13 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   private done: RunNode[] = [];
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
+  /**
+   * Every node handed out, by its id: VS Code finds elements by identity (reveal, a refresh of one
+   * row), so a row keeps its object across refreshes, with its fields brought up to date.
+   */
+  private readonly nodes = new Map<string, RunNode>();
+  private readonly parents = new WeakMap<RunNode, RunNode>();
+
   constructor(
     private readonly model: RunsModel,
     private readonly services: ServiceModels,
@@ -67,19 +74,55 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
   }
 
   async getChildren(element?: RunNode): Promise<RunNode[]> {
+    const kids = await this.childrenOf(element);
+    if (element) for (const k of kids) this.parents.set(k, element);
+    return kids;
+  }
+
+  getParent(element: RunNode): RunNode | undefined {
+    return this.parents.get(element);
+  }
+
+  /** The one node of an id, its fields updated (the objects VS Code already holds stay valid). */
+  private node<T extends RunNode>(id: string, fresh: T): T {
+    const had = this.nodes.get(id) as T | undefined;
+    if (had && had.kind === fresh.kind) return Object.assign(had, fresh);
+    const n = treeNode<T>(fresh);
+    this.nodes.set(id, n);
+    return n;
+  }
+
+  /** The node of a run's step file (for reveal: the tests, a command that shows a step). */
+  async stepNode(runDir: string, split: string, file: string): Promise<RunNode | undefined> {
+    await this.model.whenScanned();
+    for (const r of await this.getChildren()) {
+      if (r.kind !== 'run' || r.run.dir !== runDir) continue;
+      for (const s of await this.getChildren(r)) {
+        if (s.kind !== 'split' || s.split !== split) continue;
+        for (const x of await this.getChildren(s)) {
+          const inner = x.kind === 'range' ? await this.getChildren(x) : [x];
+          const hit = inner.find((n) => n.kind === 'step' && n.file.path === file);
+          if (hit) return hit;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private async childrenOf(element?: RunNode): Promise<RunNode[]> {
     if (!element) {
       await this.model.whenScanned();
-      const nodes: RunNode[] = this.model.runs.map((run) => treeNode<RunNode>({ kind: 'run', run }));
+      const nodes: RunNode[] = this.model.runs.map((run) => this.node(`run:${run.dir}`, { kind: 'run', run }));
       if (this.model.cut) nodes.push(treeNode<RunNode>({ kind: 'note', message: `Not every run is listed: ${this.model.cut}.` }));
       // Without a run the welcome view shows; the service's models are in the Checkpoints view too.
-      if (nodes.length && this.services.models.length) nodes.push(treeNode<RunNode>({ kind: 'services' }));
+      if (nodes.length && this.services.models.length) nodes.push(this.node('services', { kind: 'services' }));
       return nodes;
     }
     switch (element.kind) {
       case 'run': {
         const { run } = element;
-        const nodes = run.splits.map((split) => treeNode<RunNode>({ kind: 'split', run, split }));
-        if (run.checkpoints.length) nodes.push(treeNode<RunNode>({ kind: 'checkpoints', run }));
+        const nodes: RunNode[] = run.splits.map((split) => this.node(`split:${run.dir}:${split}`, { kind: 'split', run, split }));
+        if (run.checkpoints.length) nodes.push(this.node(`checkpoints:${run.dir}`, { kind: 'checkpoints', run }));
         if (!nodes.length) nodes.push(treeNode<RunNode>({ kind: 'note', message: 'No step files or checkpoints yet.' }));
         return nodes;
       }
@@ -88,15 +131,18 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
         if (!files.length) return [treeNode<RunNode>({ kind: 'note', message: 'No step files in this split.' })];
         if (files.length <= PAGE) return this.stepNodes(element.run, element.split, files);
         const ranges: RunNode[] = [];
-        for (let i = 0; i < files.length; i += PAGE) ranges.push(treeNode<RunNode>({ kind: 'range', run: element.run, split: element.split, files: files.slice(i, i + PAGE) }));
+        for (let i = 0; i < files.length; i += PAGE) {
+          const slice = files.slice(i, i + PAGE);
+          ranges.push(this.node(`range:${element.run.dir}:${element.split}:${i}`, { kind: 'range', run: element.run, split: element.split, files: slice }));
+        }
         return ranges;
       }
       case 'range':
         return this.stepNodes(element.run, element.split, element.files);
       case 'checkpoints':
-        return element.run.checkpoints.map((step) => treeNode<RunNode>({ kind: 'checkpoint', run: element.run, step }));
+        return element.run.checkpoints.map((step) => this.node(`checkpoint:${element.run.dir}:${step}`, { kind: 'checkpoint', run: element.run, step }));
       case 'services':
-        return this.services.models.map((modelId) => treeNode<RunNode>({ kind: 'service', modelId }));
+        return this.services.models.map((modelId) => this.node(`service:${modelId}`, { kind: 'service', modelId }));
       default:
         return [];
     }
@@ -174,7 +220,7 @@ export class RunsTreeProvider extends Disposable implements vscode.TreeDataProvi
 
   /** The step rows of a list of files: their numbers from the cache, or read in the background. */
   private stepNodes(run: Run, split: string, files: StepFile[]): RunNode[] {
-    const nodes = files.map((file) => treeNode<RunNode>({ kind: 'step', run, split, file }));
+    const nodes = files.map((file) => this.node(`step:${file.path}`, { kind: 'step', run, split, file }));
     const missing = nodes.filter((n) => n.kind === 'step' && !this.model.stats.peek(n.file));
     if (missing.length) {
       this.queue.push(...missing);

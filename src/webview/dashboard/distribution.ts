@@ -56,7 +56,7 @@ export class Distribution {
   }
 
   private view(split: string): SplitView {
-    const canvas = h('canvas', { class: 'dist-map', tabindex: '0', role: 'img', 'aria-label': `Reward distribution per step of ${split}: arrow keys move, Enter opens the step at that reward band` });
+    const canvas = h('canvas', { class: 'dist-map', tabindex: '0', role: 'application', 'aria-label': `Reward distribution per step of ${split}: arrow keys move, Enter opens the step at that reward band` });
     const caption = h('p', { class: 'dist-caption' });
     const readout = h('p', { class: 'dist-readout', role: 'status', 'aria-live': 'polite' });
     const v: SplitView = { split, steps: new Map(), done: false, canvas, caption, readout, cursor: { i: -1, b: 0 } };

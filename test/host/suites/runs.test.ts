@@ -97,6 +97,19 @@ describe('Runs view and the reward distribution per step (issue 31)', function (
     await waitFor('the viewer of step 2', () => a.viewer.sessionsFor(uri).length > 0, 20_000);
   });
 
+  it('is keyboard and palette reachable: a step revealed and selected in the view opens from the palette\'s command, with no argument', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const file = path.join(run, 'trajectories', 'train', '0001.jsonl');
+    const node = await a.runsProvider.stepNode(run, 'train', file);
+    assert.ok(node, 'the row of step 1');
+    await vscode.commands.executeCommand('svc.runs.focus');
+    await a.runsView.reveal(node, { select: true, focus: true });
+    await waitFor('the selection', () => a.runsView.selection.includes(node), 10_000);
+    assert.strictEqual(await vscode.commands.executeCommand('svc.runs.openStep'), file);
+    await waitFor('the viewer of step 1', () => a.viewer.sessionsFor(vscode.Uri.file(file)).length > 0, 20_000);
+  });
+
   it('opens the run\'s dashboard from its row, which draws each step\'s reward distribution per split, with bins per step', async () => {
     const a = await api();
     const [runRow] = await kids();
