@@ -173,6 +173,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const runsProvider = register(new RunsTreeProvider(runs, checkpoints));
   const runsView = host.runsView(runsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<RunNode>;
   dashboards.useStepStats(runs.stats);
+  // The watcher misses files made inside a folder before it watched that folder: look again when the view is shown.
+  register(runsView.onDidChangeVisibility((e) => e.visible && background(runs.refresh({ quiet: true }), 'Runs: looking for ART runs')));
 
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));

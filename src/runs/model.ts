@@ -22,6 +22,7 @@ export class RunsModel extends Disposable {
   private scanning: Promise<void> | undefined;
   private scanned = false;
   private again = false;
+  private loud = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly changed = this._register(new vscode.EventEmitter<void>());
   /** The runs were found again (the list, or files inside a run, may have changed). */
@@ -47,12 +48,20 @@ export class RunsModel extends Disposable {
     return this.scanning ?? Promise.resolve();
   }
 
-  /** Looks for the runs again; a call while a scan runs makes one more scan after it. */
-  refresh(): Promise<void> {
+  /**
+   * Looks for the runs again; a call while a scan runs makes one more scan after it. `quiet`: fire
+   * the change only when the runs differ (a file event fires it always: a step file may be new).
+   */
+  refresh(options: { quiet?: boolean } = {}): Promise<void> {
     if (this.scanning) {
-      this.again = true;
+      if (!options.quiet) {
+        this.again = true;
+        this.loud = true;
+      }
       return this.scanning;
     }
+    this.loud = !options.quiet;
+    const before = JSON.stringify(this.runs);
     this.scanning = (async () => {
       do {
         this.again = false;
@@ -67,7 +76,7 @@ export class RunsModel extends Disposable {
       this.scanned = true;
       setContext('svc.runs.none', this.runs.length === 0);
       this.scanning = undefined;
-      this.changed.fire();
+      if (this.loud || JSON.stringify(this.runs) !== before) this.changed.fire();
     })();
     return this.scanning;
   }
