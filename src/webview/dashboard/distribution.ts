@@ -150,7 +150,7 @@ export class Distribution {
       this.paint(v);
       const errors = order.filter((s) => s.error).length;
       v.caption.textContent = order.length
-        ? `${nf.format(order.length)} step${order.length === 1 ? '' : 's'} (${order[0]!.step}–${order[order.length - 1]!.step})${v.done ? '' : ', reading…'} · reward ${num(lo)} (bottom) to ${num(hi)} (top) · the darker the cell, the more of the step's trajectories in that band; the line is the median${errors ? ` · ${errors} unreadable (marked)` : ''}`
+        ? `${nf.format(order.length)} step${order.length === 1 ? '' : 's'} (${order[0]!.step}–${order[order.length - 1]!.step})${v.done ? '' : ', reading…'} · reward ${num(lo)} (bottom) to ${num(hi)} (top) · the stronger a cell's colour, the more of the step's trajectories in that band; the light line is the median${errors ? ` · ${errors} unreadable (marked)` : ''}`
         : v.done
           ? 'No step files.'
           : 'Reading…';
