@@ -60,8 +60,17 @@ export async function distributionBench(steps: number, mb: number, runs: number)
   };
   const a: number[] = [];
   const b: number[] = [];
+  // RSS sampled every 10 ms while our reads run: how far above its start it rose (in this process,
+  // DuckDB's instance already loaded: indicative, not a fresh-process figure).
+  let rssRise = 0;
   for (let i = 0; i < runs; i++) {
-    a.push(await ours());
+    const start = process.memoryUsage.rss();
+    const sampler = setInterval(() => (rssRise = Math.max(rssRise, process.memoryUsage.rss() - start)), 10);
+    try {
+      a.push(await ours());
+    } finally {
+      clearInterval(sampler);
+    }
     b.push(await duck());
   }
   // The second open of the same run: every step answered from the cache (path, size, mtime).
@@ -82,7 +91,7 @@ export async function distributionBench(steps: number, mb: number, runs: number)
       baselineName: 'DuckDB (1 thread) reading the same three columns of the same files, each step\'s rewards sorted',
       baseline: ms(median(b)),
       ratio: median(a) / median(b),
-      note: `(median of ${runs} alternating; the webview's draw is not included; a second open of the same run, from the cache: ${ms(again)})`,
+      note: `(median of ${runs} alternating; the webview's draw is not included; RSS rose at most ${Math.round(rssRise / 2 ** 20)} MiB while reading; a second open of the same run, from the cache: ${ms(again)})`,
     },
   ];
 }
