@@ -52,6 +52,9 @@ import { LinkHandler } from './links/handler';
 import { createPublicApi, toCheckpointsFound, toUploadSummary, type SvcApiCalls } from './publicApi/api';
 import type { CheckpointsFound, UploadSummary } from '../api/svc';
 import { WalkthroughTicks } from './service/walkthrough';
+import { RunsModel } from './runs/model';
+import { RunsTreeProvider, type RunNode } from './runs/provider';
+import { registerRunsCommands } from './runs/commands';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -66,6 +69,9 @@ export interface SvcExtensionApi {
   checkpointsProvider: CheckpointsTreeProvider;
   threadsView: vscode.TreeView<unknown>;
   checkpointsView: vscode.TreeView<unknown>;
+  runs: RunsModel;
+  runsProvider: RunsTreeProvider;
+  runsView: vscode.TreeView<unknown>;
   restrictedMode: RestrictedModeNotice;
   dashboards: Dashboards;
   compareRuns: CompareRuns;
@@ -97,6 +103,8 @@ export interface CoreHost {
   threadsView(provider: vscode.TreeDataProvider<unknown>): vscode.TreeView<unknown>;
   /** The Checkpoints view, likewise. */
   checkpointsView(provider: vscode.TreeDataProvider<unknown>): vscode.TreeView<unknown>;
+  /** The Runs view, likewise. */
+  runsView(provider: vscode.TreeDataProvider<unknown>): vscode.TreeView<unknown>;
   /** The trajectory viewer's custom editor, registered at activation. */
   trajectoryViewer(provider: vscode.CustomReadonlyEditorProvider): void;
   /** The training dashboard's panel serializer, registered at activation. */
@@ -161,6 +169,14 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   host.dashboardSerializer(dashboards.serializer());
   host.compareSerializer(compareRuns.serializer());
 
+  // ART runs on disk (.art/<project>/models/<model>/) and the service's models: no request of its own.
+  const runs = register(new RunsModel(() => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath), log));
+  const runsProvider = register(new RunsTreeProvider(runs, checkpoints));
+  const runsView = host.runsView(runsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<RunNode>;
+  dashboards.useStepStats(runs.stats);
+  // The watcher misses files made inside a folder before it watched that folder: look again when the view is shown.
+  register(runsView.onDidChangeVisibility((e) => e.visible && background(runs.refresh({ quiet: true }), 'Runs: looking for ART runs')));
+
   const statusBar = register(new StatusBar(connection));
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
@@ -208,6 +224,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
+    ...registerRunsCommands(runs, () => runsView.selection),
     registerCompareCommand(compareRuns, connection, context.globalState),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
@@ -243,6 +260,9 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     checkpointsProvider,
     threadsView: threadsView as vscode.TreeView<unknown>,
     checkpointsView: checkpointsView as vscode.TreeView<unknown>,
+    runs,
+    runsProvider,
+    runsView: runsView as vscode.TreeView<unknown>,
     restrictedMode,
     dashboards,
     compareRuns,

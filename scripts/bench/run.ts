@@ -19,6 +19,7 @@ import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 import { viewerParquetBench } from './viewerParquet';
+import { distributionBench } from './distribution';
 
 /** One VS Code host of scripts/host/paths.js (plain CommonJS). */
 interface HostSpec {
@@ -358,6 +359,17 @@ async function main() {
     } catch (e) {
       console.error(e);
       row(`upload a ${fmt(mib(pqBytes), 0)} MiB Parquet step file (validate + send)`, `failed: ${e instanceof Error ? e.message : String(e)}`, 'the same reader decoding the same file once + raw undici POSTs of the resulting bodies', '—', undefined, '', '≤ 1.3×');
+    }
+    // 2c. The reward distribution per step of a run (issue 31).
+    if (!hostOnly) {
+      const [steps, stepMb] = quick ? [20, 1] : [200, 4];
+      console.log(`\nreward distribution per step (${steps} Parquet step files)`);
+      try {
+        for (const v of await distributionBench(steps, stepMb, quick ? 1 : 3)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+      } catch (e) {
+        console.error(e);
+        row(`reward distribution: ${steps} step files`, `failed: ${e instanceof Error ? e.message : String(e)}`, 'DuckDB reading the same columns', '—', undefined);
+      }
     }
     console.log(`\npeak RSS while uploading ${RSS_MB} MiB`);
     /** One upload in a fresh child process: the extension's code, or (--raw) the file streamed and POSTed as it is, or (--decode) a Parquet file decoded and POSTed. */

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { CheckpointsFound, SvcApi, SvcExtension, UploadSummary } from '../../api/svc';
 import type { CoreHost, LinkOpener, SvcExtensionApi } from '../extension';
 import type { SvcApiCalls } from '../publicApi/api';
-import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
+import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, RUNS_VIEW, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
 import { registerAgents, type ToolCallEvent } from './agents';
 import { LazyTree, Pending } from './standIns';
 
@@ -49,6 +49,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
 
   const threads = new LazyTree<unknown>(load);
   const checkpoints = new LazyTree<unknown>(load);
+  const runs = new LazyTree<unknown>(load);
   const viewer = new Pending<vscode.CustomReadonlyEditorProvider>(load, 'trajectory viewer');
   const dashboards = new Pending<vscode.WebviewPanelSerializer>(load, 'training dashboard');
   const comparePanels = new Pending<vscode.WebviewPanelSerializer>(load, 'Compare Runs');
@@ -71,7 +72,8 @@ export function activate(context: vscode.ExtensionContext): Exports {
   });
   const threadsView = vscode.window.createTreeView(THREADS_VIEW, { treeDataProvider: threads, showCollapseAll: false });
   const checkpointsView = vscode.window.createTreeView(CHECKPOINTS_VIEW, { treeDataProvider: checkpoints, showCollapseAll: true, canSelectMany: true });
-  subs.push(threads, checkpoints, threadsView, checkpointsView, uploadFinished, checkpointsFound, vscode.window.registerUriHandler({ handleUri: async (uri) => void (await handleUri(uri)) }));
+  const runsView = vscode.window.createTreeView(RUNS_VIEW, { treeDataProvider: runs, showCollapseAll: true });
+  subs.push(threads, checkpoints, runs, threadsView, checkpointsView, runsView, uploadFinished, checkpointsFound, vscode.window.registerUriHandler({ handleUri: async (uri) => void (await handleUri(uri)) }));
   subs.push(
     vscode.window.registerCustomEditorProvider(
       TRAJECTORY_VIEWER,
@@ -107,6 +109,7 @@ export function activate(context: vscode.ExtensionContext): Exports {
   const host: CoreHost = {
     threadsView: (provider) => (threads.attach(provider), threadsView),
     checkpointsView: (provider) => (checkpoints.attach(provider), checkpointsView),
+    runsView: (provider) => (runs.attach(provider), runsView),
     trajectoryViewer: (provider) => viewer.set(provider),
     dashboardSerializer: (serializer) => dashboards.set(serializer),
     compareSerializer: (serializer) => comparePanels.set(serializer),

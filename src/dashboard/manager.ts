@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { StepStatsCache } from '../runs/stepStats';
 import { webviewOptions } from '../ui/webview';
 import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
@@ -161,7 +162,14 @@ export class Dashboards extends Disposable implements DashboardHost {
   }
 
   /** The trajectory step file of a file dashboard's run: `<model dir>/trajectories/<split>/<step:04d>.parquet` (or `.jsonl`), in the viewer. */
-  async openStep(key: string, step: number, split: string): Promise<void> {
+  /** The Runs view's step numbers cache (set by the composition root), for the reward distribution. */
+  stepStats: StepStatsCache | undefined;
+
+  useStepStats(cache: StepStatsCache): void {
+    this.stepStats = cache;
+  }
+
+  async openStep(key: string, step: number, split: string, reward?: { min: number; max: number }): Promise<void> {
     const source = this.panels.get(key)?.sync;
     if (!(source instanceof HistorySync)) throw new InputError('Step files open from the dashboard of a history.jsonl file.');
     if (split.includes('/') || split.includes('\\') || split === '..' || split === '.') throw new InputError(`"${split}" is not a split name.`);
@@ -174,7 +182,8 @@ export class Dashboards extends Disposable implements DashboardHost {
       } catch {
         continue;
       }
-      await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
+      if (reward) await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file: uri.fsPath, reward });
+      else await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
       return;
     }
     throw new InputError(`Step ${step} has no ${split} trajectory file: neither ${names.join(' nor ')} is in ${vscode.workspace.asRelativePath(dir)}.`, { file: dir.fsPath });

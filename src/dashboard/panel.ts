@@ -7,6 +7,8 @@ import { columnsToWire, type Columns } from './shared/series';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';
+import type { StepStatsCache } from '../runs/stepStats';
+import { DistributionFeed } from './distributionFeed';
 
 /**
  * Rows per data message when a (re)loaded page gets everything at once: the numbers travel as one
@@ -16,6 +18,7 @@ const REPLAY_CHUNK = 20_000;
 const FLUSH_MS = 100;
 
 export type RenderedMessage = Extract<FromWebview, { type: 'rendered' }>;
+export type DistributionRendered = Extract<FromWebview, { type: 'distributionRendered' }>;
 
 /** What a panel needs from the manager: per-model memory and the actions that reach outside it. */
 export interface DashboardHost {
@@ -27,8 +30,10 @@ export interface DashboardHost {
   chooseBest(modelId: string, choice: BestChoice): void;
   copy(modelId: string, what: 'id' | 'step', checkpointId: string): Promise<void>;
   exportCsv(modelId: string): Promise<unknown>;
-  /** Opens a trajectory step file of a file dashboard's run in the viewer. */
-  openStep(modelId: string, step: number, split: string): Promise<void>;
+  /** Opens a trajectory step file of a file dashboard's run in the viewer (only the trajectories in `reward`, when given). */
+  openStep(modelId: string, step: number, split: string, reward?: { min: number; max: number }): Promise<void>;
+  /** The step numbers cache of the Runs view, for a file dashboard's reward distribution. */
+  readonly stepStats?: StepStatsCache;
   showError(error: unknown, context: string): Promise<void>;
 }
 
@@ -47,6 +52,13 @@ export class DashboardPanel extends Disposable {
   /** The webview drew what it was sent (tests and the bench wait on this). */
   readonly onDidRender = this.rendered.event;
   lastRendered: RenderedMessage | undefined;
+  private readonly distributionDrawn = this._register(new vscode.EventEmitter<DistributionRendered>());
+  /** The webview drew the reward distribution (tests wait on this). */
+  readonly onDidRenderDistribution = this.distributionDrawn.event;
+  lastDistribution: DistributionRendered | undefined;
+  /** A file dashboard's reward distribution per step. */
+  private readonly feed: DistributionFeed | undefined;
+  private feedTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly closed = this._register(new vscode.EventEmitter<void>());
   readonly onDidClose = this.closed.event;
 
@@ -58,6 +70,8 @@ export class DashboardPanel extends Disposable {
   ) {
     super();
     this.focus = focus;
+    const modelDir = (sync as { modelDir?: unknown }).modelDir;
+    if (typeof modelDir === 'string' && host.stepStats) this.feed = new DistributionFeed(modelDir, host.stepStats, (m) => this.post(m));
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
     panel.webview.options = webviewOptions(host.extensionUri);
     panel.webview.html = this.html();
@@ -68,6 +82,7 @@ export class DashboardPanel extends Disposable {
         if (!panel.visible) {
           this.ready = false;
           this.pending = [];
+          this.feed?.stop();
         }
         sync.setActive(panel.visible);
       }),
@@ -79,6 +94,8 @@ export class DashboardPanel extends Disposable {
         this.pendingFresh ||= e.fresh;
         if (e.done || !sync.busy) this.flush(true);
         else this.flushSoon();
+        // New steps in the history: their step files may be new too.
+        this.feedSoon();
       }),
     );
     this._register(
@@ -88,7 +105,7 @@ export class DashboardPanel extends Disposable {
       }),
     );
     this._register(sync.onDidChangeStatus(() => this.ready && this.flushSoon()));
-    this._register({ dispose: () => clearTimeout(this.flushTimer) });
+    this._register({ dispose: () => (clearTimeout(this.flushTimer), clearTimeout(this.feedTimer), this.feed?.stop()) });
     this._register(
       panel.onDidDispose(() => {
         this.closed.fire();
@@ -140,6 +157,13 @@ export class DashboardPanel extends Disposable {
     this.post({ type: 'status', status: this.sync.status() });
   }
 
+  /** Reads the step files' distributions again, a second after the last append. */
+  private feedSoon(): void {
+    if (!this.feed) return;
+    clearTimeout(this.feedTimer);
+    this.feedTimer = setTimeout(() => this.ready && background(this.feed!.start(), `Reward distribution of ${this.title}`), 1000);
+  }
+
   private post(message: ToWebview): void {
     background(this.panel.webview.postMessage(message), `Posting to the training dashboard of ${this.title}`);
   }
@@ -163,6 +187,10 @@ export class DashboardPanel extends Disposable {
       case 'ready':
         this.ready = true;
         this.replay();
+        if (this.feed) {
+          this.feed.reset();
+          background(this.feed.start(), `Reward distribution of ${this.title}`);
+        }
         return;
       case 'ui':
         await this.host.saveUiState(modelId, msg.ui);
@@ -177,7 +205,11 @@ export class DashboardPanel extends Disposable {
       case 'refresh':
         return this.sync.restart();
       case 'openStep':
-        return this.host.openStep(modelId, msg.step, msg.split);
+        return this.host.openStep(modelId, msg.step, msg.split, msg.reward);
+      case 'distributionRendered':
+        this.lastDistribution = msg;
+        this.distributionDrawn.fire(msg);
+        return;
       case 'rendered':
         this.lastRendered = msg;
         this.rendered.fire(msg);

@@ -259,6 +259,8 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('logprobs'), version: num, panel: z.optional(LogprobPanel), error: z.optional(z.string()) }),
   /** Opens or closes the Logprobs panel; `click`: presses the button of that listed turn, as a click does (from a test). */
   z.object({ type: z.literal('logprobsPanel'), open: z.boolean(), click: z.optional(num) }),
+  /** Shows only the trajectories whose reward is in [min, max] (opened from a reward band of the dashboard). */
+  z.object({ type: z.literal('rewardRange'), min: z.optional(z.number()), max: z.optional(z.number()) }),
   /** Go to a place (from a command or a test). */
   z.object({
     type: z.literal('select'),

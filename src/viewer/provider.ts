@@ -17,6 +17,7 @@ import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
 import { background, setContext } from '../common/background';
+import { rewardBand } from '../runs/commands';
 
 import { TRAJECTORY_VIEWER } from '../boot/ids';
 import { looksLikeAtif } from '../harnesses/atif';
@@ -76,7 +77,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     return [...this.sessions].filter((s) => s.uri.toString() === uri.toString());
   }
 
-  /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file }`, or the active editor's file. */
+  /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file, reward? }`, or the active editor's file. */
   private async open(clicked?: unknown, selected?: unknown): Promise<void> {
     const file = clicked && typeof clicked === 'object' && 'file' in clicked ? (clicked as { file: unknown }).file : undefined;
     let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
@@ -88,6 +89,9 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       if (!uri) return;
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    // `{ file, reward: { min?, max? } }`: the viewer shows only the trajectories in that reward band.
+    const reward = clicked && typeof clicked === 'object' && 'reward' in clicked ? rewardBand((clicked as { reward: unknown }).reward) : undefined;
+    if (reward) for (const s of this.sessionsFor(uri)) s.filterReward(reward);
   }
 
   /** The file of the viewer as text. */

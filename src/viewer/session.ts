@@ -55,6 +55,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   lastRendered: RenderedReport | undefined;
   /** When the webview first said it was ready (performance.now()), for the bench. */
   readyAt: number | undefined;
+  /** The reward band the view was opened with (svc.openTrajectoryViewer's `reward`). */
+  private rewardBand: { min?: number; max?: number } | undefined;
   private readonly _onDidRender = this._register(new vscode.EventEmitter<RenderedReport>());
   readonly onDidRender = this._onDidRender.event;
   private readonly _onDidIndex = this._register(new vscode.EventEmitter<GroupIndex>());
@@ -117,6 +119,12 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Opens or closes the view's Logprobs panel; `click`: presses that listed turn's button (for tests). */
   showLogprobs(open: boolean, click?: number): void {
     this.post({ type: 'logprobsPanel', open, click });
+  }
+
+  /** Shows only the trajectories whose reward is in the band (kept for a webview not ready yet). */
+  filterReward(band: { min?: number; max?: number }): void {
+    this.rewardBand = band;
+    if (this.readyAt !== undefined) this.post({ type: 'rewardRange', ...band });
   }
 
   /** Turns the view's "will not train" filter on or off (for commands and tests). */
@@ -385,6 +393,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     const file = this.harness ? `${this.name} · ${this.harness}, read as ART trajectories` : layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name;
     this.post({ type: 'init', file, format: this.parquet ? 'parquet' : this.harness ? 'jsonl' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
     this.postProgress();
+    if (this.rewardBand) this.post({ type: 'rewardRange', ...this.rewardBand });
     // What the view will ask for first, sent without waiting to be asked: the first paint
     // saves three round trips.
     const g = group ?? 0;

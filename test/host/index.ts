@@ -44,6 +44,7 @@ function loadSuites(): void {
   require('./suites/dashboard.test');
   require('./suites/historyDashboard.test');
   require('./suites/compareRuns.test');
+  require('./suites/runs.test');
   require('./suites/connection.test');
   require('./suites/errors.test');
   require('./suites/presenter.test');

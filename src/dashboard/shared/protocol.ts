@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { dictOf } from '../../common/dictSchema';
+import { StepDistribution } from './distribution';
 
 // Columns carry up to hundreds of thousands of values: one plain loop per array checks them
 // (a schema per element costs tens of milliseconds at 10,000 × 30). The extension sends them as
@@ -99,6 +100,8 @@ export const ToWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('focus'), checkpointId: z.string() }),
   /** The data is gone (another service or account): wait for new data messages. */
   z.object({ type: z.literal('reset') }),
+  /** Steps' reward distributions of a split (a file dashboard), as they are read; `done`: the split is read. */
+  z.object({ type: z.literal('distribution'), split: z.string().check(z.minLength(1), z.maxLength(200)), steps: z.array(StepDistribution), done: z.boolean() }),
 ]);
 export type ToWebview = z.infer<typeof ToWebview>;
 
@@ -110,7 +113,18 @@ export const FromWebview = z.discriminatedUnion('type', [
   z.object({ type: z.literal('exportCsv') }),
   z.object({ type: z.literal('refresh') }),
   /** Open the trajectory step file of `split` at `step` (a file dashboard). */
-  z.object({ type: z.literal('openStep'), step: z.int().check(z.minimum(0)), split: z.string().check(z.minLength(1), z.maxLength(200)) }),
+  z.object({
+    type: z.literal('openStep'),
+    step: z.int().check(z.minimum(0)),
+    split: z.string().check(z.minLength(1), z.maxLength(200)),
+    /** Only the trajectories whose reward is in this band (a cell of the reward distribution). */
+    reward: z.optional(z.object({ min: z.number(), max: z.number() })),
+  }),
+  /** After drawing the reward distribution: per split, its range, steps and each step's bins (for the tests). */
+  z.object({
+    type: z.literal('distributionRendered'),
+    splits: z.array(z.object({ split: z.string(), lo: z.number(), hi: z.number(), steps: z.array(z.int()), bins: z.array(z.array(z.number())), errors: z.int() })),
+  }),
   /**
    * After drawing what arrived: how many checkpoints and charts the page shows, the starred and
    * selected checkpoints, and `ms` from the arrival of the last data message to the painted frame.

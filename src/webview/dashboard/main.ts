@@ -16,6 +16,7 @@ import { renderDiff } from './diff';
 import { h } from '../shared/dom';
 import { nf } from './dom';
 import { CheckpointTable } from './table';
+import { Distribution } from './distribution';
 
 const vscode = acquireVsCodeApi();
 const post = (m: FromWebview) => vscode.postMessage(m);
@@ -47,6 +48,7 @@ const controlsRoot = h('section', { class: 'controls', 'aria-label': 'Chart sett
 const chartsRoot = h('section', { class: 'charts', 'aria-label': 'Charts' });
 const diffRoot = h('section', { class: 'diff', 'aria-label': 'Diff of two checkpoints' });
 const tableRoot = h('section', { class: 'table', 'aria-label': 'All checkpoints' }, h('h2', { text: 'Checkpoints' }));
+const distributionRoot = h('section', { class: 'distribution', 'aria-label': 'Reward distribution per step' });
 app.replaceChildren(
   h('header', { class: 'bar' }, title, statusText, h('span', { class: 'spacer' }), refresh, exportCsv),
   progress,
@@ -54,6 +56,7 @@ app.replaceChildren(
   h('p', { class: 'best-line' }, bestText, latestText),
   stepFiles,
   chartsRoot,
+  distributionRoot,
   diffRoot,
   tableRoot,
 );
@@ -82,6 +85,7 @@ const controls = new Controls(controlsRoot, {
   onSmoothing: (smoothing) => setUi({ ...ui, smoothing }),
   onResetZoom: () => charts.resetZoom(),
 });
+const distribution = new Distribution(distributionRoot, post);
 const table = new CheckpointTable(tableRoot, {
   onSelect: (selected) => setUi({ ...ui, selected }, 'marks'),
   onSort: (sort) => setUi({ ...ui, sort }, 'table'),
@@ -269,6 +273,9 @@ window.addEventListener('message', (event: MessageEvent) => {
       since = received;
       setUi({ ...ui, selected: [msg.checkpointId] }, 'marks');
       requestAnimationFrame(() => table.reveal(msg.checkpointId));
+      return;
+    case 'distribution':
+      distribution.add(msg.split, msg.steps, msg.done);
       return;
     case 'reset':
       series.clear();

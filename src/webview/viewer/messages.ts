@@ -8,7 +8,7 @@ import { displayOf, groupList, groupsHead, onGroup, problemList, selectGroup, se
 import { conversation, fileProblems, groupInfo, status, title } from './layout';
 import { onSearch } from './search';
 import { page, send, state } from './state';
-import { onTrajectory, report } from './trajectories';
+import { onTrajectory, report, setRewardRange } from './trajectories';
 import { onUntrained, requestUntrained, toggleUntrained } from './untrained';
 import { clickWorstTurn, onLogprobs, requestLogprobs, toggleLogprobs } from './logprobs';
 
@@ -43,6 +43,8 @@ window.addEventListener('message', (e: MessageEvent) => {
       return onSearch(m);
     case 'filter':
       return toggleUntrained(m.untrained);
+    case 'rewardRange':
+      return setRewardRange(m.min, m.max);
     case 'untrained':
       if (m.version !== page.version) return;
       return onUntrained(m.groups, m.error);

@@ -5,7 +5,7 @@ import { h } from '../shared/dom';
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { fmt } from './dom';
 import { highlight } from './highlight';
-import { conversation, dirButton, logprobsPane } from './layout';
+import { conversation, dirButton, logprobsPane, maxInput, minInput } from './layout';
 import { page, save, send, state } from './state';
 import { VirtualList } from './vlist';
 
@@ -203,4 +203,14 @@ export function report(v: TrajectoryView | undefined): void {
     heapBytes: memory?.usedJSHeapSize,
     domNodes: document.getElementsByTagName('*').length,
   });
+}
+
+/** Shows only the trajectories whose reward is in [min, max] (the extension opened the file at a reward band). */
+export function setRewardRange(min: number | undefined, max: number | undefined): void {
+  state.min = min;
+  state.max = max;
+  minInput.value = min === undefined ? '' : String(min);
+  maxInput.value = max === undefined ? '' : String(max);
+  applyOrder();
+  save();
 }

@@ -59,7 +59,7 @@ describe('activation', () => {
   it('contributes the views, the palette commands and the settings', async () => {
     const pkg = vscode.extensions.getExtension(EXTENSION_ID)!.packageJSON;
     const views = pkg.contributes.views.svc.map((v: { id: string }) => v.id);
-    assert.deepStrictEqual(views, ['svc.threads', 'svc.checkpoints']);
+    assert.deepStrictEqual(views, ['svc.threads', 'svc.checkpoints', 'svc.runs']);
     const all = await vscode.commands.getCommands(true);
     for (const c of ['svc.signIn', 'svc.signOut', 'svc.threads.refresh', 'svc.threads.sortBy', 'svc.threads.filter', 'svc.checkpoints.addModel', 'svc.selectProject', 'svc.showLog']) {
       assert.ok(all.includes(c), `${c} is not registered`);

@@ -37,6 +37,18 @@ describe('dashboard/protocol: messages checked at both ends', () => {
     assert.equal(parseMessage(FromWebview, null).ok, false);
   });
 
+  it('carries the reward distribution: steps in (finite numbers, capped sketch), a reward band and the drawn bins out; refuses the rest', () => {
+    const step = { step: 3, file: '0003.parquet', groups: 2, trajectories: 4, rewards: 4, mean: 0.5, quantiles: [0, 0, 0.25, 0.5, 0.75, 1, 1], sketch: [0, 0.5, 0.5, 1] };
+    assert.ok(parseMessage(ToWebview, { type: 'distribution', split: 'train', steps: [step], done: false }).ok);
+    assert.ok(parseMessage(ToWebview, { type: 'distribution', split: 'val', steps: [{ ...step, mean: null, quantiles: [], sketch: [], error: 'line 1 is not JSON' }], done: true }).ok);
+    assert.equal(parseMessage(ToWebview, { type: 'distribution', split: 'train', steps: [{ ...step, mean: Infinity }], done: true }).ok, false);
+    assert.equal(parseMessage(ToWebview, { type: 'distribution', split: 'train', steps: [{ ...step, sketch: new Array(257).fill(0) }], done: true }).ok, false);
+    assert.equal(parseMessage(ToWebview, { type: 'distribution', split: '', steps: [], done: true }).ok, false);
+    assert.ok(parseMessage(FromWebview, { type: 'openStep', step: 3, split: 'train', reward: { min: 0.25, max: 0.3 } }).ok);
+    assert.equal(parseMessage(FromWebview, { type: 'openStep', step: 3, split: 'train', reward: { min: '0' } }).ok, false);
+    assert.ok(parseMessage(FromWebview, { type: 'distributionRendered', splits: [{ split: 'train', lo: 0, hi: 1, steps: [3], bins: [[1, 2, 1]], errors: 0 }] }).ok);
+  });
+
   it('carries a file dashboard: its title and file status in, step-file requests out, and refuses a bad step or split', () => {
     assert.ok(parseMessage(ToWebview, { type: 'init', modelId: 'file:/r/history.jsonl', title: 'agent-7b (history.jsonl)', ui: DEFAULT_UI, best: { direction: 'max' } }).ok);
     const status = { loading: false, count: 50, pollSeconds: 0, file: { name: '.art/demo/models/agent-7b/history.jsonl', watching: true, problems: 1, problem: 'line 7: not JSON', splits: ['train', 'val'] } };

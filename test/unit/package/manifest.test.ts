@@ -22,8 +22,9 @@ describe('package.json: what a new user sees first', () => {
   it('has a Getting Started walkthrough with the welcome views\' steps, each completed by its command', () => {
     assert.ok(walkthrough, 'contributes.walkthroughs');
     assert.match(text(walkthrough.title), /svc/);
-    // The buttons of the welcome views, in order: the walkthrough offers the same commands.
-    const welcomeCommands = [...new Set(welcome.flatMap((w) => [...w.contents.matchAll(/\(command:(svc\.[\w.]+)\)/g)].map((m) => m[1]!)))];
+    // The buttons of the service views' welcome views, in order: the walkthrough offers the same
+    // commands (the Runs view's welcome is about files on disk, not the service).
+    const welcomeCommands = [...new Set(welcome.filter((w) => w.view !== 'svc.runs').flatMap((w) => [...w.contents.matchAll(/\(command:(svc\.[\w.]+)\)/g)].map((m) => m[1]!)))];
     assert.deepEqual(welcomeCommands, ['svc.setBaseUrl', 'svc.signIn', 'svc.selectProject', 'svc.checkpoints.addModel']);
     const stepCommands = walkthrough.steps.map((s) => /\(command:([\w.]+)\)/.exec(text(s.description))?.[1]);
     assert.deepEqual(stepCommands.slice(0, 4), welcomeCommands, 'the same steps in the same order');
@@ -38,6 +39,14 @@ describe('package.json: what a new user sees first', () => {
       assert.doesNotMatch(text(step.title), /<missing/);
       assert.doesNotMatch(text(step.description), /<missing|`/, `${step.id}: no literal backticks`);
     }
+  });
+
+  it('the Runs view has a welcome view for a workspace without a run, naming the layout and offering to look again', () => {
+    const runs = welcome.filter((w) => w.view === 'svc.runs');
+    assert.equal(runs.length, 1);
+    assert.equal(runs[0]!.when, 'svc.runs.none');
+    assert.match(runs[0]!.contents, /\.art\/<project>\/models\/<model>\//);
+    assert.match(runs[0]!.contents, /\(command:svc\.runs\.refresh\)/);
   });
 
   it('welcome views have no literal backticks (they show as backticks, not code)', () => {

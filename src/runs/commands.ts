@@ -1,0 +1,108 @@
+/**
+ * The Runs view's commands. Each takes a row of the view (a click, Enter, a menu), a scripting
+ * object (never a prompt), or nothing (the palette: the view's selection, else a pick).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { InputError } from '../api';
+import { isTreeNode, treeNode } from '../ui/treeNodes';
+import { registerCommand } from '../ui/commands';
+import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { readRun, runSteps, type Run } from './discovery';
+import type { RunsModel } from './model';
+import type { RunNode } from './provider';
+
+/** The path of a scripting object's field: absolute, or relative to the first workspace folder. */
+function resolvePath(p: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  return path.isAbsolute(p) || !folder ? path.resolve(p) : path.join(folder.fsPath, p);
+}
+
+/** A reward band `{ min?, max? }` of a scripting object, checked. */
+export function rewardBand(value: unknown): { min?: number; max?: number } | undefined {
+  if (value === undefined) return undefined;
+  const v = value as { min?: unknown; max?: unknown };
+  const ok = (x: unknown) => x === undefined || (typeof x === 'number' && Number.isFinite(x));
+  if (!value || typeof value !== 'object' || !ok(v.min) || !ok(v.max)) throw new InputError('"reward" must be { min?: number, max?: number } (finite numbers).', { field: 'reward' });
+  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) throw new InputError(`"reward": min ${v.min} is above max ${v.max}.`, { field: 'reward' });
+  return { ...(v.min !== undefined ? { min: v.min as number } : {}), ...(v.max !== undefined ? { max: v.max as number } : {}) };
+}
+
+export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {
+  const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
+
+  async function pickRun(why: string, filter: (r: Run) => boolean): Promise<Run | undefined> {
+    await model.whenScanned();
+    const runs = model.runs.filter(filter);
+    if (!runs.length) throw new InputError(`No ART run in the workspace folders ${why} (.art/<project>/models/<model>/).`);
+    if (runs.length === 1) return runs[0];
+    const picked = await vscode.window.showQuickPick(
+      runs.map((run) => ({ label: run.model, description: `${run.project}${run.modelJson?.baseModel ? ` · ${run.modelJson.baseModel}` : ''}`, detail: vscode.workspace.asRelativePath(run.dir), run })),
+      { title: 'svc: Choose a run', matchOnDescription: true, matchOnDetail: true },
+    );
+    return picked?.run;
+  }
+
+  return [
+    registerCommand('svc.runs.refresh', () => model.refresh()),
+    /** A run row, `{ dir }` (the model folder), or the selected run / a pick: its history's dashboard. */
+    registerCommand('svc.runs.openDashboard', async (how, arg?: unknown) => {
+      let dir: string | undefined;
+      if (isTreeNode(arg) && (arg as RunNode).kind === 'run') dir = (arg as Extract<RunNode, { kind: 'run' }>).run.dir;
+      else if (arg !== undefined && !isTreeNode(arg)) {
+        const d = (arg as { dir?: unknown } | null)?.dir;
+        if (typeof d !== 'string' || !d.trim()) throw new InputError('svc.runs.openDashboard takes { dir: the model folder of a run (.art/<project>/models/<model>) }.', { field: 'dir' });
+        dir = resolvePath(d);
+      } else {
+        dir = selected('run')?.run.dir;
+        if (!dir && how.interactive) dir = (await pickRun('with a history.jsonl', (r) => r.history))?.dir;
+        if (!dir) return undefined;
+      }
+      const run = model.runAt(dir) ?? (await readRun(dir));
+      if (!run?.history) throw new InputError(`${dir} has no history.jsonl: the dashboard draws a run's history.`, { file: dir });
+      return vscode.commands.executeCommand('svc.dashboard.open', { file: path.join(run.dir, 'history.jsonl') });
+    }),
+    /**
+     * A step row, `{ file, reward?: { min?, max? } }` (the viewer then shows only the trajectories
+     * in that reward band), or the selected step / a pick of a run, split and step.
+     */
+    registerCommand('svc.runs.openStep', async (how, arg?: unknown) => {
+      if (isTreeNode(arg) && (arg as RunNode).kind === 'step') {
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file((arg as Extract<RunNode, { kind: 'step' }>).file.path), TRAJECTORY_VIEWER);
+        return (arg as Extract<RunNode, { kind: 'step' }>).file.path;
+      }
+      if (arg !== undefined && !isTreeNode(arg)) {
+        const a = (arg ?? {}) as { file?: unknown; reward?: unknown };
+        if (typeof a.file !== 'string' || !a.file.trim()) throw new InputError('svc.runs.openStep takes { file: a step file, reward?: { min?, max? } }.', { field: 'file' });
+        const reward = rewardBand(a.reward);
+        const file = resolvePath(a.file);
+        await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(reward ? { reward } : {}) });
+        return file;
+      }
+      const step = selected('step');
+      if (step) {
+        await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(step.file.path), TRAJECTORY_VIEWER);
+        return step.file.path;
+      }
+      if (!how.interactive) return undefined;
+      const run = selected('run')?.run ?? (await pickRun('with step files', (r) => r.splits.length > 0));
+      if (!run) return undefined;
+      const split = run.splits.length === 1 ? run.splits[0] : await vscode.window.showQuickPick(run.splits, { title: `svc: ${run.model}: choose a split` });
+      if (!split) return undefined;
+      const files = await runSteps(run, split);
+      if (!files.length) throw new InputError(`${run.model} has no step file in ${split}.`, { file: path.join(run.dir, 'trajectories', split) });
+      const picked = await vscode.window.showQuickPick(
+        files.map((f) => ({ label: `step ${f.step}`, description: path.basename(f.path), f })).reverse(),
+        { title: `svc: ${run.model} / ${split}: open a step in the trajectory viewer` },
+      );
+      if (!picked) return undefined;
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(picked.f.path), TRAJECTORY_VIEWER);
+      return picked.f.path;
+    }),
+  ];
+}
+
+/** A node for a run, for callers outside the view (the tests). */
+export function runNode(run: Run): RunNode {
+  return treeNode<RunNode>({ kind: 'run', run });
+}
