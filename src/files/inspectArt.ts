@@ -42,7 +42,13 @@ export function scoreValue(v: unknown): number | undefined {
   return v.trim() !== '' && Number.isFinite(n) ? n : undefined;
 }
 
-const STOP: Record<string, string> = { stop: 'stop', tool_calls: 'tool_calls', max_tokens: 'length', model_length: 'length', content_filter: 'content_filter' };
+/** A field as text: strings as they are, other values as JSON, nothing as ''. */
+function text(v: unknown): string {
+  if (typeof v === 'string') return v;
+  return v === undefined || v === null ? '' : JSON.stringify(v);
+}
+
+const STOP = new Map([['stop', 'stop'], ['tool_calls', 'tool_calls'], ['max_tokens', 'length'], ['model_length', 'length'], ['content_filter', 'content_filter']]);
 
 /** Message content: a string, or parts when there are images; reasoning parts apart. */
 function content(c: unknown, lost: Lost): { content: string | Obj[] | null; reasoning?: string } {
@@ -53,18 +59,18 @@ function content(c: unknown, lost: Lost): { content: string | Obj[] | null; reas
   for (const p of c as Obj[]) {
     switch (p.type) {
       case 'text':
-        parts.push({ type: 'text', text: String(p.text ?? '') });
+        parts.push({ type: 'text', text: text(p.text) });
         break;
       case 'reasoning':
         if (p.redacted) lost.add('redacted reasoning (only its summary, if any, is shown)');
-        reasoning.push(String((p.redacted ? p.summary : p.reasoning) ?? p.summary ?? ''));
+        reasoning.push(text((p.redacted ? p.summary : p.reasoning) ?? p.summary));
         break;
       case 'image':
-        parts.push({ type: 'image_url', image_url: { url: String(p.image ?? ''), detail: p.detail ?? 'auto' } });
+        parts.push({ type: 'image_url', image_url: { url: text(p.image), detail: p.detail ?? 'auto' } });
         break;
       case 'tool_use':
         // A provider's own tool (web search, MCP, code execution): shown as text.
-        parts.push({ type: 'text', text: `[${String(p.tool_type)} ${String(p.name)}(${String(p.arguments ?? '')}) → ${String(p.result ?? '')}${p.error ? ` error: ${String(p.error)}` : ''}]` });
+        parts.push({ type: 'text', text: `[${String(p.tool_type)} ${String(p.name)}(${text(p.arguments)}) → ${text(p.result)}${p.error ? ` error: ${text(p.error)}` : ''}]` });
         lost.add('provider tool uses (web search, MCP, code execution) turned into text');
         break;
       default:
@@ -83,20 +89,20 @@ function message(m: Obj, lost: Lost, final?: { stop?: string; logprobs?: unknown
     const msg: Obj = { role: 'assistant', content: c };
     const calls = Array.isArray(m.tool_calls) ? (m.tool_calls as Obj[]) : [];
     if (calls.length) {
-      msg.tool_calls = calls.map((t) => ({ id: String(t.id ?? ''), type: 'function', function: { name: String(t.function ?? ''), arguments: JSON.stringify(t.arguments ?? {}) } }));
+      msg.tool_calls = calls.map((t) => ({ id: text(t.id), type: 'function', function: { name: text(t.function), arguments: JSON.stringify(t.arguments ?? {}) } }));
       if (calls.some((t) => t.parse_error)) lost.add("tool calls' parse errors");
     }
     if (reasoning !== undefined) msg.reasoning_content = reasoning;
-    const finish = final?.stop ? (STOP[final.stop] ?? 'stop') : calls.length ? 'tool_calls' : 'stop';
+    const finish = final?.stop ? (STOP.get(final.stop) ?? 'stop') : calls.length ? 'tool_calls' : 'stop';
     const choice: Obj = { finish_reason: finish, index: 0, message: msg };
     if (final && isObject(final.logprobs)) choice.logprobs = final.logprobs;
     return choice;
   }
   const out: Obj = { role: m.role, content: c };
   if (m.role === 'tool') {
-    out.tool_call_id = String(m.tool_call_id ?? '');
+    out.tool_call_id = text(m.tool_call_id);
     if (isObject(m.error)) {
-      const err = `Error (${String(m.error.type ?? 'tool')}): ${String(m.error.message ?? '')}`;
+      const err = `Error (${(text(m.error.type) || 'tool')}): ${text(m.error.message)}`;
       out.content = typeof c === 'string' && c ? `${c}\n${err}` : err;
     }
   }
@@ -108,7 +114,7 @@ function message(m: Obj, lost: Lost, final?: { stop?: string; logprobs?: unknown
 function toolsOf(sample: EvalSample): Obj[] | undefined {
   for (const e of sample.events ?? []) {
     if (e.event !== 'model' || !Array.isArray(e.tools) || !e.tools.length) continue;
-    return (e.tools as Obj[]).map((t) => ({ type: 'function', function: { name: String(t.name ?? ''), description: typeof t.description === 'string' ? t.description : undefined, parameters: isObject(t.parameters) ? t.parameters : undefined } }));
+    return (e.tools as Obj[]).map((t) => ({ type: 'function', function: { name: text(t.name), description: typeof t.description === 'string' ? t.description : undefined, parameters: isObject(t.parameters) ? t.parameters : undefined } }));
   }
   return undefined;
 }
@@ -144,8 +150,8 @@ export function sampleTrajectory(sample: EvalSample, opts: TrajectoryOptions, lo
   const t: Obj = { messages_and_choices: messages.map((m, i) => message(m, lost, i === last ? final : undefined)) };
   const tools = toolsOf(sample);
   if (tools) t.tools = tools;
-  const scores = sample.scores ?? {};
-  const picked = opts.reward !== undefined ? scores[opts.reward] : undefined;
+  const scores = sample.scores ?? dict();
+  const picked = opts.reward !== undefined && Object.prototype.hasOwnProperty.call(scores, opts.reward) ? scores[opts.reward] : undefined;
   const reward = picked ? scoreValue(picked.value) : undefined;
   if (reward !== undefined) t.reward = reward;
   else if (opts.reward !== undefined) lost.add(picked ? `rewards: score "${opts.reward}" is not a number, a boolean or one of C/P/I/N (reward left out, 0 on upload)` : `rewards: no score "${opts.reward}" (reward left out, 0 on upload)`);
@@ -185,8 +191,8 @@ export function sampleTrajectory(sample: EvalSample, opts: TrajectoryOptions, lo
 /** A sample that ended in an error, as ART records a rollout that raised. */
 export function sampleException(s: { id: string | number; epoch: number; error?: unknown }): { type: string; message: string; traceback: string } {
   const e = s.error;
-  const message = isObject(e) ? String(e.message ?? '') : String(e ?? '');
-  return { type: 'InspectSampleError', message: `sample ${s.id}, epoch ${s.epoch}: ${message}`, traceback: isObject(e) ? String(e.traceback ?? '') : '' };
+  const message = isObject(e) ? text(e.message) : text(e);
+  return { type: 'InspectSampleError', message: `sample ${s.id}, epoch ${s.epoch}: ${message}`, traceback: isObject(e) ? text(e.traceback) : '' };
 }
 
 /** The reward score: `reward` if the log has it, else the first score; undefined when it has none. */

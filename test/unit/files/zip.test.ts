@@ -7,39 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { ZipError, ZipReader } from '../../../src/files/zip';
 import { useTempDir } from './helpers';
-
-const FIXTURES = resolve(__dirname, '../../fixtures/inspect');
-
-export function writeEval(path: string, spec: Record<string, unknown> = {}): string {
-  execFileSync('python3', [join(FIXTURES, 'write_eval.py'), path, JSON.stringify(spec)]);
-  return path;
-}
+import { FIXTURES, maxHold, writeEval } from '../../fixtures/inspect/evalFixtures';
 
 function hostile(dir: string, mode: string): string {
   const path = join(dir, `${mode}.eval`);
   execFileSync('python3', [join(FIXTURES, 'hostile_zip.py'), path, mode]);
   return path;
-}
-
-/** The longest the event loop went without running a 2 ms timer while `work` ran, in ms. */
-export async function maxHold<T>(work: () => Promise<T>): Promise<{ result: T; hold: number }> {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last);
-    last = now;
-  }, 2);
-  try {
-    const result = await work();
-    max = Math.max(max, performance.now() - last);
-    return { result, hold: max };
-  } finally {
-    clearInterval(timer);
-  }
 }
 
 /** Opens `path` and reads every entry; returns the error thrown (or undefined) and the longest hold. */
