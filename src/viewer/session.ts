@@ -23,7 +23,8 @@ import { asGroup } from './model';
 import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type GroupRow, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
-import { openIndex, textFormat, watchFile, type GroupIndex } from './source';
+import { openIndex, readByRows, textFormat, watchFile, type GroupIndex } from './source';
+import { isEvalLog } from '../files/evalIndex';
 import { groupDetail, rowVerdict, trajectoryView } from './views';
 import { groupVerdict, summaryText } from './verdicts';
 import { decodeStrips } from './tokenizer';
@@ -76,7 +77,7 @@ export class ViewerSession extends Disposable implements ActionHost {
   ) {
     super();
     this.name = path.basename(uri.path);
-    this.parquet = formatOf(uri.path) === 'parquet';
+    this.parquet = formatOf(uri.path) === 'parquet' || isEvalLog(uri.path);
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
@@ -186,6 +187,8 @@ export class ViewerSession extends Disposable implements ActionHost {
 
   /** The file's validation problems (the upload's own validator), shown on their groups. */
   private async validate(version: number, index: GroupIndex, memory: Buffer | undefined): Promise<void> {
+    // An Inspect log is not a trajectory file: its problems are the reader's (shapeError, a group's error).
+    if (index.format === 'eval') return;
     this.validating = true;
     this.postProgress();
     try {
@@ -236,7 +239,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       shapeError: index.shapeError,
       split: index.split,
       fileProblems: this.fileProblems,
-      notice: index.format === 'parquet' ? index.notice : undefined,
+      notice: readByRows(index) ? index.notice : undefined,
       validating: this.validating,
       rewardMin: index.rewardMin,
       rewardMax: index.rewardMax,
@@ -300,9 +303,9 @@ export class ViewerSession extends Disposable implements ActionHost {
         if (!index || m.index < 0 || m.index >= index.groups) return this.post({ type: 'group', version, index: m.index, error: `No group ${m.index + 1}` });
         const g = await index.readGroup(m.index);
         if (version !== this.version) return;
-        if (g.value === undefined && index.format === 'parquet') return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
+        if (g.value === undefined && readByRows(index)) return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
         const detail = groupDetail(g.value, this.row(index, m.index), this.problemsOf(m.index), { verdicts: this.hasVerdicts(index) });
-        if (index.format === 'parquet' && detail.row.verdict) this.parquetVerdicts.set(m.index, detail.row.verdict);
+        if (readByRows(index) && detail.row.verdict) this.parquetVerdicts.set(m.index, detail.row.verdict);
         this.post({ type: 'group', version, index: m.index, detail });
         return;
       }
@@ -361,7 +364,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     for (let i = 0; i < index.groups; i++) {
       if (version !== this.version) return out;
       let v = this.row(index, i).verdict;
-      if (!v && index.format === 'parquet') {
+      if (!v && readByRows(index)) {
         const g = await index.readGroup(i);
         if (g.value !== undefined) {
           v = rowVerdict(groupVerdict(g.value));

@@ -8,9 +8,13 @@ import * as vscode from 'vscode';
 import { formatOf } from '../files';
 import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../files/groupIndex';
 import { ParquetIndex } from '../files/parquetIndex';
+import { EvalIndex, isEvalLog } from '../files/evalIndex';
 
-/** A text file's index by byte offsets, or a Parquet step file's by row range. */
-export type GroupIndex = TrajectoryIndex | ParquetIndex;
+/** A text file's index by byte offsets, a Parquet step file's by row range, or an Inspect log's by sample. */
+export type GroupIndex = TrajectoryIndex | ParquetIndex | EvalIndex;
+
+/** Indexes read by rows or samples, not text: no positions to reveal, groups read on demand. */
+export const readByRows = (index: GroupIndex): index is ParquetIndex | EvalIndex => index.format === 'parquet' || index.format === 'eval';
 
 export const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
 
@@ -32,6 +36,10 @@ export function watchFile(uri: vscode.Uri, changed: () => void): vscode.Disposab
 
 /** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file). */
 export async function openIndex(uri: vscode.Uri, doc: vscode.TextDocument | undefined): Promise<{ index: GroupIndex; memory?: Buffer }> {
+  if (isEvalLog(uri.path)) {
+    if (uri.scheme !== 'file') throw new Error('the viewer reads Inspect logs on disk only');
+    return { index: await EvalIndex.open(uri.fsPath) };
+  }
   if (formatOf(uri.path) === 'parquet') {
     if (uri.scheme !== 'file') throw new Error('the viewer reads Parquet files on disk only');
     return { index: await ParquetIndex.open(uri.fsPath) };
