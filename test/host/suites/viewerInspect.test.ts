@@ -55,7 +55,7 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
     assert.match(session.lastRendered!.bubbles[1]!.text, /^Question 2/);
   });
 
-  it('names a damaged log, and a sample whose entry is a bomb, instead of a blank view', async () => {
+  it('names a damaged log, and a damaged sample entry on its group, instead of a blank view', async () => {
     const cut = writeEval(path.join(dir, 'cut.eval'), { samples: 1, epochs: 1 });
     const bytes = fs.readFileSync(cut);
     fs.writeFileSync(cut, bytes.subarray(0, bytes.length - 30));
