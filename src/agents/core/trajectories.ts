@@ -16,6 +16,10 @@ import { bytes, count, cutNote, num, stats, table } from './format';
 import { LogprobDistribution, QUANTILES } from '../../viewer/logprobStats';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeTrajectoriesInput } from './schemas';
+import { isEvalLog } from '../../files/evalIndex';
+import { EvalLogError } from '../../files/inspectEval';
+import { ZipError } from '../../files/zip';
+import { summarizeEvalLog } from './evalSummary';
 
 export const MAX_GROUP_ROWS = 100;
 const MAX_PROBLEMS = 20;
@@ -129,6 +133,14 @@ function problemLine(p: Problem): string {
 export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal, context: RunContext = {}): Promise<string> {
   // Under the read roots or confirmed, a regular file (core/access.ts); read by its real path.
   const { shown: path, real } = await readablePath(host, input.file, context);
+  if (isEvalLog(real)) {
+    try {
+      return await summarizeEvalLog(path, real, signal);
+    } catch (e) {
+      if (e instanceof ZipError || e instanceof EvalLogError) throw new ToolProblem(`Could not read the Inspect log ${path}: ${e.message}`);
+      throw e;
+    }
+  }
   let summary: ValidationSummary;
   try {
     summary = await validateTrajectoryFile(real, { signal, maxProblems: 200 });
