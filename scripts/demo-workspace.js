@@ -112,6 +112,11 @@ function writeDemoWorkspace(dir, options) {
   const steps = writeArtSteps(dir);
   files.push({ name: steps[0], what: `an ART step file (Parquet, as ART writes them now; ${steps.length} step files under trajectories/): it opens in the Trajectory Viewer, legacy and exchange trajectories, an empty group with an exception in step 3` });
 
+  // An Inspect AI log, written by Python's zipfile and the zstd tool (test/fixtures/inspect/write_eval.py).
+  fs.mkdirSync(path.join(dir, 'inspect'), { recursive: true });
+  fs.copyFileSync(path.join(__dirname, '..', 'test', 'fixtures', 'inspect', 'demo.eval'), path.join(dir, 'inspect', 'arith.eval'));
+  files.push({ name: 'inspect/arith.eval', what: 'an Inspect AI log (.eval): it opens in the Trajectory Viewer, a group per sample with its 3 epochs, scores as rewards and metrics, tool calls and reasoning; sample 5 ended in an error' });
+
   // Two turns of a new thread, as a tracing SDK writes them (start and end records).
   const now = Date.parse(fixture.now ?? '2026-11-20T12:00:00.000Z');
   const at = (s) => new Date(now - s * 1000).toISOString();
