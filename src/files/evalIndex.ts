@@ -61,7 +61,13 @@ export class EvalIndex {
     if (!log) return;
     const names = log.scoreNames;
     this.reward = names[0];
-    log.samples.forEach((g, i) => {
+    let slice = performance.now();
+    for (const [i, g] of log.samples.entries()) {
+      if (performance.now() - slice >= 8) {
+        _opts.signal?.throwIfAborted();
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
       const rewards: number[] = [];
       let exceptions = 0;
       for (const s of g.epochs) {
@@ -76,7 +82,7 @@ export class EvalIndex {
       this.sampleOf.push(i);
       this.groups++;
       this.trajectories += count;
-    });
+    }
     const h = log.header;
     const status = h.status && h.status !== 'success' ? ` · status: ${h.status}${h.error?.message ? ` (${h.error.message})` : ''}` : '';
     const epochs = Math.max(0, ...log.samples.map((g) => g.epochs.length));

@@ -12,7 +12,10 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { isObject } from '../api/json';
 import { dict } from '../common/dict';
-import { ZipError, ZipReader, type ZipOpenOptions } from './zip';
+import { MemoryBytes } from './bytes';
+import { scanJson } from './jsonScan';
+import { JsonScanError } from './jsonScanEvents';
+import { MAX_ENTRY_BYTES, ZipError, ZipReader, type ZipOpenOptions } from './zip';
 
 
 /** A log that cannot be read as Inspect writes it: the message names the file, entry and field. */
@@ -130,9 +133,7 @@ export class EvalLog {
       const header = parse(Header, await readJson(zip, headerEntry, opts.signal), zip.name, headerEntry);
       const list: EvalSampleSummary[] = [];
       if (zip.has('summaries.json')) {
-        const all = await readJson(zip, 'summaries.json', opts.signal);
-        if (!Array.isArray(all)) throw new EvalLogError(`${zip.name}, entry summaries.json: expected a list of sample summaries, found ${kind(all)}`, 'summaries.json');
-        all.forEach((s, i) => list.push(parse(EvalSampleSummary, s, zip.name, 'summaries.json', [i])));
+        await readList(zip, 'summaries.json', (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, 'summaries.json', [i])), opts.signal);
       } else {
         // An unfinished log: one journal file per flush, in their numeric order.
         const entries = zip
@@ -140,11 +141,7 @@ export class EvalLog {
           .map((name) => ({ name, n: /^_journal\/summaries\/(\d+)\.json$/.exec(name)?.[1] }))
           .filter((e) => e.n !== undefined)
           .sort((a, b) => Number(a.n) - Number(b.n));
-        for (const e of entries) {
-          const part = await readJson(zip, e.name, opts.signal);
-          if (!Array.isArray(part)) throw new EvalLogError(`${zip.name}, entry ${e.name}: expected a list of sample summaries, found ${kind(part)}`, e.name);
-          part.forEach((s, i) => list.push(parse(EvalSampleSummary, s, zip.name, e.name, [i])));
-        }
+        for (const e of entries) await readList(zip, e.name, (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, e.name, [i])), opts.signal);
       }
       // A sample and epoch summarised twice (a retried sample) is its last summary, as Inspect reads it.
       const byKey = new Map<string, EvalSampleSummary>();
@@ -172,19 +169,91 @@ export class EvalLog {
     await this.zip.close();
   }
 
-  /** One sample of one epoch, read from its entry, its attachments resolved. */
-  async sample(id: string | number, epoch: number, signal?: AbortSignal): Promise<EvalSample> {
+  /**
+   * One sample of one epoch, read from its entry member by member (with yields between), its
+   * attachments resolved. Its `events` are counted, not kept: only the first model call that
+   * lists tools stays (the tools the model was given).
+   */
+  async sample(id: string | number, epoch: number, signal?: AbortSignal): Promise<EvalSample & { eventCount: number }> {
     const entry = SAMPLE_ENTRY(id, epoch);
     if (!this.zip.has(entry)) throw new EvalLogError(`${this.name}: no entry ${entry} (the summaries list sample ${id}, epoch ${epoch})`, entry);
-    const value = await readJson(this.zip, entry, signal);
+    const { value, events } = await readSampleObject(this.zip, entry, signal);
     const sample = parse(EvalSample, value, this.name, entry);
-    return resolveAttachments(sample);
+    return Object.assign(resolveAttachments(sample), { eventCount: events });
   }
 
   /** The reductions (`reductions.json`), or undefined when the log has none. */
   async reductions(signal?: AbortSignal): Promise<unknown> {
     return this.zip.has('reductions.json') ? readJson(this.zip, 'reductions.json', signal) : undefined;
   }
+}
+
+/** Work between yields to the event loop while a large entry is parsed. */
+const SLICE_MS = 8;
+
+function slicer(): () => Promise<void> {
+  let start = performance.now();
+  return async () => {
+    if (performance.now() - start < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    start = performance.now();
+  };
+}
+
+function parseText(zip: ZipReader, entry: string, where: string, text: string, line: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new EvalLogError(`${zip.name}, entry ${entry}, ${where} (line ${line}): not JSON: ${(e as Error).message}`, entry);
+  }
+}
+
+function scanError(zip: ZipReader, entry: string, e: unknown): unknown {
+  return e instanceof JsonScanError ? new EvalLogError(`${zip.name}, entry ${entry}: ${e.message} (line ${e.line}, column ${e.column})`, entry) : e;
+}
+
+/** A JSON list entry item by item (summaries: 20,000 of them parse in slices, not in one 300 ms hold). */
+async function readList(zip: ZipReader, entry: string, each: (value: unknown, index: number) => void, signal?: AbortSignal): Promise<void> {
+  const bytes = await zip.read(entry, signal);
+  const pause = slicer();
+  try {
+    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: '', maxValueChars: MAX_ENTRY_BYTES, signal })) {
+      if (ev.kind === 'item') each(parseText(zip, entry, `item [${ev.index}]`, ev.value.text, ev.value.line), ev.index);
+      else if (ev.kind === 'root' && ev.container === 'object') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a list of sample summaries, found an object`, entry);
+      else if (ev.kind === 'scalar') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a list of sample summaries, found ${kind(JSON.parse(ev.value.text))}`, entry);
+      await pause();
+    }
+  } catch (e) {
+    throw scanError(zip, entry, e);
+  }
+}
+
+/** A sample entry member by member; its `events` streamed and counted, the first model call with tools kept. */
+async function readSampleObject(zip: ZipReader, entry: string, signal?: AbortSignal): Promise<{ value: Record<string, unknown>; events: number }> {
+  const bytes = await zip.read(entry, signal);
+  const pause = slicer();
+  const value = dict<unknown>();
+  let events = 0;
+  let tools: unknown;
+  try {
+    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: 'events', maxValueChars: MAX_ENTRY_BYTES, signal })) {
+      if (ev.kind === 'member') value[ev.key] = parseText(zip, entry, `field ${ev.key}`, ev.value.text, ev.value.line);
+      else if (ev.kind === 'stream') value.events = [];
+      else if (ev.kind === 'item') {
+        events++;
+        if (tools === undefined && ev.value.text.includes('"tools"')) {
+          const e = parseText(zip, entry, `field events[${ev.index}]`, ev.value.text, ev.value.line);
+          if (isObject(e) && e.event === 'model' && Array.isArray(e.tools) && e.tools.length) tools = e;
+        }
+      } else if (ev.kind === 'root' && ev.container === 'array') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a sample (an object), found a list`, entry);
+      else if (ev.kind === 'scalar') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a sample (an object), found ${kind(JSON.parse(ev.value.text))}`, entry);
+      await pause();
+    }
+  } catch (e) {
+    throw scanError(zip, entry, e);
+  }
+  if (Array.isArray(value.events)) value.events = tools ? [tools] : [];
+  return { value, events };
 }
 
 async function readJson(zip: ZipReader, entry: string, signal?: AbortSignal): Promise<unknown> {
