@@ -10,7 +10,7 @@ import { validateTrajectoryFile } from '../../../src/files';
 import { EvalLog } from '../../../src/files/inspectEval';
 import { scoreValue, toArtGroups } from '../../../src/files/inspectArt';
 import { useTempDir } from './helpers';
-import { writeEval } from '../../fixtures/inspect/evalFixtures';
+import { FIXTURES, writeEval } from '../../fixtures/inspect/evalFixtures';
 import { ZipReader } from '../../../src/files/zip';
 
 type Obj = Record<string, any>;
@@ -108,6 +108,34 @@ describe('files/inspectEval: Inspect AI .eval logs (issue 32)', function () {
   it('names the entry of a sample the summaries list but the zip lacks', async () => {
     const path = writeEval(join(dir(), 'gap.eval'), { drop_sample: 'samples/1_epoch_2.json', samples: 1, epochs: 2 });
     await assert.rejects(toArtGroups(path, {}), { message: 'gap.eval: no entry samples/1_epoch_2.json (the summaries list sample 1, epoch 2)' });
+  });
+
+  it('converts every kind of content part, and counts what ART has no place for in `lost`', async () => {
+    const path = writeEval(join(dir(), 'rich.eval'), { rich: true, samples: 1, epochs: 2 });
+    const { groups, lost } = await toArtGroups(path, {});
+    const mc = (groups as Obj[])[0]!.trajectories[0].messages_and_choices as Obj[];
+    assert.deepEqual(mc[1]!.content, [
+      { type: 'text', text: 'What is in this picture?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'low' } },
+      { type: 'text', text: '[audio content not converted]' },
+    ]);
+    assert.equal(mc[2]!.message.reasoning_content, 'Thought about it.');
+    assert.equal(mc[2]!.message.content, '[web_search search({"q": "png"}) → a logo]\nLet me add them.');
+    assert.equal(mc[3]!.content, 'Error (timeout): the add tool timed out');
+    assert.deepEqual(lost, [
+      "audio content (audio, video, documents and data are not in ART's chat format) (1 sample)",
+      'redacted reasoning (only its summary, if any, is shown) (1 sample)',
+      'provider tool uses (web search, MCP, code execution) turned into text (1 sample)',
+      'events (the transcript of model calls, tool calls, scoring steps) (2 samples)',
+    ]);
+    const file = join(dir(), 'rich.jsonl');
+    writeFileSync(file, groups.map((x) => JSON.stringify(x)).join('\n') + '\n');
+    assert.deepEqual((await validateTrajectoryFile(file)).problems.filter((p) => p.severity === 'error'), []);
+  });
+
+  it("the demo workspace's log (test/fixtures/inspect/demo.eval) converts to 6 groups of 3 epochs, sample 5 all exceptions", async () => {
+    const { groups } = await toArtGroups(join(FIXTURES, 'demo.eval'), {});
+    assert.deepEqual((groups as Obj[]).map((g) => [g.trajectories.length, g.exceptions?.length ?? 0]), [[3, 0], [3, 0], [3, 0], [3, 0], [0, 3], [3, 0]]);
   });
 
   it("maps score values as Inspect's value_to_float does", () => {
