@@ -217,7 +217,7 @@ async function readList(zip: ZipReader, entry: string, each: (value: unknown, in
   const bytes = await zip.read(entry, signal);
   const pause = slicer();
   try {
-    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: '', maxValueChars: MAX_ENTRY_BYTES, signal })) {
+    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: '', maxValueChars: MAX_ENTRY_BYTES, signal, chunkBytes: 64 * 1024, afterChunk: pause })) {
       if (ev.kind === 'item') each(parseText(zip, entry, `item [${ev.index}]`, ev.value.text, ev.value.line), ev.index);
       else if (ev.kind === 'root' && ev.container === 'object') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a list of sample summaries, found an object`, entry);
       else if (ev.kind === 'scalar') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a list of sample summaries, found ${kind(JSON.parse(ev.value.text))}`, entry);
@@ -236,7 +236,7 @@ async function readSampleObject(zip: ZipReader, entry: string, signal?: AbortSig
   let events = 0;
   let tools: unknown;
   try {
-    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: 'events', maxValueChars: MAX_ENTRY_BYTES, signal })) {
+    for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: 'events', maxValueChars: MAX_ENTRY_BYTES, signal, chunkBytes: 64 * 1024, afterChunk: pause })) {
       if (ev.kind === 'member') value[ev.key] = parseText(zip, entry, `field ${ev.key}`, ev.value.text, ev.value.line);
       else if (ev.kind === 'stream') value.events = [];
       else if (ev.kind === 'item') {
