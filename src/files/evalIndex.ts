@@ -107,9 +107,11 @@ export class EvalIndex {
     return this.columns.stats(i);
   }
 
-  /** A row of the group list; `line` is the sample's place among the log's samples (0-based). */
+  /** A row of the group list; `line` is the sample's id when it is a number, else its place among the samples (1-based). */
   row(i: number): GroupRow {
-    return { index: i, line: i, endLine: i, bare: false, stats: this.stats(i), rewards: this.columns.ticks(i), errors: 0, warnings: 0 };
+    const id = this.log?.samples[i]?.id;
+    const line = typeof id === 'number' && Number.isSafeInteger(id) && id >= 0 ? id : i + 1;
+    return { index: i, line, endLine: line, bare: false, stats: this.stats(i), rewards: this.columns.ticks(i), errors: 0, warnings: 0 };
   }
 
   /** The summaries of group `i`'s epochs. */

@@ -279,7 +279,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       case 'ready': {
         this.readyAt ??= performance.now();
         const layout = artLayout(this.uri.path);
-        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
+        this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: isEvalLog(this.uri.path) ? 'eval' : this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
         // What the view will ask for first, sent without waiting to be asked: the first paint
         // saves three round trips.
