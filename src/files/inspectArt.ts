@@ -182,7 +182,9 @@ export function sampleTrajectory(sample: EvalSample, opts: TrajectoryOptions, lo
   t.metrics = metrics;
   t.metadata = metadata;
   if (typeof sample.started_at === 'string') t.start_time = sample.started_at;
-  if ((sample as { eventCount?: number }).eventCount || sample.events?.length) lost.add('events (the transcript of model calls, tool calls, scoring steps)');
+  const lines = (sample as { eventLines?: string[] }).eventLines;
+  if (lines?.length) t.logs = lines;
+  if ((sample as { eventCount?: number }).eventCount || sample.events?.length) lost.add("events (the transcript of model calls, tool calls, scoring steps: a line each is kept in the trajectory's logs)");
   if (isObject(sample.store) && Object.keys(sample.store).length) lost.add('store (state at the end of the sample)');
   if (isObject(sample.role_usage) && Object.keys(sample.role_usage).length) lost.add('token usage by role (the sum per model is kept)');
   return t;

@@ -174,12 +174,12 @@ export class EvalLog {
    * attachments resolved. Its `events` are counted, not kept: only the first model call that
    * lists tools stays (the tools the model was given).
    */
-  async sample(id: string | number, epoch: number, signal?: AbortSignal): Promise<EvalSample & { eventCount: number }> {
+  async sample(id: string | number, epoch: number, signal?: AbortSignal): Promise<EvalSample & { eventCount: number; eventLines: string[] }> {
     const entry = SAMPLE_ENTRY(id, epoch);
     if (!this.zip.has(entry)) throw new EvalLogError(`${this.name}: no entry ${entry} (the summaries list sample ${id}, epoch ${epoch})`, entry);
-    const { value, events } = await readSampleObject(this.zip, entry, signal);
+    const { value, events, lines } = await readSampleObject(this.zip, entry, signal);
     const sample = parse(EvalSample, value, this.name, entry);
-    return Object.assign(resolveAttachments(sample), { eventCount: events });
+    return Object.assign(resolveAttachments(sample), { eventCount: events, eventLines: lines });
   }
 
   /** The reductions (`reductions.json`), or undefined when the log has none. */
@@ -229,21 +229,23 @@ async function readList(zip: ZipReader, entry: string, each: (value: unknown, in
 }
 
 /** A sample entry member by member; its `events` streamed and counted, the first model call with tools kept. */
-async function readSampleObject(zip: ZipReader, entry: string, signal?: AbortSignal): Promise<{ value: Record<string, unknown>; events: number }> {
+async function readSampleObject(zip: ZipReader, entry: string, signal?: AbortSignal): Promise<{ value: Record<string, unknown>; events: number; lines: string[] }> {
   const bytes = await zip.read(entry, signal);
   const pause = slicer();
   const value = dict<unknown>();
   let events = 0;
   let tools: unknown;
+  const lines: string[] = [];
   try {
     for await (const ev of scanJson(new MemoryBytes(bytes), { streamMember: 'events', maxValueChars: MAX_ENTRY_BYTES, signal, chunkBytes: 64 * 1024, afterChunk: pause })) {
       if (ev.kind === 'member') value[ev.key] = parseText(zip, entry, `field ${ev.key}`, ev.value.text, ev.value.line);
       else if (ev.kind === 'stream') value.events = [];
       else if (ev.kind === 'item') {
         events++;
-        if (tools === undefined && ev.value.text.includes('"tools"')) {
+        if (lines.length < MAX_EVENT_LINES) {
           const e = parseText(zip, entry, `field events[${ev.index}]`, ev.value.text, ev.value.line);
-          if (isObject(e) && e.event === 'model' && Array.isArray(e.tools) && e.tools.length) tools = e;
+          if (tools === undefined && isObject(e) && e.event === 'model' && Array.isArray(e.tools) && e.tools.length) tools = e;
+          lines.push(eventLine(e));
         }
       } else if (ev.kind === 'root' && ev.container === 'array') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a sample (an object), found a list`, entry);
       else if (ev.kind === 'scalar') throw new EvalLogError(`${zip.name}, entry ${entry}: expected a sample (an object), found ${kind(JSON.parse(ev.value.text))}`, entry);
@@ -253,7 +255,47 @@ async function readSampleObject(zip: ZipReader, entry: string, signal?: AbortSig
     throw scanError(zip, entry, e);
   }
   if (Array.isArray(value.events)) value.events = tools ? [tools] : [];
-  return { value, events };
+  if (events > lines.length) lines.push(`… ${events - lines.length} more events (not read)`);
+  return { value, events, lines };
+}
+
+/** The most events of a sample given a line each. */
+const MAX_EVENT_LINES = 2000;
+
+/** One line of an event (inspect_ai/event/_*.py): its kind and the few fields that say what happened. */
+export function eventLine(e: unknown): string {
+  if (!isObject(e)) return 'event (not an object)';
+  const cut = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
+  const json = (v: unknown) => cut(typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+  const at = typeof e.timestamp === 'string' ? `${e.timestamp.slice(11, 19)} ` : '';
+  const err = (v: unknown) => (isObject(v) && typeof v.message === 'string' ? ` error: ${cut(v.message)}` : typeof v === 'string' ? ` error: ${cut(v)}` : '');
+  const kind = typeof e.event === 'string' ? e.event : 'event';
+  switch (kind) {
+    case 'model': {
+      const usage = isObject(e.output) && isObject(e.output.usage) ? e.output.usage : undefined;
+      const tokens = usage ? `: ${json(usage.input_tokens ?? 0)} in / ${json(usage.output_tokens ?? 0)} out` : '';
+      return `${at}model ${json(e.model)}${tokens}${err(e.error)}`;
+    }
+    case 'tool':
+      return `${at}tool ${json(e.function)}(${json(e.arguments ?? {})})${err(e.error)}`;
+    case 'score':
+      return `${at}score${typeof e.scorer === 'string' ? ` ${e.scorer}` : ''}: ${json(isObject(e.score) ? e.score.value : e.score)}${e.intermediate ? ' (intermediate)' : ''}`;
+    case 'error':
+      return `${at}error${err(e.error)}`;
+    case 'sample_limit':
+      return `${at}limit ${json(e.type)}: ${json(e.message)}`;
+    case 'logger':
+      return `${at}log ${isObject(e.message) ? `${json(e.message.level)}: ${json(e.message.message)}` : ''}`;
+    case 'info':
+      return `${at}info ${json(e.data)}`;
+    case 'span_begin':
+    case 'subtask':
+      return `${at}${kind} ${json(e.name)}`;
+    case 'step':
+      return `${at}step ${json(e.action)} ${json(e.name)}`;
+    default:
+      return `${at}${kind}`;
+  }
 }
 
 async function readJson(zip: ZipReader, entry: string, signal?: AbortSignal): Promise<unknown> {

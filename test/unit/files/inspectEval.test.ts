@@ -78,7 +78,9 @@ describe('files/inspectEval: Inspect AI .eval logs (issue 32)', function () {
     assert.equal(t.metrics.input_tokens, 41);
     assert.equal(t.metrics.closeness, 1);
     assert.equal(t.metadata['match.explanation'], 'ANSWER: 2');
-    assert.deepEqual(lost, ['events (the transcript of model calls, tool calls, scoring steps) (6 samples)']);
+    // The events, a line each (their full content is not kept).
+    assert.deepEqual(t.logs, ['10:00:00 sample_init', '10:00:01 model openai/gpt-4o-mini: 41 in / 12 out', '10:00:02 tool add({"a":1,"b":1})', '10:00:03 score match: C']);
+    assert.deepEqual(lost, ["events (the transcript of model calls, tool calls, scoring steps: a line each is kept in the trajectory's logs) (6 samples)"]);
     const file = join(dir(), 'converted.jsonl');
     writeFileSync(file, groups.map((x) => JSON.stringify(x)).join('\n') + '\n');
     const summary = await validateTrajectoryFile(file);
@@ -126,7 +128,7 @@ describe('files/inspectEval: Inspect AI .eval logs (issue 32)', function () {
       "audio content (audio, video, documents and data are not in ART's chat format) (1 sample)",
       'redacted reasoning (only its summary, if any, is shown) (1 sample)',
       'provider tool uses (web search, MCP, code execution) turned into text (1 sample)',
-      'events (the transcript of model calls, tool calls, scoring steps) (2 samples)',
+      "events (the transcript of model calls, tool calls, scoring steps: a line each is kept in the trajectory's logs) (2 samples)",
     ]);
     const file = join(dir(), 'rich.jsonl');
     writeFileSync(file, groups.map((x) => JSON.stringify(x)).join('\n') + '\n');
