@@ -8,8 +8,10 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ViewerSession } from '../../../src/viewer/session';
+import type { ReferenceServer } from '../../server';
 import { writeEval } from '../../fixtures/inspect/evalFixtures';
-import { api, waitFor } from './helpers';
+import { api, connect, endSuite, startServer, waitFor } from './helpers';
+import { Prompts } from './prompts';
 
 const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-inspect-'));
@@ -77,5 +79,38 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
     const g = await session.index!.readGroup(1);
     assert.match(g.error ?? '', /^crc\.eval, entry samples\/2_epoch_1\.json: its CRC-32 is 0x[0-9a-f]{8}, the zip says 0x[0-9a-f]{8}: the data is damaged/);
     assert.strictEqual((await session.index!.readGroup(0)).error, undefined);
+  });
+
+  describe('uploads', () => {
+    let server: ReferenceServer;
+    let prompts: Prompts;
+    before(async () => {
+      server = await startServer();
+      await connect(server);
+    });
+    beforeEach(() => {
+      server.store.logs.length = 0;
+      prompts = new Prompts();
+    });
+    afterEach(() => prompts.dispose());
+    after(async () => {
+      await endSuite(server);
+    });
+
+    it('"Upload this group…" sends the sample as the ART group shown; the whole log is refused, saying to convert it', async () => {
+      const file = writeEval(path.join(dir, 'upload.eval'), { samples: 2, epochs: 2 });
+      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), VIEW_TYPE);
+      const session = await sessionOf(vscode.Uri.file(file));
+      prompts.script({ type: 'viewer-model' }, { pick: 'train' });
+      const report = await session.uploadGroup(1);
+      assert.strictEqual(report?.status, 'done');
+      prompts.assertDone();
+      assert.strictEqual(server.store.logs.length, 1);
+      const sent = server.store.logs[0]!.body.trajectory_groups as { metadata: unknown; trajectories: { reward: number; metadata: Record<string, unknown> }[] }[];
+      assert.deepStrictEqual(sent[0]!.metadata, { task: 'arith', sample_id: '2' });
+      assert.deepStrictEqual(sent[0]!.trajectories.map((t) => [t.metadata.sample_id, t.metadata.epoch, t.reward]), [['2', 1, 0], ['2', 2, 1]]);
+      await assert.rejects(session.uploadFile(), /upload\.eval is an Inspect log, not a trajectory file: convert it to ART trajectories first/);
+      assert.strictEqual(server.store.logs.length, 1, 'nothing more was sent');
+    });
   });
 });
