@@ -204,8 +204,13 @@ function parseText(zip: ZipReader, entry: string, where: string, text: string, l
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new EvalLogError(`${zip.name}, entry ${entry}, ${where} (line ${line}): not JSON: ${(e as Error).message}`, entry);
+    throw new EvalLogError(`${zip.name}, entry ${entry}, ${where} (line ${line}): not JSON: ${quoteless((e as Error).message)}`, entry);
   }
+}
+
+/** JSON.parse's message without the text it quotes (errors reach logs and the language model tools). */
+function quoteless(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.)*"(?: is not valid JSON)?/g, 'the text');
 }
 
 function scanError(zip: ZipReader, entry: string, e: unknown): unknown {
@@ -303,7 +308,7 @@ async function readJson(zip: ZipReader, entry: string, signal?: AbortSignal): Pr
   try {
     return JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new EvalLogError(`${zip.name}, entry ${entry}: not JSON: ${(e as Error).message}`, entry);
+    throw new EvalLogError(`${zip.name}, entry ${entry}: not JSON: ${quoteless((e as Error).message)}`, entry);
   }
 }
 

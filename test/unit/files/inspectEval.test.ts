@@ -107,6 +107,20 @@ describe('files/inspectEval: Inspect AI .eval logs (issue 32)', function () {
     await assert.rejects(EvalLog.open(path), { message: 'bad.eval, entry summaries.json, field [0].epoch: Invalid input: expected number, received string' });
   });
 
+  it('names the entry and field of a sample that is not JSON, quoting none of its text', async () => {
+    const path = writeEval(join(dir(), 'broken.eval'), { break_sample: 'samples/1_epoch_1.json', samples: 1, epochs: 1 });
+    const eval_ = await EvalLog.open(path);
+    try {
+      await assert.rejects(eval_.sample(1, 1), (e: Error) => {
+        assert.match(e.message, /^broken\.eval, entry samples\/1_epoch_1\.json, field epoch \(line 1\): not JSON: /);
+        assert.doesNotMatch(e.message, /secret-key-text/);
+        return true;
+      });
+    } finally {
+      await eval_.close();
+    }
+  });
+
   it('names the entry of a sample the summaries list but the zip lacks', async () => {
     const path = writeEval(join(dir(), 'gap.eval'), { drop_sample: 'samples/1_epoch_2.json', samples: 1, epochs: 2 });
     await assert.rejects(toArtGroups(path, {}), { message: 'gap.eval: no entry samples/1_epoch_2.json (the summaries list sample 1, epoch 2)' });
