@@ -116,6 +116,11 @@ function writeDemoWorkspace(dir, options) {
   const job = writeHarborDemo(dir);
   files.push({ name: job.split(path.sep).join('/'), what: 'a Harbor job (ATIF trajectories of 4 trials, 2 tasks, their verifier rewards): Open Harbor Job in Trajectory Viewer (explorer context menu on the folder) reads them as conversations; Convert to ART Trajectories… writes them as an uploadable file' });
 
+  // An Inspect AI log, written by Python's zipfile and the zstd tool (test/fixtures/inspect/write_eval.py).
+  fs.mkdirSync(path.join(dir, 'inspect'), { recursive: true });
+  fs.copyFileSync(path.join(__dirname, '..', 'test', 'fixtures', 'inspect', 'demo.eval'), path.join(dir, 'inspect', 'arith.eval'));
+  files.push({ name: 'inspect/arith.eval', what: 'an Inspect AI log (.eval): it opens in the Trajectory Viewer, a group per sample with its 3 epochs, scores as rewards and metrics, tool calls and reasoning; sample 5 ended in an error' });
+
   // Two turns of a new thread, as a tracing SDK writes them (start and end records).
   const now = Date.parse(fixture.now ?? '2026-11-20T12:00:00.000Z');
   const at = (s) => new Date(now - s * 1000).toISOString();

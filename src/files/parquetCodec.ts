@@ -94,6 +94,9 @@ export async function inflate(codec: Codec, input: Uint8Array, size: number, opt
       return input;
     case 'GZIP':
       return threadPool(zlib.createGunzip, input, size);
+    case 'DEFLATE':
+      // Raw deflate (zip method 8, src/files/zip.ts): not a Parquet codec.
+      return threadPool(zlib.createInflateRaw, input, size);
     case 'ZSTD': {
       const use = opts.zstd ?? (nativeZstd ? 'native' : 'js');
       const frames = scanZstd(input, size);

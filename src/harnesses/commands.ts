@@ -14,8 +14,9 @@ import type { Logger } from '../common/logger';
 import { filesFromArgs, registerCommand, type Invocation } from '../ui/commands';
 import { TRAJECTORY_VIEWER } from '../boot/ids';
 import { background } from '../common/background';
-import { convertToArt, detectHarness, GROUP_BY, HARNESS_FORMATS, type ConvertReport, type HarnessFormat } from './convert';
+import { convertToArt, detectHarness, HARNESS_FORMATS, type ConvertReport, type HarnessFormat } from './convert';
 import { readTrials, scoreNames } from './atif';
+import { EvalLog } from '../files/inspectEval';
 
 export const CONVERT_COMMAND = 'svc.convertToArt';
 export const OPEN_JOB_COMMAND = 'svc.openHarborJob';
@@ -25,7 +26,8 @@ export const ConvertArgsSchema = z.strictObject({
   source: z.string().min(1),
   output: z.string().min(1),
   reward: z.string().min(1).optional(),
-  groupBy: z.enum(GROUP_BY).optional(),
+  // ATIF: task, trial or job; an Inspect log: a sample metadata key (default: one group per sample).
+  groupBy: z.string().min(1).max(200).optional(),
 });
 
 function workspaceFolders(): string[] {
@@ -39,6 +41,14 @@ function resolveSource(source: string): string {
 
 /** The scores a source has (ATIF: the trials' verifier rewards); undefined when the format does not say. */
 async function scoresOf(format: HarnessFormat, source: string, isDir: boolean): Promise<string[] | undefined> {
+  if (format.id === 'inspect') {
+    const log = await EvalLog.open(source);
+    try {
+      return log.scoreNames;
+    } finally {
+      await log.close();
+    }
+  }
   if (format.id !== 'atif') return undefined;
   return scoreNames(await readTrials(source, { isDir }));
 }
@@ -62,7 +72,7 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
     if (!source && tab instanceof vscode.TabInputCustom) source = tab.uri;
     if (!source) {
-      const picked = await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel: 'Convert', title: 'svc: Convert to ART Trajectories: an ATIF trajectory.json or a Harbor job folder' });
+      const picked = await vscode.window.showOpenDialog({ canSelectFiles: true, canSelectFolders: true, canSelectMany: false, openLabel: 'Convert', title: 'svc: Convert to ART Trajectories: an ATIF trajectory.json, a Harbor job folder or an Inspect .eval log' });
       source = picked?.[0];
       if (!source) return undefined;
     }
@@ -78,16 +88,20 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
       if (!pick) return undefined;
       reward = pick.label;
     }
-    const groupPick = await vscode.window.showQuickPick(
-      [
-        { label: 'task', description: 'one group per task: the trials of a task compared (GRPO)' },
-        { label: 'trial', description: 'one group per trial' },
-        { label: 'job', description: 'one group for the whole job' },
-      ],
-      { title: 'svc: Convert to ART: how trajectories make groups' },
-    );
+    // An Inspect log: one group per sample, its epochs compared (groupBy, a metadata key, is for scripts).
+    const groupPick =
+      format.id === 'inspect'
+        ? { label: undefined }
+        : await vscode.window.showQuickPick(
+            [
+              { label: 'task', description: 'one group per task: the trials of a task compared (GRPO)' },
+              { label: 'trial', description: 'one group per trial' },
+              { label: 'job', description: 'one group for the whole job' },
+            ],
+            { title: 'svc: Convert to ART: how trajectories make groups' },
+          );
     if (!groupPick) return undefined;
-    const stem = isDir ? path.basename(source.fsPath) : path.basename(path.dirname(path.dirname(source.fsPath))) || path.basename(source.fsPath, '.json');
+    const stem = isDir ? path.basename(source.fsPath) : format.id === 'inspect' ? path.basename(source.fsPath, '.eval') : path.basename(path.dirname(path.dirname(source.fsPath))) || path.basename(source.fsPath, '.json');
     const out = await vscode.window.showSaveDialog({
       defaultUri: vscode.Uri.file(path.join(isDir ? path.dirname(source.fsPath) : path.dirname(source.fsPath), `${stem}.art.jsonl`)),
       filters: { 'ART trajectories': ['jsonl'] },

@@ -9,6 +9,8 @@ import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../api/errors';
 import { validateTrajectoryFile } from '../files';
+import { isEvalLog } from '../files/evalIndex';
+import { toArtGroups as inspectToArtGroups } from '../files/inspectArt';
 import { ATIF_LIMITS, AtifError, defaultScore, jobTrajectoryFiles, looksLikeAtif, readTrials, scoreNames, type AtifTrial } from './atif';
 
 export interface ToArtOptions {
@@ -129,7 +131,15 @@ export const ATIF_FORMAT: HarnessFormat = {
 };
 
 /** The formats Convert to ART knows, tried in order. (Inspect's `.eval` plugs in here.) */
-export const HARNESS_FORMATS: HarnessFormat[] = [ATIF_FORMAT];
+/** An Inspect AI `.eval` log: a group per sample (its epochs) or per sample metadata key `groupBy`; src/files/inspectArt.ts. */
+export const INSPECT_FORMAT: HarnessFormat = {
+  id: 'inspect',
+  label: 'Inspect AI log (.eval)',
+  detect: (source, isDir) => !isDir && isEvalLog(source),
+  toArtGroups: inspectToArtGroups,
+};
+
+export const HARNESS_FORMATS: HarnessFormat[] = [ATIF_FORMAT, INSPECT_FORMAT];
 
 /** A file's first 64 KiB as text; undefined for a folder. */
 export async function headOf(source: string): Promise<{ isDir: boolean; head?: string }> {
@@ -198,7 +208,8 @@ export async function convertToArt(args: ConvertArgs, signal?: AbortSignal, form
     await rm(tmp, { force: true }).catch(() => undefined);
   }
   const trajectories = groups.reduce<number>((n, g) => n + ((g as { trajectories?: unknown[] }).trajectories?.length ?? 0), 0);
-  const reward = groups.map((g) => (g as { metadata?: { reward_score?: string } }).metadata?.reward_score).find((r) => r);
+  // ATIF groups name their score; an Inspect log's reward is the score asked for, else its first.
+  const reward = groups.map((g) => (g as { metadata?: { reward_score?: string } }).metadata?.reward_score).find((r) => r) ?? (format.id === 'inspect' ? (args.reward ?? scores[0]) : undefined);
   return { source: args.source, output: args.output, format: format.label, groups: groups.length, trajectories, reward, scores, lost };
 }
 

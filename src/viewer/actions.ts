@@ -30,7 +30,7 @@ export interface ActionHost {
 export async function reveal(s: ActionHost, m: Omit<Extract<FromWebview, { type: 'reveal' }>, 'type'>): Promise<void> {
   const index = s.index;
   // A Parquet file has no text to reveal (the webview shows no such button for one).
-  if (!index || index.format === 'parquet') return;
+  if (!index || index.format === 'parquet' || index.format === 'eval') return;
   let pos: { line: number; column: number };
   if (m.line !== undefined) pos = { line: m.line, column: m.column ?? 1 };
   else {
@@ -56,6 +56,7 @@ export async function reveal(s: ActionHost, m: Omit<Extract<FromWebview, { type:
 
 /** Uploads the file through svc.uploadTrajectories (after saving unsaved edits, if the user agrees). */
 export async function uploadFile(s: ActionHost): Promise<UploadReport | undefined> {
+  if (s.index?.format === 'eval') throw new InputError(`svc: ${s.name} is an Inspect log, not a trajectory file: convert it to ART trajectories first, or upload one group from the viewer (each is sent as the ART group shown)`);
   const doc = s.openDocument();
   if (doc?.isDirty) {
     const choice = await vscode.window.showWarningMessage(`${s.name} has unsaved changes; the upload sends the file on disk.`, { modal: true }, 'Save and Upload');
@@ -71,7 +72,7 @@ export async function uploadGroup(s: ActionHost, group: number): Promise<UploadR
   const index = s.index;
   if (!index || group >= index.groups) return undefined;
   const row = s.row(index, group);
-  const where = index.format === 'parquet' ? `rows ${row.line}–${row.endLine}` : `line ${row.line}`;
+  const where = index.format === 'eval' ? `sample ${index.members(group)[0]?.id ?? group + 1}` : index.format === 'parquet' ? `rows ${row.line}–${row.endLine}` : `line ${row.line}`;
   const lossy = index.format === 'parquet' && index.notice;
   if (row.invalid || row.errors || lossy) {
     const why = lossy ? "is in ART's lossy Parquet format (version 1): it is not the group the client dumped" : row.invalid ? `cannot be read: ${row.invalid}` : `has ${row.errors} problem(s)`;
@@ -81,7 +82,7 @@ export async function uploadGroup(s: ActionHost, group: number): Promise<UploadR
   const { text, error } = await index.readGroup(group);
   if (error) throw new InputError(`svc: group ${group + 1} (${where}) cannot be read: ${error}`);
   // A Parquet group goes as a one-line .jsonl of its exact JSON (group_json + trajectory_json).
-  const file = await s.deps.groupFiles.write(s.uri.fsPath || s.uri.path, group, text, index.format === 'parquet' ? 'jsonl' : index.format);
+  const file = await s.deps.groupFiles.write(s.uri.fsPath || s.uri.path, group, text, index.format === 'parquet' || index.format === 'eval' ? 'jsonl' : index.format);
   return vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', vscode.Uri.file(file));
 }
 

@@ -26,8 +26,8 @@ export class GroupFiles {
     const name = path.basename(source);
     const ext = format === 'jsonl' ? '.jsonl' : '.json';
     // A group of a Parquet step file is written as a one-line .jsonl (`0003.parquet` → `0003.jsonl`).
-    const stem = name.replace(/\.(jsonl|ndjson|json|parquet)$/i, '');
-    const file = path.join(folder, tail ? (/\.parquet$/i.test(name) ? `${stem}${ext}` : name) : `${stem}.group-${index + 1}${ext}`);
+    const stem = name.replace(/\.(jsonl|ndjson|json|parquet|eval)$/i, '');
+    const file = path.join(folder, tail ? (/\.(parquet|eval)$/i.test(name) ? `${stem}${ext}` : name) : `${stem}.group-${index + 1}${ext}`);
     await writeFile(file, format === 'jsonl' ? `${text}\n` : text);
     return file;
   }

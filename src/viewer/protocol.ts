@@ -223,7 +223,7 @@ export type LogprobPanel = z.infer<typeof LogprobPanel>;
 
 export const ToWebview = z.discriminatedUnion('type', [
   /** `parquet`: ART's step files, which have rows where text files have lines, and no text to reveal. */
-  z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl', 'parquet']), fileBytes: num }),
+  z.object({ type: z.literal('init'), file: z.string(), format: z.enum(['json', 'jsonl', 'parquet', 'eval']), fileBytes: num }),
   z.object({
     type: z.literal('progress'),
     /** Bumped whenever the content changed: rows of an older version are stale. */

@@ -84,7 +84,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     uri ??= activeResource();
     if (!uri) {
       if (file !== undefined || clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
-      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } });
+      const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl', 'parquet', 'eval'] } });
       uri = picked?.[0];
       if (!uri) return;
     }

@@ -24,7 +24,8 @@ import { asGroup } from './model';
 import { parseMessage } from '../webview/shared/protocol';
 import { FromWebview, type GroupRow, type LogprobPanel, type ProblemView, type SearchHit, type ToWebview } from './protocol';
 import { searchFile } from './search';
-import { harnessOf, openIndex, textFormat, watchFile, type GroupIndex, type OpenedIndex } from './source';
+import { harnessOf, openIndex, readByRows, textFormat, watchFile, type GroupIndex, type OpenedIndex } from './source';
+import { isEvalLog } from '../files/evalIndex';
 import { groupDetail, rowVerdict, trajectoryView } from './views';
 import { addToSummary, emptySummary, groupVerdict, summaryText, type VerdictSummary } from './verdicts';
 import { LOGPROB_EDGES, LogprobHistogram } from './logprobStats';
@@ -89,7 +90,7 @@ export class ViewerSession extends Disposable implements ActionHost {
   ) {
     super();
     this.name = path.basename(uri.path);
-    this.parquet = formatOf(uri.path) === 'parquet';
+    this.parquet = formatOf(uri.path) === 'parquet' || isEvalLog(uri.path);
     panel.webview.options = webviewOptions(deps.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
@@ -226,6 +227,8 @@ export class ViewerSession extends Disposable implements ActionHost {
 
   /** The file's validation problems (the upload's own validator), shown on their groups. */
   private async validate(version: number, index: GroupIndex, memory: Buffer | undefined): Promise<void> {
+    // An Inspect log is not a trajectory file: its problems are the reader's (shapeError, a group's error).
+    if (index.format === 'eval') return;
     this.validating = true;
     this.postProgress();
     try {
@@ -277,7 +280,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       shapeError: index.shapeError,
       split: index.split,
       fileProblems: this.fileProblems,
-      notice: index.format === 'parquet' ? index.notice : undefined,
+      notice: readByRows(index) ? index.notice : undefined,
       validating: this.validating,
       rewardMin: index.rewardMin,
       rewardMax: index.rewardMax,
@@ -331,9 +334,9 @@ export class ViewerSession extends Disposable implements ActionHost {
         if (!index || m.index < 0 || m.index >= index.groups) return this.post({ type: 'group', version, index: m.index, error: `No group ${m.index + 1}` });
         const g = await index.readGroup(m.index);
         if (version !== this.version) return;
-        if (g.value === undefined && index.format === 'parquet') return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
+        if (g.value === undefined && readByRows(index)) return this.post({ type: 'group', version, index: m.index, error: g.error ?? `Group ${m.index + 1} cannot be read` });
         const detail = groupDetail(g.value, this.row(index, m.index), this.problemsOf(m.index), { verdicts: this.hasVerdicts(index) });
-        if (index.format === 'parquet' && detail.row.verdict) this.parquetVerdicts.set(m.index, detail.row.verdict);
+        if (readByRows(index) && detail.row.verdict) this.parquetVerdicts.set(m.index, detail.row.verdict);
         this.post({ type: 'group', version, index: m.index, detail });
         return;
       }
@@ -391,7 +394,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     const index = this.index;
     const layout = artLayout(this.uri.path);
     const file = this.harness ? `${this.name} · ${this.harness}, read as ART trajectories` : layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name;
-    this.post({ type: 'init', file, format: this.parquet ? 'parquet' : this.harness ? 'jsonl' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
+    this.post({ type: 'init', file, format: isEvalLog(this.uri.path) ? 'eval' : this.parquet ? 'parquet' : this.harness ? 'jsonl' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
     this.postProgress();
     if (this.rewardBand) this.post({ type: 'rewardRange', ...this.rewardBand });
     // What the view will ask for first, sent without waiting to be asked: the first paint
@@ -420,7 +423,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     for (let i = 0; i < index.groups; i++) {
       if (version !== this.version) return out;
       let v = this.row(index, i).verdict;
-      if (!v && index.format === 'parquet') {
+      if (!v && readByRows(index)) {
         const g = await index.readGroup(i);
         if (g.value !== undefined) {
           v = rowVerdict(groupVerdict(g.value));
@@ -473,6 +476,8 @@ export class ViewerSession extends Disposable implements ActionHost {
       if (!this.hasVerdicts(index)) throw new Error("ART's Parquet format version 1 keeps no logprobs");
       h = (await this.readParquetGroups(version, index))?.logprobs;
       if (!h) throw new Error('The file changed while its groups were read');
+    } else if (index.format === 'eval') {
+      throw new Error('An Inspect log is read a sample at a time: its logprobs are not counted across the file (open a sample\'s turn as tokens instead)');
     } else h = index.logprobs;
     const worst: LogprobPanel['worst'] = [];
     for (const w of h.worst) {

@@ -10,9 +10,13 @@ import { FileBytes, MemoryBytes, TrajectoryIndex, type ByteSource } from '../fil
 import { ParquetIndex } from '../files/parquetIndex';
 import { looksLikeAtif } from '../harnesses/atif';
 import { atifViewerGroups, headOf } from '../harnesses/convert';
+import { EvalIndex, isEvalLog } from '../files/evalIndex';
 
-/** A text file's index by byte offsets, or a Parquet step file's by row range. */
-export type GroupIndex = TrajectoryIndex | ParquetIndex;
+/** A text file's index by byte offsets, a Parquet step file's by row range, or an Inspect log's by sample. */
+export type GroupIndex = TrajectoryIndex | ParquetIndex | EvalIndex;
+
+/** Indexes read by rows or samples, not text: no positions to reveal, groups read on demand. */
+export const readByRows = (index: GroupIndex): index is ParquetIndex | EvalIndex => index.format === 'parquet' || index.format === 'eval';
 
 export const textFormat = (path: string) => (formatOf(path) === 'jsonl' ? 'jsonl' : 'json');
 
@@ -63,6 +67,10 @@ export async function harnessOf(uri: vscode.Uri): Promise<{ label: string; isDir
 
 /** A Parquet file's index, or a text file's over its bytes (the unsaved text of an open document, else the file), or another harness's files as ART groups. */
 export async function openIndex(uri: vscode.Uri, doc: vscode.TextDocument | undefined, signal?: AbortSignal): Promise<OpenedIndex> {
+  if (isEvalLog(uri.path)) {
+    if (uri.scheme !== 'file') throw new Error('the viewer reads Inspect logs on disk only');
+    return { index: await EvalIndex.open(uri.fsPath) };
+  }
   // Another harness's files are read from disk (an unsaved edit of a trajectory.json shows once saved).
   const harness = await harnessOf(uri);
   if (harness) {

@@ -64,6 +64,7 @@ function loadSuites(): void {
   require('./suites/links.test');
   require('./suites/publicApi.test');
   require('./suites/viewerParquet.test');
+  require('./suites/viewerInspect.test');
   require('./suites/viewerTrainability.test');
   require('./suites/viewerTokens.test');
   require('./suites/viewerHarbor.test');

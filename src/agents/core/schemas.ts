@@ -42,7 +42,7 @@ export const SummarizeRunInput = z
 export type SummarizeRunInput = z.infer<typeof SummarizeRunInput>;
 
 export const SummarizeTrajectoriesInput = z.strictObject({
-  file: text(4096).describe('A trajectory file (JSON, JSONL or Parquet): a path in the workspace, or absolute.'),
+  file: text(4096).describe('A trajectory file (JSON, JSONL or Parquet) or an Inspect AI .eval log: a path in the workspace, or absolute.'),
 });
 export type SummarizeTrajectoriesInput = z.infer<typeof SummarizeTrajectoriesInput>;
 

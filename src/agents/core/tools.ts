@@ -94,7 +94,7 @@ export const TOOLS: readonly AgentTool[] = [
     description:
       'Reads a local trajectory file (JSON, JSONL or Parquet, as the training client writes under .art/<project>/models/<model>/trajectories/<split>/) and summarizes it per group: trajectory count, reward mean, standard deviation, min and max, ' +
       'a zero-variance flag (all rewards equal: the group gives no learning signal), exceptions, tokens and time where the file has them, and how many trajectories of each group ART\'s trainer will train on at its default settings, with a file summary of why not the others (zero advantage, no reward variance, no logprobs, ...). Also lists validation problems with line and column. ' +
-      'Use it for "why does step 42 have no learning signal?" or before uploading. Nothing is sent anywhere.',
+      'Use it for "why does step 42 have no learning signal?" or before uploading. An Inspect AI .eval log is summarized per task and sample: scores, failures (errors, limits) and tokens. Nothing is sent anywhere.',
     input: SummarizeTrajectoriesInput,
     write: false,
     reads: (i) => [i.file],

@@ -19,6 +19,10 @@ import { stat } from 'node:fs/promises';
 import { detectHarness } from '../../harnesses/convert';
 import { summarizeAtif } from './harnessSummary';
 import type { SummarizeTrajectoriesInput } from './schemas';
+import { isEvalLog } from '../../files/evalIndex';
+import { EvalLogError } from '../../files/inspectEval';
+import { ZipError } from '../../files/zip';
+import { summarizeEvalLog } from './evalSummary';
 
 export const MAX_GROUP_ROWS = 100;
 const MAX_PROBLEMS = 20;
@@ -132,6 +136,14 @@ function problemLine(p: Problem): string {
 export async function summarizeTrajectories(host: ToolHost, input: SummarizeTrajectoriesInput, signal?: AbortSignal, context: RunContext = {}): Promise<string> {
   // Under the read roots or confirmed, a regular file (core/access.ts), or a Harbor job folder; read by its real path.
   const { shown: path, real, roots } = await readablePath(host, input.file, context, { folders: true });
+  if (isEvalLog(real)) {
+    try {
+      return await summarizeEvalLog(path, real, signal);
+    } catch (e) {
+      if (e instanceof ZipError || e instanceof EvalLogError) throw new ToolProblem(`Could not read the Inspect log ${path}: ${e.message}`);
+      throw e;
+    }
+  }
   const harness = await detectHarness(real).catch(() => undefined);
   if (harness?.id === 'atif') return summarizeAtif(path, real, roots, signal, summarizeArtFile);
   if (!harness && (await stat(real)).isDirectory()) throw new ToolProblem(`${path} is a folder but not a Harbor job (no <trial>/agent/trajectory.json): give a trajectory file, or a job folder.`);

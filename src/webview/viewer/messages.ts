@@ -19,7 +19,8 @@ window.addEventListener('message', (e: MessageEvent) => {
   switch (m.type) {
     case 'init':
       title.textContent = m.file;
-      page.parquet = m.format === 'parquet';
+      page.parquet = m.format === 'parquet' || m.format === 'eval';
+      page.samples = m.format === 'eval';
       document.body.classList.toggle('parquet', page.parquet);
       return;
     case 'progress':

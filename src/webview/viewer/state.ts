@@ -53,10 +53,13 @@ export const page = {
   goToFirstHit: false,
   /** An ART Parquet step file: rows where text files have lines, and no text to reveal. */
   parquet: false,
+  /** An Inspect AI log: a group is a sample (its row names the sample's id). */
+  samples: false,
   /** With the "will not train" filter on: the groups listed (as the extension answered), else every group. */
   groupOrder: undefined as number[] | undefined,
 };
 export const place = (r: GroupRow) => {
+  if (page.samples) return `sample ${r.line}`;
   const unit = page.parquet ? 'row' : 'line';
   return r.line === r.endLine ? `${unit} ${r.line}` : `${unit}s ${r.line}–${r.endLine}`;
 };

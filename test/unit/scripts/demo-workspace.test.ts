@@ -25,7 +25,7 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('names a good and a bad trajectory file, a step file, a calls file, the history of a training run and notes, each with what to do', () => {
-    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'harbor/jobs/2026-11-27__09-30-00', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'harbor/jobs/2026-11-27__09-30-00', 'inspect/arith.eval', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
     for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);

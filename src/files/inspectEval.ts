@@ -1,0 +1,215 @@
+/**
+ * Inspect AI's `.eval` logs (issue 32): a zip (src/files/zip.ts) holding `header.json` (the
+ * EvalLog without its samples), `summaries.json` (one EvalSampleSummary per sample and epoch),
+ * `reductions.json`, and `samples/<id>_epoch_<n>.json` (one EvalSample each). A log still being
+ * written has `_journal/start.json` and `_journal/summaries/<n>.json` instead of the header and
+ * summaries (inspect_ai/log/_recorders/eval.py, commit 499e615; docs/inspect.md lists the fields).
+ * Opening reads the central directory, the header and the summaries only; a sample is read when it
+ * is asked for, its `attachment://<hash>` strings resolved from its `attachments`.
+ * Errors name the file, the entry and the field. No `vscode` import.
+ */
+import * as path from 'node:path';
+import { z } from 'zod';
+import { isObject } from '../api/json';
+import { dict } from '../common/dict';
+import { EvalLogError, readJson, readList, readSampleObject } from './inspectJson';
+import { ZipError, ZipReader, type ZipOpenOptions } from './zip';
+
+
+
+// Inspect's models, as lenient as its own readers: unknown fields pass, optional ones may be null.
+const opt = <T extends z.ZodType>(s: T) => s.nullable().optional();
+const Id = z.union([z.string(), z.number()]);
+export const EvalScore = z.looseObject({ value: z.unknown(), answer: opt(z.string()), explanation: opt(z.string()), metadata: opt(z.looseObject({})) });
+const Usage = z.looseObject({
+  input_tokens: opt(z.number()),
+  output_tokens: opt(z.number()),
+  total_tokens: opt(z.number()),
+  input_tokens_cache_write: opt(z.number()),
+  input_tokens_cache_read: opt(z.number()),
+  reasoning_tokens: opt(z.number()),
+  total_cost: opt(z.number()),
+});
+export const EvalSampleSummary = z.looseObject({
+  id: Id,
+  epoch: z.number().int(),
+  input: z.unknown(),
+  target: z.unknown(),
+  metadata: opt(z.looseObject({})),
+  scores: opt(z.record(z.string(), EvalScore)),
+  model_usage: opt(z.record(z.string(), Usage)),
+  total_time: opt(z.number()),
+  working_time: opt(z.number()),
+  error: opt(z.string()),
+  limit: opt(z.string()),
+});
+export type EvalSampleSummary = z.infer<typeof EvalSampleSummary>;
+const Spec = z.looseObject({ task: z.string(), model: z.string(), created: opt(z.string()), run_id: opt(z.string()), eval_id: opt(z.string()) });
+const Header = z.looseObject({
+  version: opt(z.number()),
+  status: opt(z.string()),
+  eval: Spec,
+  results: opt(z.looseObject({ scores: opt(z.array(z.looseObject({ name: z.string() }))) })),
+  stats: opt(z.looseObject({ model_usage: opt(z.record(z.string(), Usage)) })),
+  error: opt(z.looseObject({ message: opt(z.string()) })),
+});
+export type EvalHeader = z.infer<typeof Header>;
+const ChatMessage = z.looseObject({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]) });
+export const EvalSample = z.looseObject({
+  id: Id,
+  epoch: z.number().int(),
+  input: z.union([z.string(), z.array(ChatMessage)]),
+  target: z.union([z.string(), z.array(z.string())]),
+  messages: opt(z.array(ChatMessage)),
+  output: opt(z.looseObject({ choices: opt(z.array(z.looseObject({}))), usage: opt(Usage) })),
+  scores: opt(z.record(z.string(), EvalScore)),
+  metadata: opt(z.looseObject({})),
+  events: opt(z.array(z.looseObject({ event: z.string() }))),
+  model_usage: opt(z.record(z.string(), Usage)),
+  attachments: opt(z.record(z.string(), z.string())),
+  error: opt(z.looseObject({ message: opt(z.string()), traceback: opt(z.string()) })),
+});
+export type EvalSample = z.infer<typeof EvalSample>;
+
+/** A sample and its epochs, as the summaries list them (in the order first met). */
+export interface EvalSampleGroup {
+  id: string | number;
+  epochs: EvalSampleSummary[];
+}
+
+export const SAMPLE_ENTRY = (id: string | number, epoch: number) => `samples/${id}_epoch_${epoch}.json`;
+
+const ATTACHMENT = 'attachment://';
+
+export class EvalLog {
+  private constructor(
+    readonly path: string,
+    readonly zip: ZipReader,
+    readonly header: EvalHeader,
+    /** The log is unfinished: read from its journal (no header.json). */
+    readonly journal: boolean,
+    readonly samples: EvalSampleGroup[],
+    readonly summaries: number,
+  ) {}
+
+  get name(): string {
+    return path.basename(this.path);
+  }
+
+  get task(): string {
+    return this.header.eval.task;
+  }
+
+  get model(): string {
+    return this.header.eval.model;
+  }
+
+  /** Score names: the header's results first, then any other a summary has, in the order met. */
+  get scoreNames(): string[] {
+    const names = new Set<string>((this.header.results?.scores ?? []).map((s) => s.name));
+    for (const g of this.samples) for (const s of g.epochs) for (const k of Object.keys(s.scores ?? {})) names.add(k);
+    return [...names];
+  }
+
+  /** Opens the log: the zip's central directory, the header and the summaries; no sample is read. */
+  static async open(file: string, opts: ZipOpenOptions = {}): Promise<EvalLog> {
+    const zip = await ZipReader.open(file, opts);
+    try {
+      const journal = !zip.has('header.json');
+      const headerEntry = journal ? '_journal/start.json' : 'header.json';
+      if (!zip.has(headerEntry)) throw new EvalLogError(`${zip.name}: not an Inspect log: it has neither header.json nor _journal/start.json`);
+      const header = parse(Header, await readJson(zip, headerEntry, opts.signal), zip.name, headerEntry);
+      const list: EvalSampleSummary[] = [];
+      if (zip.has('summaries.json')) {
+        await readList(zip, 'summaries.json', (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, 'summaries.json', [i])), opts.signal);
+      } else {
+        // An unfinished log: one journal file per flush, in their numeric order.
+        const entries = zip
+          .names()
+          .map((name) => ({ name, n: /^_journal\/summaries\/(\d+)\.json$/.exec(name)?.[1] }))
+          .filter((e) => e.n !== undefined)
+          .sort((a, b) => Number(a.n) - Number(b.n));
+        for (const e of entries) await readList(zip, e.name, (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, e.name, [i])), opts.signal);
+      }
+      // A sample and epoch summarised twice (a retried sample) is its last summary, as Inspect reads it.
+      const byKey = new Map<string, EvalSampleSummary>();
+      for (const s of list) {
+        const key = `${typeof s.id}:${s.id}#${s.epoch}`;
+        byKey.delete(key);
+        byKey.set(key, s);
+      }
+      const groups = new Map<string, EvalSampleGroup>();
+      for (const s of byKey.values()) {
+        const key = `${typeof s.id}:${s.id}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = { id: s.id, epochs: [] }));
+        g.epochs.push(s);
+      }
+      for (const g of groups.values()) g.epochs.sort((a, b) => a.epoch - b.epoch);
+      return new EvalLog(file, zip, header, journal, [...groups.values()], byKey.size);
+    } catch (e) {
+      await zip.close();
+      throw e;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.zip.close();
+  }
+
+  /**
+   * One sample of one epoch, read from its entry member by member (with yields between), its
+   * attachments resolved. Its `events` are counted, not kept: only the first model call that
+   * lists tools stays (the tools the model was given).
+   */
+  async sample(id: string | number, epoch: number, signal?: AbortSignal): Promise<EvalSample & { eventCount: number; eventLines: string[] }> {
+    const entry = SAMPLE_ENTRY(id, epoch);
+    if (!this.zip.has(entry)) throw new EvalLogError(`${this.name}: no entry ${entry} (the summaries list sample ${id}, epoch ${epoch})`, entry);
+    const { value, events, lines } = await readSampleObject(this.zip, entry, signal);
+    const sample = parse(EvalSample, value, this.name, entry);
+    return Object.assign(resolveAttachments(sample), { eventCount: events, eventLines: lines });
+  }
+
+  /** The reductions (`reductions.json`), or undefined when the log has none. */
+  async reductions(signal?: AbortSignal): Promise<unknown> {
+    return this.zip.has('reductions.json') ? readJson(this.zip, 'reductions.json', signal) : undefined;
+  }
+}
+
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, file: string, entry: string, base: (string | number)[] = []): z.infer<T> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  const at = [...base, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))];
+  const field = at.length ? at.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('') : '(the whole entry)';
+  throw new EvalLogError(`${file}, entry ${entry}, field ${field}: ${issue.message}`, entry);
+}
+
+
+/**
+ * `attachment://<hash>` strings anywhere in the sample replaced by their text (log/_condense.py,
+ * resolve_sample_attachments; the older `tc://` prefix too). An unknown hash stays as it is.
+ */
+export function resolveAttachments<T>(sample: T & { attachments?: Record<string, string> | null }): T {
+  const attachments = sample.attachments ?? dict<string>();
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      const ref = v.startsWith(ATTACHMENT) ? v.slice(ATTACHMENT.length) : v.startsWith('tc://') ? v.slice(5) : undefined;
+      return ref !== undefined && Object.prototype.hasOwnProperty.call(attachments, ref) ? attachments[ref] : v;
+    }
+    if (depth > 200) return v;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) v[i] = walk(v[i], depth + 1);
+      return v;
+    }
+    if (isObject(v)) {
+      for (const k of Object.keys(v)) if (k !== 'attachments') v[k] = walk(v[k], depth + 1);
+      return v;
+    }
+    return v;
+  };
+  return walk(sample, 0) as T;
+}
+
+export { EvalLogError, ZipError };
