@@ -146,6 +146,10 @@ function describe(rs: ChildResult[]): { ms: number; over: number; peak: number; 
  * `parquetJsonMib` MiB of group JSON, `runs` alternating fresh processes each.
  */
 export async function verdictBench(jsonlMib: number, parquetJsonMib: number, runs: number): Promise<ViewerRow[]> {
+  return [...(jsonlMib ? verdictJsonlRows(jsonlMib, runs) : []), ...(parquetJsonMib ? await verdictParquetRows(parquetJsonMib, runs) : [])];
+}
+
+function verdictJsonlRows(jsonlMib: number, runs: number): ViewerRow[] {
   const rows: ViewerRow[] = [];
   const jsonl = verdictJsonlFile(jsonlMib);
   const jsonlBytes = fs.statSync(jsonl).size;
@@ -162,6 +166,11 @@ export async function verdictBench(jsonlMib: number, parquetJsonMib: number, run
     ratio: judged.ms / plain.ms,
     note: `(medians of ${runs} alternating fresh processes; with verdicts ${judged.note}, plain ${plain.note}; RSS ratio ${(judged.over / plain.over).toFixed(2)}×; Python's json wrote the file: legacy choices with logprobs.content of 100–400 tokens, 1 group in 10 exchanges with compact logprobs; "${first.summary}")`,
   });
+  return rows;
+}
+
+async function verdictParquetRows(parquetJsonMib: number, runs: number): Promise<ViewerRow[]> {
+  const rows: ViewerRow[] = [];
   const pq = await verdictParquetFile(parquetJsonMib);
   const pqBytes = fs.statSync(pq).size;
   const p = alternateModes(pq, ['pq-index', 'pq-read', 'pq-verdicts'], runs);
