@@ -64,6 +64,8 @@ type Mode = 'index' | 'index+verdicts' | 'pq-index' | 'pq-read' | 'pq-verdicts';
 interface ChildResult {
   mode: Mode;
   ms: number;
+  /** This process's CPU time over the same span (user + system): far steadier than wall time on a shared machine. */
+  cpuMs: number;
   startRss: number;
   peakRss: number;
   groups: number;
@@ -84,7 +86,8 @@ async function child(mode: Mode, file: string): Promise<ChildResult> {
   let peak = startRss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
   const t0 = performance.now();
-  let r: Omit<ChildResult, 'mode' | 'ms' | 'startRss' | 'peakRss'>;
+  const c0 = process.cpuUsage();
+  let r: Omit<ChildResult, 'mode' | 'ms' | 'cpuMs' | 'startRss' | 'peakRss'>;
   if (mode === 'index' || mode === 'index+verdicts') {
     const source = await FileBytes.open(file);
     const index = new TrajectoryIndex(source, 'jsonl', { verdicts: mode === 'index+verdicts' });
@@ -110,9 +113,10 @@ async function child(mode: Mode, file: string): Promise<ChildResult> {
     r = { groups: s.groups, trajectories: s.trajectories, training: s.training, summary: summaryText(s) };
   }
   const ms = performance.now() - t0;
+  const c = process.cpuUsage(c0);
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
-  return { mode, ms, startRss, peakRss: peak, ...r };
+  return { mode, ms, cpuMs: (c.user + c.system) / 1000, startRss, peakRss: peak, ...r };
 }
 
 function runChild(mode: Mode, file: string): ChildResult {
@@ -134,11 +138,12 @@ function alternateModes(file: string, modes: Mode[], runs: number): Map<Mode, Ch
   return by;
 }
 
-function describe(rs: ChildResult[]): { ms: number; over: number; peak: number; note: string } {
+function describe(rs: ChildResult[]): { ms: number; cpu: number; over: number; peak: number; note: string } {
   const ms = median(rs.map((r) => r.ms));
+  const cpu = median(rs.map((r) => r.cpuMs));
   const o = median(rs.map(over));
   const peak = median(rs.map((r) => r.peakRss));
-  return { ms, over: o, peak, note: `${fmt(Math.min(...rs.map((r) => r.ms)))}–${fmt(Math.max(...rs.map((r) => r.ms)))} ms, ${fmt(mibOf(Math.min(...rs.map(over))))}–${fmt(mibOf(Math.max(...rs.map(over))))} MiB over idle` };
+  return { ms, cpu, over: o, peak, note: `${fmt(Math.min(...rs.map((r) => r.ms)))}–${fmt(Math.max(...rs.map((r) => r.ms)))} ms (CPU ${fmt(cpu)} ms), ${fmt(mibOf(Math.min(...rs.map(over))))}–${fmt(mibOf(Math.max(...rs.map(over))))} MiB over idle` };
 }
 
 /**
@@ -164,7 +169,7 @@ function verdictJsonlRows(jsonlMib: number, runs: number): ViewerRow[] {
     baselineName: 'the same index without the verdicts (offsets and reward stats; every line parsed too)',
     baseline: `${fmt(plain.ms)} ms (${rate(plain.ms)}); peak RSS ${fmt(mibOf(plain.over))} MiB over idle`,
     ratio: judged.ms / plain.ms,
-    note: `(medians of ${runs} alternating fresh processes; with verdicts ${judged.note}, plain ${plain.note}; RSS ratio ${(judged.over / plain.over).toFixed(2)}×; Python's json wrote the file: legacy choices with logprobs.content of 100–400 tokens, 1 group in 10 exchanges with compact logprobs; "${first.summary}")`,
+    note: `(medians of ${runs} alternating fresh processes; CPU time ratio ${(judged.cpu / plain.cpu).toFixed(2)}×; with verdicts ${judged.note}, plain ${plain.note}; RSS ratio ${(judged.over / plain.over).toFixed(2)}×; Python's json wrote the file: legacy choices with logprobs.content of 100–400 tokens, 1 group in 10 exchanges with compact logprobs; "${first.summary}")`,
   });
   return rows;
 }
@@ -185,7 +190,7 @@ async function verdictParquetRows(parquetJsonMib: number, runs: number): Promise
     baselineName: "the viewer's plain index of the same file (ParquetIndex: the small columns, never trajectory_json)",
     baseline: `${fmt(pIndex.ms)} ms; peak RSS ${fmt(mibOf(pIndex.over))} MiB over idle`,
     ratio: pVerdicts.ms / pIndex.ms,
-    note: `(medians of ${runs} alternating fresh processes, Node ${process.versions.node}${Number(process.versions.node.split('.')[0]) >= 22 ? '' : ', pure-JS Zstd'}; the same groups decoded and parsed without verdicts: ${fmt(pRead.ms)} ms, ${fmt(mibOf(pRead.over))} MiB over idle, so the verdicts are ${fmt((100 * (pVerdicts.ms - pRead.ms)) / pVerdicts.ms)}% of the pass; verdicts ${pVerdicts.note}, index ${pIndex.note}, decode + parse ${pRead.note}; ${fmt(parquetJsonMib)} MiB of group JSON, written by DuckDB, 256 rows a row group; "${pf.summary}")`,
+    note: `(medians of ${runs} alternating fresh processes, Node ${process.versions.node}; CPU time ratio ${(pVerdicts.cpu / pIndex.cpu).toFixed(2)}×, and ${(pVerdicts.cpu / pRead.cpu).toFixed(2)}× the decode + parse's${Number(process.versions.node.split('.')[0]) >= 22 ? '' : ', pure-JS Zstd'}; the same groups decoded and parsed without verdicts: ${fmt(pRead.ms)} ms, ${fmt(mibOf(pRead.over))} MiB over idle, so the verdicts are ${fmt((100 * (pVerdicts.cpu - pRead.cpu)) / pVerdicts.cpu)}% of the pass's CPU time; verdicts ${pVerdicts.note}, index ${pIndex.note}, decode + parse ${pRead.note}; ${fmt(parquetJsonMib)} MiB of group JSON, written by DuckDB, 256 rows a row group; "${pf.summary}")`,
   });
   return rows;
 }
