@@ -165,11 +165,11 @@ function verdictJsonlRows(jsonlMib: number, runs: number): ViewerRow[] {
   const rate = (ms: number) => `${fmt(mibOf(jsonlBytes) / (ms / 1000), 1)} MiB/s`;
   rows.push({
     what: `verdict pass: the viewer's index with ART's verdicts, ${fmt(mibOf(jsonlBytes), 1)} MiB JSONL step file, ${fmt(first.groups)} groups, ${fmt(first.trajectories)} trajectories`,
-    value: `${fmt(judged.ms)} ms (${rate(judged.ms)}); peak RSS ${fmt(mibOf(judged.over))} MiB over idle`,
+    value: `CPU ${fmt(judged.cpu)} ms (wall ${fmt(judged.ms)} ms, ${rate(judged.ms)}); peak RSS ${fmt(mibOf(judged.over))} MiB over idle`,
     baselineName: 'the same index without the verdicts (offsets and reward stats; every line parsed too)',
-    baseline: `${fmt(plain.ms)} ms (${rate(plain.ms)}); peak RSS ${fmt(mibOf(plain.over))} MiB over idle`,
-    ratio: judged.ms / plain.ms,
-    note: `(medians of ${runs} alternating fresh processes; CPU time ratio ${(judged.cpu / plain.cpu).toFixed(2)}×; with verdicts ${judged.note}, plain ${plain.note}; RSS ratio ${(judged.over / plain.over).toFixed(2)}×; Python's json wrote the file: legacy choices with logprobs.content of 100–400 tokens, 1 group in 10 exchanges with compact logprobs; "${first.summary}")`,
+    baseline: `CPU ${fmt(plain.cpu)} ms (wall ${fmt(plain.ms)} ms, ${rate(plain.ms)}); peak RSS ${fmt(mibOf(plain.over))} MiB over idle`,
+    ratio: judged.cpu / plain.cpu,
+    note: `(ratio of the CPU times, steadier than wall time on a shared machine; wall ratio ${(judged.ms / plain.ms).toFixed(2)}×; medians of ${runs} alternating fresh processes; with verdicts ${judged.note}, plain ${plain.note}; RSS ratio ${(judged.over / plain.over).toFixed(2)}×; Python's json wrote the file: legacy choices with logprobs.content of 100–400 tokens, 1 group in 10 exchanges with compact logprobs; "${first.summary}")`,
   });
   return rows;
 }
@@ -186,11 +186,11 @@ async function verdictParquetRows(parquetJsonMib: number, runs: number): Promise
   const prate = (ms: number) => `${fmt(mibOf(pqBytes) / (ms / 1000), 1)} MiB/s of file`;
   rows.push({
     what: `verdict pass over a ${fmt(mibOf(pqBytes), 1)} MiB Parquet step file (stepSummary: decode, parse and judge every group), ${fmt(pf.groups)} groups, ${fmt(pf.trajectories)} trajectories`,
-    value: `${fmt(pVerdicts.ms)} ms (${prate(pVerdicts.ms)}); peak RSS ${fmt(mibOf(pVerdicts.over))} MiB over idle`,
+    value: `CPU ${fmt(pVerdicts.cpu)} ms (wall ${fmt(pVerdicts.ms)} ms, ${prate(pVerdicts.ms)}); peak RSS ${fmt(mibOf(pVerdicts.over))} MiB over idle`,
     baselineName: "the viewer's plain index of the same file (ParquetIndex: the small columns, never trajectory_json)",
-    baseline: `${fmt(pIndex.ms)} ms; peak RSS ${fmt(mibOf(pIndex.over))} MiB over idle`,
-    ratio: pVerdicts.ms / pIndex.ms,
-    note: `(medians of ${runs} alternating fresh processes, Node ${process.versions.node}; CPU time ratio ${(pVerdicts.cpu / pIndex.cpu).toFixed(2)}×, and ${(pVerdicts.cpu / pRead.cpu).toFixed(2)}× the decode + parse's${Number(process.versions.node.split('.')[0]) >= 22 ? '' : ', pure-JS Zstd'}; the same groups decoded and parsed without verdicts: ${fmt(pRead.ms)} ms, ${fmt(mibOf(pRead.over))} MiB over idle, so the verdicts are ${fmt((100 * (pVerdicts.cpu - pRead.cpu)) / pVerdicts.cpu)}% of the pass's CPU time; verdicts ${pVerdicts.note}, index ${pIndex.note}, decode + parse ${pRead.note}; ${fmt(parquetJsonMib)} MiB of group JSON, written by DuckDB, 256 rows a row group; "${pf.summary}")`,
+    baseline: `CPU ${fmt(pIndex.cpu)} ms (wall ${fmt(pIndex.ms)} ms); peak RSS ${fmt(mibOf(pIndex.over))} MiB over idle`,
+    ratio: pVerdicts.cpu / pIndex.cpu,
+    note: `(ratio of the CPU times; wall ratio ${(pVerdicts.ms / pIndex.ms).toFixed(2)}×; ${(pVerdicts.cpu / pRead.cpu).toFixed(2)}× the CPU of the decode + parse alone; medians of ${runs} alternating fresh processes, Node ${process.versions.node}${Number(process.versions.node.split('.')[0]) >= 22 ? '' : ', pure-JS Zstd'}; the same groups decoded and parsed without verdicts: CPU ${fmt(pRead.cpu)} ms (wall ${fmt(pRead.ms)} ms), ${fmt(mibOf(pRead.over))} MiB over idle, so the verdicts are ${fmt((100 * (pVerdicts.cpu - pRead.cpu)) / pVerdicts.cpu)}% of the pass's CPU time; verdicts ${pVerdicts.note}, index ${pIndex.note}, decode + parse ${pRead.note}; ${fmt(parquetJsonMib)} MiB of group JSON, written by DuckDB, 256 rows a row group; "${pf.summary}")`,
   });
   return rows;
 }
