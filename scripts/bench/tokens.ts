@@ -87,12 +87,16 @@ export async function tokenBench(runs: number): Promise<ViewerRow[]> {
   let stripBytes = 0;
   let plainBytes = 0;
   let texts = 0;
+  const cpu: { strip: number[]; plain: number[] } = { strip: [], plain: [] };
   const message = async (text: string, withStrip: boolean) => {
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const view = trajectoryView(JSON.parse(text), 0, 0);
     await decodeStrips(view, tok.file, []);
     const body = JSON.stringify({ type: 'trajectory', version: 1, group: 0, index: 0, view });
     const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    cpu[withStrip ? 'strip' : 'plain'].push((c.user + c.system) / 1000);
     if (withStrip) {
       stripBytes = body.length;
       texts = view.messages[1]?.tokens?.texts?.filter((x) => x !== null).length ?? 0;
@@ -110,9 +114,9 @@ export async function tokenBench(runs: number): Promise<ViewerRow[]> {
   const warm = s.slice(1);
   rows.push({
     what: `token strip, extension side: the trajectory message of a ${LONG_TOKENS.toLocaleString('en-US')}-token turn (its view, ids decoded with a ${tok.vocab.toLocaleString('en-US')}-token tokenizer.json, serialized)`,
-    value: `${fmt(median(warm))} ms (${fmt(stripBytes / 2 ** 20)} MiB message); the first, loading the tokenizer.json: ${fmt(s[0]!)} ms`,
+    value: `${fmt(median(warm))} ms, CPU ${fmt(median(cpu.strip.slice(1)))} ms (${fmt(stripBytes / 2 ** 20)} MiB message); the first, loading the tokenizer.json: ${fmt(s[0]!)} ms`,
     baselineName: 'the same turn as plain text (no logprobs, no ids): its view, serialized',
-    baseline: `${fmt(median(p))} ms (${fmt(plainBytes / 1024, 0)} KiB message)`,
+    baseline: `${fmt(median(p))} ms, CPU ${fmt(median(cpu.plain))} ms (${fmt(plainBytes / 1024, 0)} KiB message)`,
     ratio: median(warm) / median(p),
     note: `(medians of ${runs} alternating runs, the strip's without its first, which loads the tokenizer; strip ${range(warm)}, text ${range(p)}; plain Node: jsdom is not installed, so the webview's first chunk is the host figure's)`,
   });
