@@ -134,7 +134,14 @@ const over = (r: ChildResult) => r.peakRss - r.startRss;
 /** `runs` alternating fresh processes of each mode; the medians of time and of peak RSS over idle. */
 function alternateModes(file: string, modes: Mode[], runs: number): Map<Mode, ChildResult[]> {
   const by = new Map<Mode, ChildResult[]>(modes.map((m) => [m, []]));
-  for (let i = 0; i < runs; i++) for (const m of modes) by.get(m)!.push(runChild(m, file));
+  for (let i = 0; i < runs; i++) {
+    for (const m of modes) {
+      const r = runChild(m, file);
+      by.get(m)!.push(r);
+      // Each child's figures as they come (stderr): a long run cut short still leaves them.
+      console.error(`    ${m}, run ${i + 1}: ${JSON.stringify({ ms: Math.round(r.ms), cpuMs: Math.round(r.cpuMs), overMiB: Math.round(mibOf(over(r))) })}`);
+    }
+  }
   return by;
 }
 
