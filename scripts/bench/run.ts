@@ -89,7 +89,7 @@ const RSS_MB = quick ? 50 : 1024;
  */
 const VERDICT_JSONL_MB = quick ? 20 : 1024;
 const VERDICT_PARQUET_JSON_MB = quick ? 20 : 5000;
-const VERDICT_RUNS = quick ? 1 : 3;
+const VERDICT_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_VERDICT_RUNS) || 3;
 const CALLS = quick ? 20_000 : 200_000;
 /** Peak RSS: fresh child processes per figure, alternating client and raw. */
 const RSS_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_RSS_RUNS) || 5;
