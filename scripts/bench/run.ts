@@ -20,6 +20,8 @@ import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 import { viewerParquetBench } from './viewerParquet';
 import { distributionBench } from './distribution';
+import { verdictBench } from './verdicts';
+import { tokenBench, tokenStripHostBench } from './tokens';
 
 /** One VS Code host of scripts/host/paths.js (plain CommonJS). */
 interface HostSpec {
@@ -82,6 +84,13 @@ const UPLOAD_MB = quick ? 20 : 200;
  */
 const PARQUET_JSON_MB = quick ? 5 : 290;
 const RSS_MB = quick ? 50 : 1024;
+/**
+ * The verdict pass (issue 30): a JSONL step file of this many MiB, and a Parquet step file made of
+ * this many MiB of group JSON (about 1 GiB on disk: the logprobs compress about 5×); fresh processes each.
+ */
+const VERDICT_JSONL_MB = quick ? 20 : 1024;
+const VERDICT_PARQUET_JSON_MB = quick ? 20 : 5000;
+const VERDICT_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_VERDICT_RUNS) || 3;
 const CALLS = quick ? 20_000 : 200_000;
 /** Peak RSS: fresh child processes per figure, alternating client and raw. */
 const RSS_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_RSS_RUNS) || 5;
@@ -703,6 +712,15 @@ async function main() {
     child.kill('SIGTERM');
   }
 
+  // 4b. What ART trains on (issue 30): the verdict pass against the plain index, the token strip's
+  // message and svc's tokenizer.json decoder (plain Node, no service).
+  if (!hostOnly) {
+    console.log(`\nART's verdicts over a step file (${VERDICT_JSONL_MB} MiB JSONL; Parquet of ${VERDICT_PARQUET_JSON_MB} MiB of group JSON)`);
+    for (const v of await verdictBench(VERDICT_JSONL_MB, VERDICT_PARQUET_JSON_MB, VERDICT_RUNS)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+    console.log('\nthe token strip of a 32k-token turn, and the tokenizer.json decoder');
+    for (const v of await tokenBench(quick ? 3 : 9)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+  }
+
   // 5. The extension: bundle size, activation time in the host.
   console.log('\nthe extension');
   spawnSync(process.execPath, ['esbuild.js', '--production'], { cwd: root, stdio: 'ignore' });
@@ -797,6 +815,8 @@ async function main() {
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log(`\nthe trajectory viewer on a 1 GiB ART Parquet step file (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => viewerParquetBench(1, VIEWER_PARQUET_RUNS))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
+    console.log(`\nthe token strip of a 32k-token turn in the viewer (${hostLabel(hostSpec)})`);
+    for (const v of await onAllCpus(() => tokenStripHostBench(6))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
   });
   let table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   // The host rows again, the hosts side by side (value and its ratio to the same run's baseline).

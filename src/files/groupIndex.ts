@@ -87,6 +87,8 @@ export class TrajectoryIndex {
   constructor(
     readonly source: ByteSource,
     readonly format: 'json' | 'jsonl',
+    /** `verdicts: false`: the plain index, without ART's verdicts (the bench's baseline for them). */
+    private readonly opts: { verdicts?: boolean } = {},
   ) {}
 
   get rewardMin(): number | null {
@@ -161,7 +163,7 @@ export class TrajectoryIndex {
     this.columns.add(group?.trajectories.length ?? 0, rewards, stats, (error ? INVALID : 0) | (group?.bare ? BARE : 0));
     this.trajectories += group?.trajectories.length ?? 0;
     if (error) this.invalid.set(i, error);
-    const v = group ? groupVerdict(value) : undefined;
+    const v = group && this.opts.verdicts !== false ? groupVerdict(value) : undefined;
     if (v) addToSummary(this.verdicts, v);
     group?.trajectories.forEach((t, k) => this.logprobs.add(i, k, t));
     this.rowVerdicts.push(v && { training: v.training, trajectories: v.trajectories, text: groupCell(v), fails: v.fails });

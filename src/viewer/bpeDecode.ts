@@ -1,8 +1,8 @@
 /**
  * A minimal decoder for Hugging Face `tokenizer.json` files: token id → the token's text. Decoding
  * needs only the vocabulary (`model.vocab` and `added_tokens`) and the decoder kind, never the
- * merges, so this is a few dozen lines with no dependency instead of a tokenizer library (the
- * `@huggingface/tokenizers` package was not measured: see docs/viewer.md). Handles the GPT-2 byte-level
+ * merges, so this is a few dozen lines with no dependency instead of a tokenizer library (measured
+ * against them in docs/performance.md: scripts/bench/tokenizer-libs.mjs). Handles the GPT-2 byte-level
  * mapping (`ByteLevel` decoder: Llama 3, Qwen, GPT-2) and sentencepiece-style `▁` with `<0xNN>` byte
  * fallback (`Metaspace`, or a `Replace` of `▁`: Llama 2, Mistral). No `vscode` import.
  */

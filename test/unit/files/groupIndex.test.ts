@@ -176,3 +176,22 @@ describe('viewer index: JSON faults between groups', () => {
     assert.match(index.shapeError ?? '', /colon expected \(line 1, column 51\)/);
   });
 });
+
+describe('viewer index: without verdicts', () => {
+  const dir = useTempDir();
+
+  it('builds the plain index (offsets, lines, reward stats) and no verdict when asked: the bench\'s baseline for the verdict pass', async () => {
+    const g = (r: number[]) => JSON.stringify({ trajectories: r.map((reward) => ({ messages_and_choices: [], reward })) });
+    const file = writeTemp(dir(), 'v.jsonl', `${g([1, 0])}\n${g([1, 1])}\n`);
+    const judged = await build(await FileBytes.open(file), 'jsonl');
+    const plainSource = await FileBytes.open(file);
+    opened.push(plainSource);
+    const plain = new TrajectoryIndex(plainSource, 'jsonl', { verdicts: false });
+    await plain.build();
+    assert.equal(judged.verdicts.groups, 2);
+    assert.ok(judged.row(0).verdict, 'the default index has verdicts');
+    assert.equal(plain.verdicts.groups, 0);
+    assert.equal(plain.row(0).verdict, undefined);
+    for (const i of [0, 1]) assert.deepEqual({ ...plain.row(i) }, (({ verdict: _, ...rest }) => rest)(judged.row(i)));
+  });
+});
