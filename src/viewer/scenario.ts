@@ -44,7 +44,7 @@ export interface ScenarioStep {
   rollouts: ScenarioRollout[];
   /** Matching rollouts past MAX_ROLLOUTS_PER_STEP, not listed. */
   more?: number;
-  /** The distinct answers of the step (normalised), in the order met. */
+  /** The distinct answers of the step (as first met; two answers that differ only in case or spaces are one), in the order met. */
   answers: string[];
   /** This step's answers differ from the previous step's that had the scenario. */
   changed?: boolean;
@@ -251,12 +251,20 @@ async function scanGroups(file: string, m: Matcher, signal?: AbortSignal): Promi
   return found;
 }
 
-/** The distinct answers, normalised, in the order met. */
+/** The distinct answers (two that differ only in case or spaces are one), as first met. */
 function answerSet(rollouts: readonly ScenarioRollout[]): string[] {
-  return [...new Set(rollouts.map((r) => normaliseText(r.answer)))];
+  const seen = new Map<string, string>();
+  for (const r of rollouts) {
+    const k = normaliseText(r.answer);
+    if (!seen.has(k)) seen.set(k, r.answer);
+  }
+  return [...seen.values()];
 }
 
-const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\u0000') === [...b].sort().join('\u0000');
+const sameSet = (a: readonly string[], b: readonly string[]) => {
+  const key = (xs: readonly string[]) => xs.map(normaliseText).sort().join('\u0000');
+  return a.length === b.length && key(a) === key(b);
+};
 
 /** The scenario at every step of the split that holds it. A step file that cannot be read is a step with an error. */
 export async function scenarioHistory(q: ScenarioQuery): Promise<ScenarioHistory> {
