@@ -317,3 +317,44 @@ export function meanReward(s: ScenarioStep): number | null {
   const rs = s.rollouts.map((r) => r.reward).filter((r): r is number => r !== null);
   return rs.length ? rs.reduce((a, b) => a + b, 0) / rs.length : null;
 }
+
+/** Trajectory `trajectory` of group `group` of a step file, or undefined when the file has no such trajectory. */
+export async function readTrajectoryAt(file: string, group: number, trajectory: number, signal?: AbortSignal): Promise<{ trajectory: unknown; group: unknown } | undefined> {
+  for await (const g of readTrajectoryGroups(file, { signal })) {
+    if (g.index < group) continue;
+    if (g.index > group) return undefined;
+    const value: unknown = JSON.parse(g.json);
+    const list = isObject(value) && Array.isArray(value.trajectories) ? value.trajectories : [];
+    return trajectory < list.length ? { trajectory: list[trajectory], group: value } : undefined;
+  }
+  return undefined;
+}
+
+/** The scenario a trajectory is: its key's value (the trajectory's metadata, else its group's), else its first user message. */
+export function scenarioOf(t: unknown, group: unknown, key = DEFAULT_SCENARIO_KEY): { scenario: string; by: 'key' | 'firstMessage' } | undefined {
+  const byKey = keyValue(isObject(t) ? t.metadata : undefined, key) ?? keyValue(isObject(group) ? group.metadata : undefined, key);
+  if (byKey !== undefined) return { scenario: byKey, by: 'key' };
+  const m = messagesOf(t).find((x) => x.role === 'user');
+  const text = m ? textOf(m).trim() : '';
+  return text ? { scenario: text.slice(0, MAX_KEY_TEXT), by: 'firstMessage' } : undefined;
+}
+
+/** The distinct scenarios of one step file (for a pick), in file order, at most `max`. */
+export async function scenariosInFile(file: string, key = DEFAULT_SCENARIO_KEY, max = 500, signal?: AbortSignal): Promise<{ scenario: string; by: 'key' | 'firstMessage'; group: number; rewards: number[] }[]> {
+  const out = new Map<string, { scenario: string; by: 'key' | 'firstMessage'; group: number; rewards: number[] }>();
+  for await (const g of readTrajectoryGroups(file, { signal })) {
+    const value: unknown = JSON.parse(g.json);
+    if (!isObject(value) || !Array.isArray(value.trajectories)) continue;
+    for (const t of value.trajectories) {
+      const s = scenarioOf(t, value, key);
+      if (!s) continue;
+      const id = s.by === 'key' ? `k:${s.scenario}` : `m:${normaliseText(s.scenario)}`;
+      const had = out.get(id);
+      const reward = rewardValue(isObject(t) ? t.reward : undefined);
+      if (had) {
+        if (reward !== null) had.rewards.push(reward);
+      } else if (out.size < max) out.set(id, { ...s, group: g.index, rewards: reward === null ? [] : [reward] });
+    }
+  }
+  return [...out.values()];
+}
