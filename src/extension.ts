@@ -71,6 +71,8 @@ export interface SvcExtensionApi {
   compareRuns: CompareRuns;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
+  /** "Follow Scenario Across Steps…" (the tests wait on its tables). */
+  scenarios: ScenarioPanels;
   /** What the language model tools run against (the tests call their confirmations directly). */
   agentHost: ToolHost;
   links: LinkHandler;
@@ -165,6 +167,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
   host.trajectoryViewer(viewer);
+  const scenarios = new ScenarioPanels(context.extensionUri, log, errors, viewer.transcriptStore);
 
   // The agents' tools run on the same connection and key approvals as the commands, never prompting.
   const agentHost = new ConnectionHost(connection, (text) => log.redact(text), new SentUploads(context.workspaceState));
@@ -219,7 +222,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     fileKinds,
     ...registerUploadCommands(uploads),
     ...viewer.register(),
-    ...new ScenarioPanels(context.extensionUri, log, errors, viewer.transcriptStore).register(),
+    ...scenarios.register(),
     ...registerImportCommands(imports),
   );
 
@@ -248,6 +251,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     compareRuns,
     statusBar,
     viewer,
+    scenarios,
     agentHost,
     links,
     uploads,

@@ -53,8 +53,11 @@ function placeOf(v: unknown, field: string, cmd: string): Place {
 export class ScenarioPanels implements vscode.Disposable {
   private readonly panels = new Set<vscode.WebviewPanel>();
   private readonly shown = new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>();
-  /** A table was sent to its webview (tests wait on it). */
+  /** A table was sent to its webview. */
   readonly onDidShow = this.shown.event;
+  private readonly rendered = new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>();
+  /** A webview drew its table (tests wait on it). */
+  readonly onDidRender = this.rendered.event;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -70,6 +73,7 @@ export class ScenarioPanels implements vscode.Disposable {
   dispose(): void {
     for (const p of this.panels) p.dispose();
     this.shown.dispose();
+    this.rendered.dispose();
   }
 
   private async follow(how: Invocation, arg: unknown): Promise<ScenarioHistory | undefined> {
@@ -155,6 +159,8 @@ export class ScenarioPanels implements vscode.Disposable {
           if (v.type === 'ready') {
             await panel.webview.postMessage(message);
             this.shown.fire({ panel, history: h });
+          } else if (v.type === 'rendered') {
+            this.rendered.fire(v);
           } else if (v.type === 'open') {
             const f = files.get(v.step);
             if (f) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(f), 'svc.trajectoryViewer', vscode.ViewColumn.Beside);

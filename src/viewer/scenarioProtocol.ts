@@ -40,6 +40,8 @@ const Place = z.object({ step: int(), group: int(), trajectory: int() });
 
 export const FromScenario = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
+  /** The table was drawn: its rollout rows, the steps marked changed, and whether Compare is enabled (tests wait on it). */
+  z.object({ type: z.literal('rendered'), rows: int(), changed: z.array(int()), compare: z.boolean() }),
   /** Opens a step file in the viewer. */
   z.object({ type: z.literal('open'), step: int() }),
   /** The two rollouts' transcripts side by side in the diff editor. */

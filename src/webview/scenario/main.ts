@@ -62,6 +62,7 @@ function render(m: History): void {
   );
   app.removeAttribute('aria-busy');
   update();
+  post({ type: 'rendered', rows: app.querySelectorAll('tbody tr[data-step]').length, changed: m.steps.filter((s) => s.changed).map((s) => s.step), compare: !compare.disabled });
 }
 
 window.addEventListener('message', (e: MessageEvent) => {

@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ScenarioHistory } from '../../../src/viewer/scenario';
 import { answerAt, changeStep, questionOf, rewardOf, scenarioId, writeArtRun, type WrittenRun } from '../../fixtures/art/run';
-import { waitFor } from './helpers';
+import { api, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
 const scenarioTabs = () =>
@@ -29,6 +29,11 @@ describe('Follow Scenario Across Steps', function () {
 
   it('scripted { run, scenario }: the table of every step, the first change marked, in a webview; no prompt', async () => {
     const prompts = new Prompts();
+    const drawn = new Promise<Record<string, unknown>>((resolve) => {
+      void api().then((a) => {
+        const sub = a.scenarios.onDidRender((r) => (sub.dispose(), resolve(r)));
+      });
+    });
     try {
       const h = await vscode.commands.executeCommand<ScenarioHistory>('svc.followScenario', { run: run.modelDir, scenario: scenarioId(1) });
       assert.deepStrictEqual(
@@ -43,6 +48,8 @@ describe('Follow Scenario Across Steps', function () {
       assert.strictEqual(h.steps.at(-1)!.rollouts[0]!.answer, answerAt(1, 12));
       await waitFor('the scenario tab', () => scenarioTabs().length === 1, 20_000);
       assert.match(scenarioTabs()[0]!.label, /^Scenario scenario-01 · train/);
+      const r = await drawn;
+      assert.deepStrictEqual(r, { type: 'rendered', rows: 36, changed: [changeStep(1)], compare: false }, 'one row per rollout, the first change marked');
       assert.deepStrictEqual(prompts.prompts(), []);
     } finally {
       prompts.dispose();
