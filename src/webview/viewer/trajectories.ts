@@ -119,6 +119,7 @@ export function onTrajectory(v: TrajectoryView | undefined, error: string | unde
     renderTrajectory(v, page.detail?.trajectories.length ?? 0, {
       reveal: (message, history, path) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history, path }),
       compare: () => send({ type: 'compare', group: v.group, trajectory: v.index }),
+      ...(document.body.dataset.run === 'step' ? { follow: () => send({ type: 'followScenario', group: v.group, trajectory: v.index }) } : {}),
     }),
   );
   if (page.pendingMessage) {
@@ -176,6 +177,7 @@ export function report(v: TrajectoryView | undefined): void {
     groupRows: document.querySelectorAll('#groups .vrow').length,
     groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
     untrainedOnly: !!state.untrained,
+    followScenario: !!conversation.querySelector('.traj-head .follow-scenario'),
     trajectoryRows: [...document.querySelectorAll<HTMLElement>('#trajectories .vrow')]
       .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
       .map((r) => {

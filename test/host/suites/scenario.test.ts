@@ -92,6 +92,26 @@ describe('Follow Scenario Across Steps', function () {
     }
   });
 
+  it("the viewer of a step file offers Follow scenario across steps on a trajectory; a file outside a run does not", async () => {
+    const file = vscode.Uri.file(run.files.train![4]!.path);
+    await vscode.commands.executeCommand('vscode.openWith', file, 'svc.trajectoryViewer');
+    const viewer = (await api()).viewer;
+    await waitFor('the viewer to render a trajectory', () => viewer.sessionsFor(file)[0]?.lastRendered?.trajectory !== undefined, 30_000);
+    const session = viewer.sessionsFor(file)[0]!;
+    assert.strictEqual(session.lastRendered!.followScenario, true);
+    const h = (await session.followScenario(3, 1)) as ScenarioHistory;
+    assert.strictEqual(h.scenario, scenarioId(3));
+    assert.strictEqual(h.steps.length, 12);
+    await waitFor('the scenario tab', () => scenarioTabs().length === 1, 20_000);
+
+    const loose = path.join(dir, 'loose.jsonl');
+    fs.copyFileSync(run.files.train![1]!.path, loose);
+    const uri = vscode.Uri.file(loose);
+    await vscode.commands.executeCommand('vscode.openWith', uri, 'svc.trajectoryViewer');
+    await waitFor('the viewer to render a trajectory', () => viewer.sessionsFor(uri)[0]?.lastRendered?.trajectory !== undefined, 30_000);
+    assert.strictEqual(viewer.sessionsFor(uri)[0]!.lastRendered!.followScenario, false);
+  });
+
   it('compares two rollouts of different step files as transcripts in the diff editor', async () => {
     const left = run.files.train![0]!.path;
     const right = run.files.train![11]!.path;
