@@ -178,7 +178,7 @@ export class ScenarioPanels implements vscode.Disposable {
     ];
     panel.onDidDispose(() => {
       this.panels.delete(panel);
-      subs.forEach((s) => s.dispose());
+      for (const s of subs) s.dispose();
     });
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { entry: 'scenario', title });
   }

@@ -154,6 +154,25 @@ describe('Compare Runs', () => {
     assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', uris[0], uris), [`file:${file}`, `file:${path.join(second, 'history.jsonl')}`]);
   });
 
+  it('draws every chart of a comparison over one step range, though a run logged a metric only early', async () => {
+    const a = await api();
+    const early = path.join(dir, '.art', 'demo', 'models', 'run-d');
+    fs.mkdirSync(early, { recursive: true });
+    // val/reward stops at step 50, loss/train goes on to 300: the charts used to span 10–100 and 10–300.
+    const lines = [];
+    for (let step = 10; step <= 300; step += 10) lines.push(artLine(step, step <= 50 ? { 'val/reward': step / 100, 'loss/train': 1 / step } : { 'loss/train': 1 / step }));
+    fs.writeFileSync(path.join(early, 'history.jsonl'), lines.join('\n') + '\n');
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    await vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ file: path.join(early, 'history.jsonl') }, { file }] });
+    const p = await opened;
+    const r = await rendered(p, '30 and 10 steps', (x) => x.counts[0] === 30 && x.counts[1] === 10 && x.charts === 2, 12_000).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(p.lastRendered)}`);
+    });
+    assert.deepStrictEqual({ ...r.xRanges }, { 'val/reward': [10, 300], 'loss/train': [10, 300] });
+  });
+
   it('rejects a scripted call with one run, opening nothing', async () => {
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ modelId: MODEL }] })),

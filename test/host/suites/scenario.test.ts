@@ -30,9 +30,12 @@ describe('Follow Scenario Across Steps', function () {
   it('scripted { run, scenario }: the table of every step, the first change marked, in a webview; no prompt', async () => {
     const prompts = new Prompts();
     const drawn = new Promise<Record<string, unknown>>((resolve) => {
-      void api().then((a) => {
-        const sub = a.scenarios.onDidRender((r) => (sub.dispose(), resolve(r)));
-      });
+      api().then(
+        (a) => {
+          const sub = a.scenarios.onDidRender((r) => (sub.dispose(), resolve(r)));
+        },
+        () => undefined,
+      );
     });
     try {
       const h = await vscode.commands.executeCommand<ScenarioHistory>('svc.followScenario', { run: run.modelDir, scenario: scenarioId(1) });
