@@ -211,7 +211,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
-    registerCompareCommand(compareRuns, connection, context.globalState),
+    registerCompareCommand(compareRuns, connection, context.globalState, () => dashboards.openHistoryFiles()),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
     ...registerFeedbackCommands(feedback),
