@@ -129,6 +129,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** A file dashboard's step-file line as shown ("Trajectories: ★ best step 3: train …"), and its links (step/split). */
     stepFiles: z.optional(z.string()),
     stepLinks: z.optional(z.array(z.string())),
+    /** Each chart's y axis as drawn, [min, max]. */
+    yRanges: z.optional(dictOf(z.array(z.number()), 'axis ranges')),
   }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);

@@ -158,7 +158,7 @@ function paint(): void {
   const drawn = { count: series.length, charts: charts.count, best: bestId, latest: latestId, selected: [...ui.selected], ...(links ? { stepFiles: stepFiles.textContent ?? '', stepLinks: links } : {}) };
   const started = since;
   // The frame after this one starts once this one is painted.
-  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, ms: performance.now() - started }));
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, ms: performance.now() - started, yRanges: charts.yRanges() }));
 }
 
 /** Links to the step files of the best, latest and selected steps, one per split (a file dashboard). */

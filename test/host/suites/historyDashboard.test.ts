@@ -177,6 +177,19 @@ with open(os.path.join(sys.argv[1], "0001.jsonl"), "w") as f:
     await rendered(panel, '3 steps again', (x) => x.count === 3);
   });
 
+  it("gives a metric that stayed 0 its group's scale (0–0.1 beside a reward std of 0.02–0.1), not 0–100", async () => {
+    const a = await api();
+    const run = path.join(dir, '.art', 'demo', 'models', 'flat');
+    fs.mkdirSync(run, { recursive: true });
+    const flat = path.join(run, 'history.jsonl');
+    fs.writeFileSync(flat, [1, 2, 3, 4].map((s) => pyLine({ 'train/reward_std': s / 40, 'train/exception_rate': 0 }, s, `2026-11-20T09:0${s}:00`)).join('\n') + '\n');
+    const flatKey = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file: flat });
+    const panel = a.dashboards.panel(flatKey)!;
+    const r = await rendered(panel, 'the two train charts', (x) => x.count === 4 && x.charts === 2 && !!x.yRanges?.['train/exception_rate']);
+    assert.deepStrictEqual(r.yRanges!['train/exception_rate'], [0, 0.1], JSON.stringify(r.yRanges));
+    panel.panel.dispose();
+  });
+
   it('opens from a model folder, and rejects a missing or non-history file naming file and line, with no prompt', async () => {
     const modelDir = path.dirname(file);
     assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.open', vscode.Uri.file(modelDir)), key, 'the folder opens its history.jsonl');
