@@ -144,7 +144,8 @@ export function finalAnswer(t: unknown): { answer: string; cut?: boolean } {
 
 /** A metadata value as a scenario name (strings as they are, numbers and the rest as JSON). */
 function keyValue(metadata: unknown, key: string): string | undefined {
-  if (!isObject(metadata)) return undefined;
+  // Own keys only: "__proto__" or "constructor" is not a metadata value.
+  if (!isObject(metadata) || !Object.hasOwn(metadata, key)) return undefined;
   const v = metadata[key];
   if (v === undefined || v === null) return undefined;
   return typeof v === 'string' ? v : JSON.stringify(v);

@@ -128,3 +128,19 @@ describe('A scenario across steps (scenarioHistory)', function () {
     }
   });
 });
+
+describe('A scenario across steps: the key is an own metadata key', () => {
+  it('"__proto__" or "constructor" as the key finds nothing by the key (every trajectory falls back to its first message)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-scenario-proto-'));
+    try {
+      const run = await writeArtRun(dir, { splits: { train: 2 }, jsonlSteps: [1, 2], scenarios: 2 });
+      for (const key of ['__proto__', 'constructor']) {
+        const h = await scenarioHistory({ run: run.modelDir, scenario: '{}', key });
+        assert.equal(h.steps.length, 0, key);
+        assert.deepEqual(h.matchedBy, { key: 0, firstMessage: 0 });
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
