@@ -205,7 +205,7 @@ export class Charts {
       width,
       height: HEIGHT,
       // A flat line (all values equal) takes its group's scale rather than uPlot's 0–100 (shared/axis.ts).
-      scales: { x: { time: false }, y: { range: (_u, min, max) => (min === max ? this.flatRange(metric, min) : [min, max]) } },
+      scales: { x: { time: false }, y: { range: (_u, min, max) => (min === max ? uPlot.rangeNum(...this.flatRange(metric, min), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) } },
       series,
       axes: [{ ...axis(32) }, { ...axis(56), values: (_u, splits) => splits.map(tick) }],
       cursor: { sync: { key: 'svc-dashboard-steps' }, drag: { x: true, y: false } },

@@ -10,7 +10,8 @@ import './compare.css';
 import uPlot from 'uplot';
 import { alignByStep, compareCellTexts, compareTable, stepRange, type CompareRow } from '../../dashboard/shared/compare';
 import { FromCompare, ToCompare } from '../../dashboard/shared/compareProtocol';
-import { defaultCharts, orderedMetrics } from '../../dashboard/shared/metrics';
+import { defaultCharts, metricGroup, orderedMetrics } from '../../dashboard/shared/metrics';
+import { extentOf, flatAxis, type Extent } from '../../dashboard/shared/axis';
 import { type SyncStatus } from '../../dashboard/shared/protocol';
 import { parseMessage } from '../shared/protocol';
 import { CheckpointSeries, columnsFromWire } from '../../dashboard/shared/series';
@@ -87,6 +88,20 @@ function fit(): void {
   for (const p of plots) if (Math.abs(p.plot.width - width) > 1) p.plot.setSize({ width, height: HEIGHT });
 }
 
+/** The y range of a metric whose values are all `value` in every run: the scale of its group's other metrics over the runs. */
+function flatRange(metric: string, value: number): [number, number] {
+  const group = metricGroup(metric);
+  const siblings: Extent[] = [];
+  for (const s of series) {
+    for (const [name, values] of s.columns) {
+      if (name === metric || metricGroup(name) !== group) continue;
+      const e = extentOf(values);
+      if (e) siblings.push(e);
+    }
+  }
+  return flatAxis(value, siblings);
+}
+
 function drawCharts(): void {
   xRange = stepRange(series);
   const names = orderedMetrics(new Set(series.flatMap((s) => s.metricNames())));
@@ -119,7 +134,8 @@ function drawCharts(): void {
     const opts: uPlot.Options = {
       width,
       height: HEIGHT,
-      scales: { x: { time: false, range: (_u, min, max) => xRange ?? [min, max] } },
+      // A metric flat in every run (an exception rate at 0) takes its group's scale, not 0–100 (shared/axis.ts).
+      scales: { x: { time: false, range: (_u, min, max) => xRange ?? [min, max] }, y: { range: (_u, min, max) => (min === max ? uPlot.rangeNum(...flatRange(metric, min), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) } },
       axes: [axis(32), { ...axis(56), values: (_u, splits) => splits.map(tick) }],
       series: [{ label: 'step' }, ...runs.map((r, i) => ({ label: r.label, stroke: c[i % c.length]!, width: isHighContrast() ? 2 : 1.25, spanGaps: true }))],
       cursor: { sync: { key: 'svc-compare-steps' }, drag: { x: true, y: false } },
@@ -192,14 +208,14 @@ function paint(): void {
   };
   // The x scales are set once uPlot has committed the draw: read them in the next frame.
   const drawnPlots = [...plots];
-  const xRanges = () =>
+  const ranges = (scale: 'x' | 'y') =>
     dict(
       drawnPlots.flatMap((p): [string, number[]][] => {
-        const { min, max } = p.plot.scales.x!;
+        const { min, max } = p.plot.scales[scale] ?? {};
         return typeof min === 'number' && typeof max === 'number' ? [[p.metric, [min, max]]] : [];
       }),
     );
-  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, xRanges: xRanges() }));
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, xRanges: ranges('x'), yRanges: ranges('y') }));
 }
 
 new ResizeObserver(fit).observe(chartsRoot);

@@ -204,6 +204,28 @@ describe('Compare Runs', () => {
     }
   });
 
+  it('gives a metric flat in every run its group\'s scale, not 0–100', async () => {
+    const a = await api();
+    const files = ['run-e', 'run-f'].map((name, r) => {
+      const d = path.join(dir, '.art', 'demo', 'models', name);
+      fs.mkdirSync(d, { recursive: true });
+      const lines = [1, 2, 3].map((step) => artLine(step, { 'train/reward_std': (step + r) / 40, 'train/exception_rate': 0 }));
+      fs.writeFileSync(path.join(d, 'history.jsonl'), lines.join('\n') + '\n');
+      return path.join(d, 'history.jsonl');
+    });
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    await vscode.commands.executeCommand('svc.dashboard.compare', { runs: files.map((file) => ({ file })) });
+    const p = await opened;
+    const r = await rendered(p, 'both runs', (x) => x.counts[0] === 3 && x.counts[1] === 3 && !!x.yRanges?.['train/exception_rate'], 12_000).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(p.lastRendered)}`);
+    });
+    // uPlot's usual 10% pad over the group's 0–0.1 (uPlot gave the flat line 0–100 before).
+    const [lo, hi] = r.yRanges!['train/exception_rate']!;
+    assert.ok(lo === 0 && hi >= 0.1 && hi <= 0.12, JSON.stringify(r.yRanges));
+  });
+
   it('rejects a scripted call with one run, opening nothing', async () => {
     await assert.rejects(
       Promise.resolve(vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ modelId: MODEL }] })),
