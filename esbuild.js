@@ -11,6 +11,7 @@ const webviewEntries = {
   dashboard: 'src/webview/dashboard/main.ts',
   compare: 'src/webview/dashboard/compare.ts',
   threadDetails: 'src/webview/threadDetails/main.ts',
+  scenario: 'src/webview/scenario/main.ts',
 };
 
 const production = process.argv.includes('--production');

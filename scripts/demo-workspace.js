@@ -13,6 +13,7 @@ const { writeArtHistory } = require('./demo-art-history');
 const PROJECT = 'demo-entity/chatbot';
 const MODEL = 'demo-model-7b';
 const { writeArtSteps } = require('./demo-art-steps');
+const { writeArtRun } = require('./demo-art-run');
 const { richGroups, RICH_FILE } = require('./demo-rich-trajectories');
 const { writeHarborDemo } = require('./demo-harbor');
 
@@ -137,6 +138,12 @@ function writeDemoWorkspace(dir, options) {
 
   const history = writeArtHistory(dir);
   files.push({ name: history, what: 'the metrics of a 50-step training run as ART writes them: Open Training Dashboard (explorer context menu, also on the agent-7b folder) charts them' });
+
+  const long = writeArtRun(dir);
+  files.push({
+    name: long.history,
+    what: `a longer run (${long.steps.train} train and ${long.steps.val} val step files, the first two as older ART's JSONL): in a step file, "Follow scenario across steps" on a trajectory (or svc: Follow Scenario Across Steps… in the palette) lines up its rewards and answers step by step and marks where the answer changed`,
+  });
 
   const refs = recentTurnRefs(fixture, 3);
   const notes = [

@@ -46,6 +46,7 @@ import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
 import { registerHarnessCommands } from './harnesses/commands';
+import { ScenarioPanels } from './viewer/scenarioPanel';
 import { reportBackgroundFailuresTo, background } from './common/background';
 import { registerLinkCommands } from './links/commands';
 import { LinkHandler } from './links/handler';
@@ -77,6 +78,8 @@ export interface SvcExtensionApi {
   compareRuns: CompareRuns;
   statusBar: StatusBar;
   viewer: TrajectoryViewerProvider;
+  /** "Follow Scenario Across Steps…" (the tests wait on its tables). */
+  scenarios: ScenarioPanels;
   /** What the language model tools run against (the tests call their confirmations directly). */
   agentHost: ToolHost;
   links: LinkHandler;
@@ -181,6 +184,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
   host.trajectoryViewer(viewer);
+  const scenarios = new ScenarioPanels(context.extensionUri, log, errors, viewer.transcriptStore);
 
   // The agents' tools run on the same connection and key approvals as the commands, never prompting.
   const agentHost = new ConnectionHost(connection, (text) => log.redact(text), new SentUploads(context.workspaceState));
@@ -225,7 +229,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
     ...registerDashboardCommands(dashboards, connection, context.globalState),
     ...registerRunsCommands(runs, () => runsView.selection),
-    registerCompareCommand(compareRuns, connection, context.globalState),
+    registerCompareCommand(compareRuns, connection, context.globalState, () => dashboards.openHistoryFiles()),
     registerCommand('svc.showLog', () => log.channel.show()),
     registerMcpConfigCommand(connection, context.extensionUri),
     ...registerFeedbackCommands(feedback),
@@ -237,6 +241,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerUploadCommands(uploads),
     ...viewer.register(),
     ...registerHarnessCommands(log),
+    ...scenarios.register(),
     ...registerImportCommands(imports),
   );
 
@@ -268,6 +273,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     compareRuns,
     statusBar,
     viewer,
+    scenarios,
     agentHost,
     links,
     uploads,

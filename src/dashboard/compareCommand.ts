@@ -38,25 +38,45 @@ async function scriptedRuns(runs: unknown): Promise<RunSpec[]> {
 
 const ADD_FILE = 'Add history.jsonl file…';
 
-/** The palette: a multi-select pick of the known models, and history files picked from disk. */
-async function pickRuns(connection: Connection, globalState: vscode.Memento): Promise<RunSpec[] | undefined> {
+/** Where the file dialog starts: the workspace's `.art` folder when there is one, else the workspace folder. */
+async function dialogStart(): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  if (!folder) return undefined;
+  const art = vscode.Uri.joinPath(folder, '.art');
+  try {
+    if ((await vscode.workspace.fs.stat(art)).type & vscode.FileType.Directory) return art;
+  } catch {
+    // No .art folder: the workspace.
+  }
+  return folder;
+}
+
+/**
+ * The palette: a multi-select pick of the known models and of the history.jsonl files whose
+ * dashboard is open, and more history files picked from disk.
+ */
+async function pickRuns(connection: Connection, globalState: vscode.Memento, openFiles: () => readonly string[]): Promise<RunSpec[] | undefined> {
   const known = [...new Set([...connection.config.models, ...recent(globalState, RECENT_MODELS)])];
-  const items: vscode.QuickPickItem[] = [
-    ...known.map((m) => ({ label: m, description: 'model checkpoints' })),
+  type Item = vscode.QuickPickItem & { run?: RunSpec };
+  const runName = (f: string) => path.basename(path.dirname(f));
+  const items: Item[] = [
+    ...known.map((m): Item => ({ label: m, description: 'model checkpoints', run: { modelId: m } })),
+    ...openFiles().map((f): Item => ({ label: runName(f), description: `history.jsonl · dashboard open`, detail: vscode.workspace.asRelativePath(f), run: { file: vscode.Uri.file(f) } })),
     { label: ADD_FILE, description: 'ART run history', alwaysShow: true },
   ];
   const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: 'svc: Compare Runs', placeHolder: 'Pick two or more runs (models, and history.jsonl files)' });
   if (!picked) return undefined;
-  const runs: RunSpec[] = picked.filter((p) => p.label !== ADD_FILE).map((p) => ({ modelId: p.label }));
+  const runs: RunSpec[] = picked.flatMap((p) => (p.run ? [p.run] : []));
   if (picked.some((p) => p.label === ADD_FILE)) {
-    const files = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, title: 'svc: history.jsonl files (or model folders) to compare', filters: { 'ART history': ['jsonl'] } });
+    const defaultUri = await dialogStart();
+    const files = await vscode.window.showOpenDialog({ canSelectMany: true, canSelectFiles: true, canSelectFolders: true, title: 'svc: history.jsonl files (or model folders) to compare', filters: { 'ART history': ['jsonl'] }, ...(defaultUri ? { defaultUri } : {}) });
     if (!files) return undefined;
     for (const f of files) runs.push(await fileRun(f));
   }
   return runs;
 }
 
-export function registerCompareCommand(compare: CompareRuns, connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+export function registerCompareCommand(compare: CompareRuns, connection: Connection, globalState: vscode.Memento, openFiles: () => readonly string[] = () => []): vscode.Disposable {
   /**
    * From the Checkpoints view (the selected models), the explorer (the selected history.jsonl
    * files and model folders), the palette (a pick), or `{ runs: [...] }` (never prompts).
@@ -74,7 +94,7 @@ export function registerCompareCommand(compare: CompareRuns, connection: Connect
     } else if (arg !== undefined) {
       throw new InputError('svc.dashboard.compare takes { runs: [{ modelId } | { file }, ...] }.');
     } else if (how.interactive) {
-      runs = await pickRuns(connection, globalState);
+      runs = await pickRuns(connection, globalState, openFiles);
       if (!runs) return undefined;
     }
     if (!runs || runs.length < 2) throw new InputError(`Compare Runs needs at least two runs: ${how.interactive ? 'select two or more models or history.jsonl files' : 'pass { runs: [...] } with two or more'} (got ${runs?.length ?? 0}).`, { field: 'runs' });

@@ -22,13 +22,28 @@ const CHUNK = 1 << 20;
 /** Problems kept for the status and the log (the count goes on). */
 const KEEP_PROBLEMS = 20;
 
-/** The folder names under `<model dir>/trajectories/`: the splits that have step files. */
-async function listSplits(modelDir: string): Promise<string[]> {
+/** Steps listed per split at most (the dashboard links only steps that have a file). */
+const MAX_LISTED_STEPS = 100_000;
+const STEP_FILE = /^(\d+)\.(parquet|jsonl)$/;
+
+/** The folder names under `<model dir>/trajectories/`: the splits that have step files, and the steps that have a file in each. */
+async function listSplits(modelDir: string): Promise<{ splits: string[]; steps: Record<string, number[]> }> {
+  const steps = dict<number[]>();
   try {
-    const entries = await fs.promises.readdir(path.join(modelDir, 'trajectories'), { withFileTypes: true });
-    return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const root = path.join(modelDir, 'trajectories');
+    const entries = await fs.promises.readdir(root, { withFileTypes: true });
+    const splits = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    for (const split of splits) {
+      const found = new Set<number>();
+      for (const name of await fs.promises.readdir(path.join(root, split)).catch(() => [] as string[])) {
+        const m = STEP_FILE.exec(name);
+        if (m && found.size < MAX_LISTED_STEPS) found.add(Number(m[1]));
+      }
+      steps[split] = [...found].sort((a, b) => a - b);
+    }
+    return { splits, steps };
   } catch {
-    return [];
+    return { splits: [], steps };
   }
 }
 
@@ -53,6 +68,7 @@ export class HistorySync extends Disposable implements DashboardSource {
   private problems: HistoryProblem[] = [];
   private problemCount = 0;
   private splits: string[] = [];
+  private splitSteps: Record<string, number[]> = dict();
   private identity: string | undefined;
   private complete = false;
   private active = false;
@@ -115,7 +131,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       error: this.error,
       pollSeconds: 0,
       updatedAt: this.updatedAt,
-      file: { name: this.file, watching: this.active, recordedAt: this.recordedAt, problems: this.problemCount, problem: this.problems[0] && `line ${this.problems[0].line}: ${this.problems[0].message}`, splits: this.splits },
+      file: { name: this.file, watching: this.active, recordedAt: this.recordedAt, problems: this.problemCount, problem: this.problems[0] && `line ${this.problems[0].line}: ${this.problems[0].message}`, splits: this.splits, steps: this.splitSteps },
     };
   }
 
@@ -218,7 +234,7 @@ export class HistorySync extends Disposable implements DashboardSource {
       }
       const pending = this.reader.pending();
       if (pending) added = this.merge(mergeHistoryLines([pending]), first, false) || added;
-      this.splits = await listSplits(this.modelDir);
+      ({ splits: this.splits, steps: this.splitSteps } = await listSplits(this.modelDir));
       this.updatedAt = Date.now();
       this.complete = true;
       if (added || first) this.appended.fire({ columns: { ids: [], steps: [], metrics: dict() }, fresh: !first, done: true });

@@ -107,6 +107,11 @@ export class Dashboards extends Disposable implements DashboardHost {
     return this.panels.get(modelId);
   }
 
+  /** The history.jsonl files whose dashboard is open (Compare Runs offers them in its pick). */
+  openHistoryFiles(): string[] {
+    return [...this.panels.values()].map((p) => p.sync).filter((s): s is HistorySync => s instanceof HistorySync).map((s) => s.fsPath);
+  }
+
   /** The model of the dashboard in the active editor tab, if any. */
   active(): string | undefined {
     for (const [modelId, p] of this.panels) if (p.panel.active) return modelId;

@@ -300,6 +300,8 @@ export const FromWebview = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('upload'), group: z.optional(num) }),
   z.object({ type: z.literal('compare'), group: num, trajectory: num }),
+  /** "Follow this scenario across steps" (a step file of an ART run): svc.followScenario on this trajectory. */
+  z.object({ type: z.literal('followScenario'), group: num, trajectory: num }),
   /** What the webview shows after a render: for the tests and the bench, and the screen reader's summary. */
   z.object({
     type: z.literal('rendered'),
@@ -338,6 +340,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     trajectoryRows: z.optional(z.array(z.object({ label: z.string(), badge: z.string(), tooltip: z.string() }))),
     /** Clickable links (`a[href]`) in the conversation: always 0, a trajectory file's links are text. */
     liveLinks: z.optional(num),
+    /** The trajectory's "Follow scenario across steps" button is shown (a step file of a run). */
+    followScenario: z.optional(z.boolean()),
     sinceLoadMs: num,
     /** When the webview's script started, on the same clock. */
     scriptStartMs: z.optional(num),

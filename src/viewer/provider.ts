@@ -31,6 +31,10 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
   readonly onDidOpen = this._onDidOpen.event;
   private readonly groupFiles = new GroupFiles();
   private readonly transcripts = new TranscriptStore();
+  /** The transcripts the diff editor shows (the scenario view compares across files with the same store). */
+  get transcriptStore(): TranscriptStore {
+    return this.transcripts;
+  }
 
   constructor(
     private readonly extensionUri: vscode.Uri,

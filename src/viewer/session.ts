@@ -92,7 +92,9 @@ export class ViewerSession extends Disposable implements ActionHost {
     this.name = path.basename(uri.path);
     this.parquet = formatOf(uri.path) === 'parquet' || isEvalLog(uri.path);
     panel.webview.options = webviewOptions(deps.extensionUri);
-    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}` });
+    // A step file of an ART run (trajectories/<split>/<step>.<ext>) offers "Follow this scenario across steps".
+    const inRun = uri.scheme === 'file' && /^trajectories$/i.test(path.basename(path.dirname(path.dirname(uri.fsPath))));
+    panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}`, data: { run: inRun ? 'step' : 'file' } });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
     this.probed = this.probe();
     background(this.start(), `Trajectory viewer: indexing ${this.name}`);
@@ -380,6 +382,9 @@ export class ViewerSession extends Disposable implements ActionHost {
         return;
       case 'compare':
         return this.compare({ group: m.group, trajectory: m.trajectory });
+      case 'followScenario':
+        await this.followScenario(m.group, m.trajectory);
+        return;
       case 'rendered': {
         const report = { ...m, at: performance.now() };
         this.lastRendered = report;
@@ -541,6 +546,11 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Uploads one group through svc.uploadTrajectories (a file holding just its text). */
   uploadGroup(group: number): Promise<UploadReport | undefined> {
     return uploadGroup(this, group);
+  }
+
+  /** svc.followScenario on one trajectory of this step file (its scenario across the run's steps). */
+  async followScenario(group: number, trajectory: number): Promise<unknown> {
+    return vscode.commands.executeCommand('svc.followScenario', { file: this.uri.fsPath, group, trajectory });
   }
 
   /** Opens two trajectories' transcripts in the diff editor; asks which other one when `to` is not given. */

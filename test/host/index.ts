@@ -69,6 +69,7 @@ function loadSuites(): void {
   require('./suites/viewerTokens.test');
   require('./suites/viewerHarbor.test');
   require('./suites/viewerLogprobs.test');
+  require('./suites/scenario.test');
   require('./suites/scripted.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');

@@ -53,6 +53,14 @@ export const ExplainTrajectoryInput = z.strictObject({
 });
 export type ExplainTrajectoryInput = z.infer<typeof ExplainTrajectoryInput>;
 
+export const ScenarioHistoryInput = z.strictObject({
+  run: text(4096).describe("The ART run: its folder (.art/<project>/models/<model>/), its history.jsonl, or one of its step files (trajectories/<split>/<step>.parquet); a path in the workspace, or absolute."),
+  scenario: text(4096).describe('The scenario: the value of the metadata key (e.g. a scenario_id), or the first user message of the task (compared ignoring case and spaces).'),
+  key: text(256).optional().describe('The metadata key that names the task (the trajectory\'s metadata, else its group\'s). Default scenario_id. Trajectories without it are matched by their first user message.'),
+  split: text(256).optional().describe('The split. Default: that of a step file given as run, else train.'),
+});
+export type ScenarioHistoryInput = z.infer<typeof ScenarioHistoryInput>;
+
 const JsonObject = z.record(z.string(), z.unknown());
 
 export const AttachFeedbackInput = z

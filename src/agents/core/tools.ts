@@ -1,5 +1,5 @@
 /**
- * The seven tools an agent can call, the same in VS Code (language model tools) and in the MCP
+ * The tools an agent can call, the same in VS Code (language model tools) and in the MCP
  * server: names, descriptions, input schemas and runs. Every outcome is text; nothing a model
  * sends makes a tool throw (`runTool`, `prepareTool`). Pure: no vscode import.
  */
@@ -9,12 +9,14 @@ import { listCheckpoints } from './checkpoints';
 import { explainTrajectory } from './explain';
 import { describeError, type ToolHost } from './host';
 import { summarizeRun } from './run';
+import { scenarioHistoryTool } from './scenario';
 import {
   AttachFeedbackInput,
   ExplainTrajectoryInput,
   inputProblems,
   ListCheckpointsInput,
   ListThreadsInput,
+  ScenarioHistoryInput,
   SummarizeRunInput,
   SummarizeTrajectoriesInput,
   toJsonSchema,
@@ -112,6 +114,19 @@ export const TOOLS: readonly AgentTool[] = [
     reads: (i) => [i.file],
     progress: (i) => `Explaining group ${i.group}, trajectory ${i.trajectory} of ${i.file}`,
     run: explainTrajectory,
+  }),
+  tool({
+    name: 'svc_scenario_history',
+    title: 'Follow a scenario across the steps of an ART run',
+    description:
+      'Follows one scenario (the same task) across the steps of a local ART run (.art/<project>/models/<model>/, its step files trajectories/<split>/<step>.parquet or .jsonl): per step, the rewards of that scenario\'s rollouts and their final answers (the last assistant message, cut), and the first step where the answer changed. ' +
+      'The scenario is the value of a metadata key (scenario_id by default, or the key given; the trajectory\'s metadata, else its group\'s); trajectories without it are matched by their first user message, ignoring case and spaces. ' +
+      'Use it for "did the answers to this scenario get better between step 5 and step 40?". Returns a sentence with the counts and the first change, and a Markdown table of up to 60 steps, saying when steps were left out. When the scenario is found nowhere, it lists the scenarios it saw. Nothing is sent anywhere.',
+    input: ScenarioHistoryInput,
+    write: false,
+    reads: (i) => [i.run],
+    progress: (i) => `Following ${i.scenario} across the steps of ${i.run}`,
+    run: scenarioHistoryTool,
   }),
   tool({
     name: 'svc_attach_feedback',

@@ -2,6 +2,7 @@
  * Compare Runs: several runs' series on one step axis, and each run's best and latest value per
  * metric. Pure: shared by the extension, the compare webview and the tests.
  */
+import { columnFormatter } from './columnFormat';
 import { guessDirection, orderedMetrics, type Direction } from './metrics';
 import type { CheckpointSeries } from './series';
 
@@ -103,4 +104,37 @@ export function compareTable(runs: readonly RunSeries[], directionOf: (metric: s
     const tied = leader !== undefined && summaries.filter((s) => s.best && s.best.value === summaries[leader!]!.best!.value).length > 1;
     return { metric, direction, runs: summaries, leader: count >= 2 && !tied ? leader : undefined };
   });
+}
+
+/**
+ * The table's cell texts, row by row: each run's best and latest as "value (step)". One number
+ * format per metric across every run (its best and latest values together), so one metric never
+ * reads `0.86130` for one run and `8.584e-1` for another, and a tiny loss does not turn a reward
+ * into exponent notation.
+ */
+export function compareCellTexts(rows: readonly CompareRow[]): { best: string; latest: string }[][] {
+  return rows.map((row) => {
+    const fmt = columnFormatter(row.runs.flatMap((s) => [s.best?.value, s.latest?.value]));
+    return row.runs.map((s) => ({ best: s.best ? `${fmt(s.best.value)} (${s.best.step})` : '', latest: s.latest ? `${fmt(s.latest.value)} (${s.latest.step})` : '' }));
+  });
+}
+
+/**
+ * The one step range of every chart of a comparison: the first and last step any run has. A metric
+ * one run logged only early (a val metric every tenth step, stopped at 50) is drawn on the same
+ * x axis as the others (to 300), not on an axis of its own; undefined with no steps.
+ */
+export function stepRange(runs: readonly RunSeries[]): [number, number] | undefined {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const r of runs) {
+    for (let i = 0; i < r.length; i++) {
+      const s = r.steps[i]!;
+      if (s < min) min = s;
+      if (s > max) max = s;
+    }
+  }
+  if (min === Infinity) return undefined;
+  // One step alone still gets an axis with some width.
+  return min === max ? [min - 1, max + 1] : [min, max];
 }

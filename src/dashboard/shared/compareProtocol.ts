@@ -44,6 +44,10 @@ export const FromCompare = z.discriminatedUnion('type', [
     charts: z.int(),
     /** Per chart: the number of runs with a line on it. */
     lines: dictOf(z.int(), 'line counts'),
+    /** Per chart: its x axis (steps) as drawn, [min, max]: one range for every chart of a comparison. */
+    xRanges: z.optional(dictOf(z.array(z.number()), 'step ranges')),
+    /** Per chart: its y axis as drawn, [min, max]. */
+    yRanges: z.optional(dictOf(z.array(z.number()), 'axis ranges')),
     table: z.array(z.object({ metric: z.string(), direction: z.enum(['max', 'min']), runs: z.array(z.object({ best: Point, latest: Point })) })),
   }),
   z.object({ type: z.literal('error'), message: z.string() }),

@@ -75,6 +75,8 @@ export const SyncStatus = z.object({
       problems: z.int(),
       problem: z.optional(z.string()),
       splits: z.array(z.string()),
+      /** The steps that have a step file, per split (the step links go only to these). */
+      steps: z.optional(dictOf(z.array(z.int()), 'step lists')),
     }),
   ),
 });
@@ -138,6 +140,11 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** The row of the latest step. */
     latest: z.optional(z.string()),
     selected: z.array(z.string()),
+    /** A file dashboard's step-file line as shown ("Trajectories: ★ best step 3: train …"), and its links (step/split). */
+    stepFiles: z.optional(z.string()),
+    stepLinks: z.optional(z.array(z.string())),
+    /** Each chart's y axis as drawn, [min, max]. */
+    yRanges: z.optional(dictOf(z.array(z.number()), 'axis ranges')),
   }),
   z.object({ type: z.literal('error'), message: z.string() }),
 ]);

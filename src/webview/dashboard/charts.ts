@@ -12,6 +12,7 @@ import { smoothEma } from '../../dashboard/shared/smooth';
 import { h } from '../shared/dom';
 import { isHighContrast, themeColor } from './dom';
 import { dict } from '../../common/dict';
+import { extentOf, flatAxis, type Extent } from '../../dashboard/shared/axis';
 
 export interface ChartMarks {
   /** The best checkpoint: a star on its metric's chart, a dashed line on the others. */
@@ -203,7 +204,8 @@ export class Charts {
     return {
       width,
       height: HEIGHT,
-      scales: { x: { time: false } },
+      // A flat line (all values equal) takes its group's scale rather than uPlot's 0–100 (shared/axis.ts).
+      scales: { x: { time: false }, y: { range: (_u, min, max) => (min === max ? uPlot.rangeNum(...this.flatRange(metric, min), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) } },
       series,
       axes: [{ ...axis(32) }, { ...axis(56), values: (_u, splits) => splits.map(tick) }],
       cursor: { sync: { key: 'svc-dashboard-steps' }, drag: { x: true, y: false } },
@@ -213,6 +215,31 @@ export class Charts {
         setScale: [(u, key) => key === 'x' && this.scaled(u)],
       },
     };
+  }
+
+  /** The y range of a metric whose values are all `value`: its siblings' scale (same group), else around the value. */
+  private flatRange(metric: string, value: number): [number, number] {
+    const series = this.series;
+    const group = metricGroup(metric);
+    const siblings: Extent[] = [];
+    if (series) {
+      for (const [name, values] of series.columns) {
+        if (name === metric || metricGroup(name) !== group) continue;
+        const e = extentOf(values);
+        if (e) siblings.push(e);
+      }
+    }
+    return flatAxis(value, siblings);
+  }
+
+  /** Each chart's y axis as drawn, [min, max] (the tests read it). */
+  yRanges(): Record<string, number[]> {
+    const out = dict<number[]>();
+    for (const c of this.charts) {
+      const { min, max } = c.plot.scales.y ?? {};
+      if (typeof min === 'number' && typeof max === 'number') out[c.metric] = [min, max];
+    }
+    return out;
   }
 
   private pickOnClick(plot: uPlot): void {

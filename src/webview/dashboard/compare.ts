@@ -8,10 +8,10 @@ import 'uplot/dist/uPlot.min.css';
 import './style.css';
 import './compare.css';
 import uPlot from 'uplot';
-import { columnFormatter } from '../../dashboard/shared/columnFormat';
-import { alignByStep, compareTable, type CompareRow } from '../../dashboard/shared/compare';
+import { alignByStep, compareCellTexts, compareTable, stepRange, type CompareRow } from '../../dashboard/shared/compare';
 import { FromCompare, ToCompare } from '../../dashboard/shared/compareProtocol';
-import { defaultCharts, orderedMetrics } from '../../dashboard/shared/metrics';
+import { defaultCharts, metricGroup, orderedMetrics } from '../../dashboard/shared/metrics';
+import { extentOf, flatAxis, type Extent } from '../../dashboard/shared/axis';
 import { type SyncStatus } from '../../dashboard/shared/protocol';
 import { parseMessage } from '../shared/protocol';
 import { CheckpointSeries, columnsFromWire } from '../../dashboard/shared/series';
@@ -41,6 +41,8 @@ let series: CheckpointSeries[] = [];
 let statuses: (SyncStatus | undefined)[] = [];
 let plots: { metric: string; plot: uPlot; lines: number }[] = [];
 let chartKey = '';
+/** The step range every chart shares (shared/compare.ts), set before each draw. */
+let xRange: [number, number] | undefined;
 
 const app = document.getElementById('app')!;
 const title = h('h1', { text: 'Compare Runs' });
@@ -86,7 +88,22 @@ function fit(): void {
   for (const p of plots) if (Math.abs(p.plot.width - width) > 1) p.plot.setSize({ width, height: HEIGHT });
 }
 
+/** The y range of a metric whose values are all `value` in every run: the scale of its group's other metrics over the runs. */
+function flatRange(metric: string, value: number): [number, number] {
+  const group = metricGroup(metric);
+  const siblings: Extent[] = [];
+  for (const s of series) {
+    for (const [name, values] of s.columns) {
+      if (name === metric || metricGroup(name) !== group) continue;
+      const e = extentOf(values);
+      if (e) siblings.push(e);
+    }
+  }
+  return flatAxis(value, siblings);
+}
+
 function drawCharts(): void {
+  xRange = stepRange(series);
   const names = orderedMetrics(new Set(series.flatMap((s) => s.metricNames())));
   const shown = defaultCharts(names);
   const key = `${shown.join('\n')}|${runs.length}`;
@@ -117,7 +134,8 @@ function drawCharts(): void {
     const opts: uPlot.Options = {
       width,
       height: HEIGHT,
-      scales: { x: { time: false } },
+      // A metric flat in every run (an exception rate at 0) takes its group's scale, not 0–100 (shared/axis.ts).
+      scales: { x: { time: false, range: (_u, min, max) => xRange ?? [min, max] }, y: { range: (_u, min, max) => (min === max ? uPlot.rangeNum(...flatRange(metric, min), 0.1, true) : uPlot.rangeNum(min, max, 0.1, true)) } },
       axes: [axis(32), { ...axis(56), values: (_u, splits) => splits.map(tick) }],
       series: [{ label: 'step' }, ...runs.map((r, i) => ({ label: r.label, stroke: c[i % c.length]!, width: isHighContrast() ? 2 : 1.25, spanGaps: true }))],
       cursor: { sync: { key: 'svc-compare-steps' }, drag: { x: true, y: false } },
@@ -132,11 +150,8 @@ function drawTable(rows: CompareRow[]): void {
     tableRoot.replaceChildren(h('p', { class: 'empty', text: 'No metrics yet.' }));
     return;
   }
-  // One number format per column (best of run i, latest of run i), picked from its values.
-  const fmt = runs.map((_, i) => ({
-    best: columnFormatter(rows.map((r) => r.runs[i]?.best?.value)),
-    latest: columnFormatter(rows.map((r) => r.runs[i]?.latest?.value)),
-  }));
+  // One number format per metric across the runs (shared/compare.ts).
+  const texts = compareCellTexts(rows);
   const c = colors();
   const head = h(
     'tr',
@@ -152,15 +167,15 @@ function drawTable(rows: CompareRow[]): void {
       return [th(`${r.label}: best (step)`), th(`${r.label}: latest (step)`)];
     }),
   );
-  const body = rows.map((row) =>
+  const body = rows.map((row, r) =>
     h(
       'tr',
       { 'data-metric': row.metric },
       h('th', { scope: 'row', text: row.metric }),
       h('td', { text: row.direction === 'max' ? 'higher' : 'lower' }),
-      ...row.runs.flatMap((s, i) => [
-        h('td', { class: `num${row.leader === i ? ' leader' : ''}`, title: row.leader === i ? 'Best of the runs' : undefined, text: s.best ? `${fmt[i]!.best(s.best.value)} (${s.best.step})` : '' }),
-        h('td', { class: 'num', text: s.latest ? `${fmt[i]!.latest(s.latest.value)} (${s.latest.step})` : '' }),
+      ...row.runs.flatMap((_s, i) => [
+        h('td', { class: `num${row.leader === i ? ' leader' : ''}`, title: row.leader === i ? 'Best of the runs' : undefined, text: texts[r]![i]!.best }),
+        h('td', { class: 'num', text: texts[r]![i]!.latest }),
       ]),
     ),
   );
@@ -191,7 +206,16 @@ function paint(): void {
     lines,
     table: rows.map((r) => ({ metric: r.metric, direction: r.direction, runs: r.runs.map((s) => ({ best: s.best, latest: s.latest })) })),
   };
-  requestAnimationFrame(() => post({ type: 'rendered', ...drawn }));
+  // The x scales are set once uPlot has committed the draw: read them in the next frame.
+  const drawnPlots = [...plots];
+  const ranges = (scale: 'x' | 'y') =>
+    dict(
+      drawnPlots.flatMap((p): [string, number[]][] => {
+        const { min, max } = p.plot.scales[scale] ?? {};
+        return typeof min === 'number' && typeof max === 'number' ? [[p.metric, [min, max]]] : [];
+      }),
+    );
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, xRanges: ranges('x'), yRanges: ranges('y') }));
 }
 
 new ResizeObserver(fit).observe(chartsRoot);

@@ -158,10 +158,11 @@ function paint(): void {
   app.setAttribute('aria-busy', String(!!status?.loading));
   // What this paint drew, read now: data arriving before the next frame must not mix into the report
   // (a count from after a reset next to the latest step from before it).
-  const drawn = { count: series.length, charts: charts.count, best: bestId, latest: latestId, selected: [...ui.selected] };
+  const links = stepFiles.hidden ? undefined : [...stepFiles.querySelectorAll<HTMLElement>('button[data-step]')].map((b) => `${b.dataset.step}/${b.dataset.split}`);
+  const drawn = { count: series.length, charts: charts.count, best: bestId, latest: latestId, selected: [...ui.selected], ...(links ? { stepFiles: stepFiles.textContent ?? '', stepLinks: links } : {}) };
   const started = since;
   // The frame after this one starts once this one is painted.
-  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, ms: performance.now() - started }));
+  requestAnimationFrame(() => post({ type: 'rendered', ...drawn, ms: performance.now() - started, yRanges: charts.yRanges() }));
 }
 
 /** Links to the step files of the best, latest and selected steps, one per split (a file dashboard). */
@@ -186,6 +187,9 @@ function showStepFiles(best: number | undefined, latest: number | undefined, sel
       { class: 'step-link' },
       h('span', { text: `${label} step ${step}: ` }),
       ...splits.map((split) => {
+        // Only a step that has a file is a link; another says so in place (no error to dismiss).
+        const have = status?.file?.steps?.[split];
+        if (have && !have.includes(step)) return h('span', { class: 'no-step-file', text: `${split}: no file`, title: `trajectories/${split}/ has no file for step ${step}` });
         const b = h('button', { type: 'button', class: 'link', text: split, title: `Open the ${split} trajectories of step ${step}`, 'data-step': step, 'data-split': split });
         b.addEventListener('click', () => post({ type: 'openStep', step, split }));
         return b;

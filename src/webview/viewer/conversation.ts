@@ -21,6 +21,8 @@ export interface ConversationActions {
   /** `path`: an exchange's message, by its place in the trajectory. */
   reveal(message: number | undefined, history: number, path?: (string | number)[]): void;
   compare(): void;
+  /** Follow this trajectory's scenario across the run's steps (only in a step file of a run). */
+  follow?(): void;
 }
 
 function collapsedLength(text: string): number | undefined {
@@ -174,6 +176,7 @@ export function renderTrajectory(v: TrajectoryView, total: number, actions: Conv
       { class: 'actions' },
       h('button', { type: 'button', class: 'reveal-text', onclick: () => actions.reveal(undefined, -1) }, 'Reveal in text editor'),
       h('button', { type: 'button', onclick: () => actions.compare() }, 'Compare with…'),
+      actions.follow && h('button', { type: 'button', class: 'follow-scenario', title: "This trajectory's scenario (metadata.scenario_id, else its first user message) at every step of the run", onclick: () => actions.follow!() }, 'Follow scenario across steps'),
     ),
   );
   const infoTables = [table('Trajectory', v.info), table('Metrics', v.metrics), table('Metadata', v.metadata)].filter((x): x is HTMLElement => !!x);

@@ -119,6 +119,7 @@ export function onTrajectory(v: TrajectoryView | undefined, error: string | unde
     renderTrajectory(v, page.detail?.trajectories.length ?? 0, {
       reveal: (message, history, path) => send({ type: 'reveal', group: v.group, trajectory: v.index, message, history, path }),
       compare: () => send({ type: 'compare', group: v.group, trajectory: v.index }),
+      ...(document.body.dataset.run === 'step' ? { follow: () => send({ type: 'followScenario', group: v.group, trajectory: v.index }) } : {}),
     }),
   );
   if (page.pendingMessage) {
@@ -191,6 +192,7 @@ export function report(v: TrajectoryView | undefined): void {
     untrainedOnly: !!state.untrained,
     trainability: document.querySelector('.file-problems .trainability')?.textContent ?? undefined,
     ...(state.logprobs ? { logprobs: logprobsReport() } : {}),
+    followScenario: !!conversation.querySelector('.traj-head .follow-scenario'),
     trajectoryRows: [...document.querySelectorAll<HTMLElement>('#trajectories .vrow')]
       .sort((a, b) => Number(a.getAttribute('aria-posinset')) - Number(b.getAttribute('aria-posinset')))
       .map((r) => {

@@ -54,7 +54,7 @@ describe('agent tools (language model tools)', () => {
     await endSuite(server);
   });
 
-  it('lists the seven tools in vscode.lm.tools, each with a description and an input schema', async () => {
+  it('lists every tool (TOOLS) in vscode.lm.tools, each with a description and an input schema', async () => {
     await api();
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('svc_'));
     assert.deepStrictEqual(ours.map((t) => t.name).sort(), [...TOOL_NAMES].sort());

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ComparePanel, CompareRendered } from '../../../src/dashboard/compare';
 import type { ReferenceServer } from '../../server';
 import { api, connect, endSuite, EXTENSION_ID, modelRow, startServer, waitFor } from './helpers';
+import { Prompts } from './prompts';
 
 const MODEL = 'm-compare';
 const OTHER = 'm-compare-b';
@@ -152,6 +153,77 @@ describe('Compare Runs', () => {
     // A file and a model folder, as the explorer passes a multi-selection.
     const uris = [vscode.Uri.file(file), vscode.Uri.file(second)];
     assert.deepStrictEqual(await vscode.commands.executeCommand('svc.dashboard.compare', uris[0], uris), [`file:${file}`, `file:${path.join(second, 'history.jsonl')}`]);
+  });
+
+  it('draws every chart of a comparison over one step range, though a run logged a metric only early', async () => {
+    const a = await api();
+    const early = path.join(dir, '.art', 'demo', 'models', 'run-d');
+    fs.mkdirSync(early, { recursive: true });
+    // val/reward stops at step 50, loss/train goes on to 300 (run-b: 10 to 120, after the tests before): the charts used to span 10–120 and 10–300.
+    const lines = [];
+    for (let step = 10; step <= 300; step += 10) lines.push(artLine(step, step <= 50 ? { 'val/reward': step / 100, 'loss/train': 1 / step } : { 'loss/train': 1 / step }));
+    fs.writeFileSync(path.join(early, 'history.jsonl'), lines.join('\n') + '\n');
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    await vscode.commands.executeCommand('svc.dashboard.compare', { runs: [{ file: path.join(early, 'history.jsonl') }, { file }] });
+    const p = await opened;
+    const r = await rendered(p, '30 steps and run-b', (x) => x.counts[0] === 30 && x.counts[1]! >= 10 && x.charts === 2, 12_000).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(p.lastRendered)}`);
+    });
+    assert.deepStrictEqual({ ...r.xRanges }, { 'val/reward': [10, 300], 'loss/train': [10, 300] });
+  });
+
+  it("the palette's pick lists the history.jsonl files whose dashboard is open, and its file dialog starts at the workspace's .art folder", async () => {
+    const a = await api();
+    const key = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file });
+    assert.ok(a.dashboards.panel(key), 'the dashboard of run-b is open');
+    const second = path.join(dir, '.art', 'demo', 'models', 'run-c', 'history.jsonl');
+    const prompts = new Prompts().script({ pick: 'run-b', title: 'svc: Compare Runs' });
+    try {
+      // One run picked: the command says two are needed (the pick's items are what this test is about).
+      await vscode.commands.executeCommand('svc.dashboard.compare');
+      const pick = prompts.prompts().find((p) => p.kind === 'quickPick')!;
+      assert.ok(pick.items.includes('run-b'), JSON.stringify(pick));
+      assert.strictEqual(pick.descriptions![pick.items.indexOf('run-b')], 'history.jsonl · dashboard open');
+    } finally {
+      prompts.dispose();
+    }
+    const folder = vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+    const art = path.join(folder, '.art');
+    const made = !fs.existsSync(art);
+    if (made) fs.mkdirSync(art);
+    const dialog = new Prompts().script({ pick: 'Add history.jsonl file…' }, { open: [vscode.Uri.file(file), vscode.Uri.file(second)] });
+    try {
+      const keys = await vscode.commands.executeCommand<string[]>('svc.dashboard.compare');
+      assert.deepStrictEqual(keys, [`file:${file}`, `file:${second}`]);
+      assert.strictEqual(dialog.prompts().find((p) => p.kind === 'openDialog')!.defaultUri, art);
+    } finally {
+      dialog.dispose();
+      if (made) fs.rmSync(art, { recursive: true, force: true });
+    }
+  });
+
+  it('gives a metric flat in every run its group\'s scale, not 0–100', async () => {
+    const a = await api();
+    const files = ['run-e', 'run-f'].map((name, r) => {
+      const d = path.join(dir, '.art', 'demo', 'models', name);
+      fs.mkdirSync(d, { recursive: true });
+      const lines = [1, 2, 3].map((step) => artLine(step, { 'train/reward_std': (step + r) / 40, 'train/exception_rate': 0 }));
+      fs.writeFileSync(path.join(d, 'history.jsonl'), lines.join('\n') + '\n');
+      return path.join(d, 'history.jsonl');
+    });
+    const opened = new Promise<ComparePanel>((resolve) => {
+      const sub = a.compareRuns.onDidOpen((p) => (sub.dispose(), resolve(p)));
+    });
+    await vscode.commands.executeCommand('svc.dashboard.compare', { runs: files.map((file) => ({ file })) });
+    const p = await opened;
+    const r = await rendered(p, 'both runs', (x) => x.counts[0] === 3 && x.counts[1] === 3 && !!x.yRanges?.['train/exception_rate'], 12_000).catch((e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(p.lastRendered)}`);
+    });
+    // uPlot's usual 10% pad over the group's 0–0.1 (uPlot gave the flat line 0–100 before).
+    const [lo, hi] = r.yRanges!['train/exception_rate']!;
+    assert.ok(lo === 0 && hi >= 0.1 && hi <= 0.12, JSON.stringify(r.yRanges));
   });
 
   it('rejects a scripted call with one run, opening nothing', async () => {

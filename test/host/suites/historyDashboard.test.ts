@@ -151,6 +151,48 @@ with open(os.path.join(sys.argv[1], "0001.jsonl"), "w") as f:
     }
   });
 
+  it('links the best and latest step to their step files only where a file exists, and says "no file" in place otherwise', async () => {
+    const a = await api();
+    const panel = a.dashboards.panel(key)!;
+    const splitDir = path.join(path.dirname(file), 'trajectories', 'train');
+    // The viewer the test before opened hides the dashboard (a hidden one reads nothing).
+    panel.reveal();
+    // Step 4 is the new best and latest; it has no step file yet.
+    fs.appendFileSync(file, pyLine({ 'train/reward': 0.95 }, 4, '2026-11-20T08:04:00') + '\n');
+    const last = (e: unknown) => {
+      throw new Error(`${e instanceof Error ? e.message : String(e)}; last: ${JSON.stringify(panel.lastRendered)}`);
+    };
+    let r = await rendered(panel, 'step 4, best and latest', (x) => x.count === 4 && x.best === '4' && x.latest === '4', 8_000).catch(last);
+    assert.match(r.stepFiles ?? '', /★ best · ● latest step 4: train: no file/, JSON.stringify(r));
+    assert.deepStrictEqual(r.stepLinks, []);
+    // Its file appears, then step 5 (lower): step 4 stays the best and is a link now, step 5 is not.
+    fs.writeFileSync(path.join(splitDir, '0004.jsonl'), JSON.stringify({ trajectories: [{ messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 }] }) + '\n');
+    fs.appendFileSync(file, pyLine({ 'train/reward': 0.5 }, 5, '2026-11-20T08:05:00') + '\n');
+    r = await rendered(panel, 'step 5 and the link to step 4', (x) => x.count === 5 && x.latest === '5' && (x.stepLinks ?? []).includes('4/train'), 8_000).catch(last);
+    assert.deepStrictEqual(r.stepLinks, ['4/train']);
+    assert.match(r.stepFiles ?? '', /● latest step 5: train: no file/);
+    // The suite's next tests start from the file's 3 steps again.
+    fs.rmSync(path.join(splitDir, '0004.jsonl'));
+    fs.writeFileSync(file, [1, 2, 3].map((s) => pyLine({ 'train/reward': s / 10 }, s, `2026-11-20T08:0${s}:00`)).join('\n') + '\n');
+    await rendered(panel, '3 steps again', (x) => x.count === 3);
+  });
+
+  it("gives a metric that stayed 0 its group's scale (0–0.1 beside a reward std of 0.02–0.1), not 0–100", async () => {
+    const a = await api();
+    const run = path.join(dir, '.art', 'demo', 'models', 'flat');
+    fs.mkdirSync(run, { recursive: true });
+    const flat = path.join(run, 'history.jsonl');
+    fs.writeFileSync(flat, [1, 2, 3, 4].map((s) => pyLine({ 'train/reward_std': s / 40, 'train/exception_rate': 0 }, s, `2026-11-20T09:0${s}:00`)).join('\n') + '\n');
+    const flatKey = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file: flat });
+    const panel = a.dashboards.panel(flatKey)!;
+    const r = await rendered(panel, 'the two train charts', (x) => x.count === 4 && x.charts === 2 && !!x.yRanges?.['train/exception_rate']);
+    // uPlot's usual 10% pad over the group's 0–0.1 (uPlot gave the flat line 0–100 before); the sibling keeps uPlot's own range.
+    const [lo, hi] = r.yRanges!['train/exception_rate']!;
+    assert.ok(lo === 0 && hi >= 0.1 && hi <= 0.12, JSON.stringify(r.yRanges));
+    assert.deepStrictEqual(r.yRanges!['train/reward_std']!.map((v) => Number(v.toFixed(3))), [0.017, 0.108], 'the varying chart is drawn as uPlot draws it');
+    panel.panel.dispose();
+  });
+
   it('opens from a model folder, and rejects a missing or non-history file naming file and line, with no prompt', async () => {
     const modelDir = path.dirname(file);
     assert.strictEqual(await vscode.commands.executeCommand('svc.dashboard.open', vscode.Uri.file(modelDir)), key, 'the folder opens its history.jsonl');

@@ -32,6 +32,8 @@ export interface Shown {
   value?: string;
   /** Validation messages of the invalid values tried, in order. */
   refusals?: string[];
+  /** Where an open dialog starts. */
+  defaultUri?: string;
   /** A message shown as a modal dialog, and its detail text. */
   modal?: boolean;
   detail?: string;
@@ -159,7 +161,7 @@ export class Prompts implements vscode.Disposable {
 
   private async openDialog(options: vscode.OpenDialogOptions): Promise<vscode.Uri[] | undefined> {
     const title = options.title ?? options.openLabel ?? '';
-    this.shown.push({ kind: 'openDialog', title, items: Object.keys(options.filters ?? {}) });
+    this.shown.push({ kind: 'openDialog', title, items: Object.keys(options.filters ?? {}), ...(options.defaultUri ? { defaultUri: options.defaultUri.fsPath } : {}) });
     const step = this.next('openDialog', title);
     if (!step || 'cancel' in step) return undefined;
     assert.ok('open' in step, `"${title}" is an open dialog, the script has ${JSON.stringify(step)}`);

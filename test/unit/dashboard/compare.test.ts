@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { alignByStep, compareTable, summarize } from '../../../src/dashboard/shared/compare';
+import { alignByStep, compareCellTexts, compareTable, stepRange, summarize } from '../../../src/dashboard/shared/compare';
 import { CompareState, FromCompare, ToCompare } from '../../../src/dashboard/shared/compareProtocol';
 import { parseMessage } from '../../../src/webview/shared/protocol';
 import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/shared/series';
@@ -68,5 +68,43 @@ describe('Compare Runs: messages', () => {
     assert.ok(!CompareState.safeParse({ runs: [{ modelId: 'a' }, { path: 'x' }] }).success);
     assert.ok(!parseMessage(ToCompare, { type: 'data', run: 99, columns: { ids: [], steps: [], metrics: {} }, done: true }).ok);
     assert.ok(!parseMessage(FromCompare, { type: 'rendered', counts: [1], charts: 1, lines: {}, table: [{ metric: 'x', direction: 'up', runs: [] }] }).ok);
+  });
+});
+
+describe('Compare Runs: one number format per metric across the runs (issue 31, item 6)', () => {
+  it('a reward reads the same way in every run, whatever small loss another row of a run has', () => {
+    // Run b logged a tiny learning rate; run a did not. Per run column (the old table), run b's
+    // reward turned exponent ("8.584e-1") next to run a's "0.86130".
+    const a = run([[1, { 'val/reward': 0.8613, 'loss/train': 0.0123 }], [2, { 'val/reward': 0.85, 'loss/train': 0.011 }]], 'a');
+    const b = run([[1, { 'val/reward': 0.8584, 'loss/train': 0.02, lr: 0.00001 }]], 'b');
+    const rows = compareTable([a, b]);
+    const texts = compareCellTexts(rows);
+    const reward = texts[rows.findIndex((r) => r.metric === 'val/reward')]!;
+    assert.deepStrictEqual(reward, [
+      { best: '0.8613 (1)', latest: '0.8500 (2)' },
+      { best: '0.8584 (1)', latest: '0.8584 (1)' },
+    ]);
+    const loss = texts[rows.findIndex((r) => r.metric === 'loss/train')]!;
+    assert.deepStrictEqual(loss, [
+      { best: '0.01100 (2)', latest: '0.01100 (2)' },
+      { best: '0.02000 (1)', latest: '0.02000 (1)' },
+    ]);
+    const lr = texts[rows.findIndex((r) => r.metric === 'lr')]!;
+    assert.deepStrictEqual(lr, [
+      { best: '', latest: '' },
+      { best: '1.000e-5 (1)', latest: '1.000e-5 (1)' },
+    ]);
+  });
+});
+
+describe('Compare Runs: one step range for every chart of a comparison (issue 31, item 6)', () => {
+  it('is the first and last step of any run, whichever metric a run logged there', () => {
+    const a = run([[10, { 'val/reward': 0.1 }], [50, { 'val/reward': 0.2 }], [300, { 'train/reward': 0.3 }]], 'a');
+    const b = run([[0, { 'train/reward': 0.1 }], [40, { 'val/reward': 0.2 }]], 'b');
+    assert.deepStrictEqual(stepRange([a, b]), [0, 300]);
+    // Each chart's own steps differ (what the charts used to scale to):
+    assert.deepStrictEqual(alignByStep([a, b], 'val/reward').steps, [10, 40, 50]);
+    assert.deepStrictEqual(stepRange([run([[7, { x: 1 }]])]), [6, 8]);
+    assert.strictEqual(stepRange([new CheckpointSeries()]), undefined);
   });
 });

@@ -2,6 +2,7 @@
 // unknown keys, odd strings), a tool answers a text result and never throws into the host. The host
 // here is the MCP server's, on a reference service, so inputs that pass the schema really run.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import { z } from 'zod';
 import { EnvHost } from '../../../src/agents/mcp/host';
 import { prepareTool, runTool, TOOLS, type AgentTool } from '../../../src/agents/core/tools';
 import { startReferenceServer, type ReferenceServer } from '../../server';
+import { writeArtRun } from '../../fixtures/art/run';
 
 const KEY = 'fuzz-key-0123456789';
 
@@ -27,6 +29,9 @@ const value = fc.oneof(
 );
 
 const fixture = (name: string) => path.join(__dirname, '../../fixtures/trajectories', name);
+/** A small run (written in `before`) for svc_scenario_history, under the read root (the temp folder). */
+const RUN_DIR = path.join(os.tmpdir(), `svc-fuzz-run-${process.pid}`);
+const RUN = path.join(RUN_DIR, '.art', 'demo', 'models', 'agent-7b');
 
 /** Values a model would plausibly send for each field, extremes and mistakes included: many pass the schema. */
 const plausible: Record<string, fc.Arbitrary<unknown>> = {
@@ -52,6 +57,9 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   split: fc.constantFrom('train', 'val'),
   group: fc.integer({ min: -1, max: 4 }),
   trajectory: fc.integer({ min: -1, max: 3 }),
+  run: fc.constantFrom(RUN, path.join(RUN, 'history.jsonl'), path.join(RUN, 'trajectories', 'train', '0002.jsonl'), os.tmpdir(), '/nonexistent', fixture('groups.jsonl')),
+  scenario: fc.constantFrom('scenario-00', 'scenario-01', 'nope', ' ', 'which city is scenario 1 about? answer in one word.'),
+  key: fc.constantFrom('scenario_id', 'task', 'step', '__proto__', ''),
 };
 
 /** Inputs of the right shape (each of a tool's forms), with plausible values: these get past the schema often. */
@@ -67,6 +75,7 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
     fc.record({ ref: plausible.ref!, feedbackType: plausible.feedbackType!, payload: plausible.payload! }),
   ),
   svc_upload_trajectories: fc.record({ files: plausible.files!, modelId: plausible.modelId!, split: plausible.split! }),
+  svc_scenario_history: fc.record({ run: plausible.run!, scenario: plausible.scenario!, key: plausible.key!, split: plausible.split! }, { requiredKeys: ['run', 'scenario'] }),
 };
 
 function inputFor(t: AgentTool) {
@@ -90,8 +99,10 @@ describe('agent tools: fuzzed inputs give a text result, never a throw', functio
     server.seedThreads('acme/bot', 5);
     server.addCheckpoints('m', 3);
     host = new EnvHost({ env: { SVC_BASE_URL: server.url, SVC_API_KEY: KEY, SVC_PROJECT: 'acme/bot', NETRC: '/nonexistent' }, cwd: os.tmpdir(), userAgent: 'fuzz' });
+    await writeArtRun(RUN_DIR, { splits: { train: 3 }, jsonlSteps: [1, 2], scenarios: 2 });
   });
   after(async () => {
+    fs.rmSync(RUN_DIR, { recursive: true, force: true });
     await host.close();
     await server.close();
   });

@@ -10,6 +10,7 @@ import { ART_CHOICE_TOKEN_FIELDS, ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TR
 import { groupVerdict } from '../../../src/viewer/verdicts';
 
 const root = path.resolve(__dirname, '..', '..', '..');
+import { scenarioHistory } from '../../../src/viewer/scenario';
 const { writeDemoWorkspace } = require('../../../scripts/demo-workspace.js') as {
   writeDemoWorkspace: (dir: string, o: { fixture: string; serviceUrl?: string }) => { name: string; what: string }[];
 };
@@ -25,10 +26,21 @@ describe('scripts/demo-workspace.js: the sample files of `npm run demo`', () => 
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('names a good and a bad trajectory file, a step file, a calls file, the history of a training run and notes, each with what to do', () => {
-    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'harbor/jobs/2026-11-27__09-30-00', 'inspect/arith.eval', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', 'notes.md']);
+    assert.deepEqual(files.map((f) => f.name), ['rollouts.jsonl', 'support-agent.trajectories.jsonl', 'rollouts-with-mistakes.jsonl', '.art/demo/models/agent-7b/trajectories/train/0001.parquet', 'harbor/jobs/2026-11-27__09-30-00', 'inspect/arith.eval', 'calls.jsonl', '.art/demo/models/agent-7b/history.jsonl', '.art/demo/models/agent-7b-scenarios/history.jsonl', 'notes.md']);
     for (const f of files) assert.ok(fs.existsSync(path.join(dir, f.name)), f.name);
     const readme = fs.readFileSync(path.join(dir, 'README.md'), 'utf8');
     for (const f of files) assert.ok(readme.includes(f.name), `the workspace README names ${f.name}`);
+  });
+
+  it('grows a run of 40 train and 10 val steps whose scenarios recur, for following one across steps (issue 31)', async () => {
+    const run = path.join(dir, '.art', 'demo', 'models', 'agent-7b-scenarios');
+    const names = (split: string) => fs.readdirSync(path.join(run, 'trajectories', split)).sort();
+    assert.equal(names('train').length, 40);
+    assert.equal(names('val').length, 10);
+    assert.deepEqual(names('train').slice(0, 3), ['0001.jsonl', '0002.jsonl', '0003.parquet']);
+    const h = await scenarioHistory({ run, scenario: 'scenario-02' });
+    assert.equal(h.steps.length, 40);
+    assert.ok(h.firstChange !== undefined && h.firstChange > 1, 'the answer changes at some step');
   });
 
   it('the good trajectory file validates; the bad one has the mistakes it says, at their lines', async () => {

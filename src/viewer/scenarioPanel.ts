@@ -1,0 +1,217 @@
+/**
+ * "svc: Follow Scenario Across Steps…" (issue 31, item 4): the table of one scenario across the
+ * steps of a run (src/viewer/scenario.ts) in a webview, each step's file a click away in the viewer,
+ * and any two rollouts side by side in the diff editor ("svc: Compare Two Trajectories", the
+ * viewer's compare across files: the same transcripts, transcript.ts).
+ *
+ * Scripted calls never prompt:
+ *   svc.followScenario { run, scenario, key?, split? }        run: a run folder, history.jsonl or step file
+ *   svc.followScenario { file, group, trajectory, key? }      the scenario of that trajectory (the viewer's button)
+ *   svc.compareTrajectories { left: { file, group, trajectory }, right: { file, group, trajectory } }
+ * Each resolves to what it showed (the history; the two transcript URIs) or rejects naming the field.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { InputError } from '../api';
+import { background } from '../common/background';
+import type { ErrorPresenter } from '../common/errors';
+import type { Logger } from '../common/logger';
+import { registerCommand, type Invocation } from '../ui/commands';
+import { webviewHtml, webviewOptions } from '../ui/webview';
+import { parseMessage } from '../webview/shared/protocol';
+import type { TranscriptStore } from './compare';
+import { readTrajectoryAt, resolveRun, scenarioHistory, scenarioOf, scenariosInFile, DEFAULT_SCENARIO_KEY, type ScenarioHistory } from './scenario';
+import { FromScenario, type ToScenario } from './scenarioProtocol';
+import { transcript } from './transcript';
+import { trajectoryView } from './views';
+
+export const SCENARIO_VIEW = 'svc.scenario';
+
+interface Place {
+  file: string;
+  group: number;
+  trajectory: number;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof vscode.Uri);
+const str = (v: unknown, field: string, cmd: string): string => {
+  if (typeof v !== 'string' || !v.trim()) throw new InputError(`${cmd}: "${field}" must be a non-empty string.`);
+  return v;
+};
+const index = (v: unknown, field: string, cmd: string): number => {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new InputError(`${cmd}: "${field}" must be an integer from 0 (0-based, as the file numbers it).`);
+  return v;
+};
+const optStr = (v: unknown, field: string, cmd: string) => (v === undefined ? undefined : str(v, field, cmd));
+
+/** A scripted place `{ file, group, trajectory }`, checked field by field. */
+function placeOf(v: unknown, field: string, cmd: string): Place {
+  if (!isObj(v)) throw new InputError(`${cmd}: "${field}" must be { file, group, trajectory }.`);
+  return { file: path.resolve(str(v.file, `${field}.file`, cmd)), group: index(v.group, `${field}.group`, cmd), trajectory: index(v.trajectory, `${field}.trajectory`, cmd) };
+}
+
+export class ScenarioPanels implements vscode.Disposable {
+  private readonly panels = new Set<vscode.WebviewPanel>();
+  private readonly shown = new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>();
+  /** A table was sent to its webview. */
+  readonly onDidShow = this.shown.event;
+  private readonly rendered = new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>();
+  /** A webview drew its table (tests wait on it). */
+  readonly onDidRender = this.rendered.event;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly log: Logger,
+    private readonly errors: ErrorPresenter,
+    private readonly transcripts: TranscriptStore,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [this, registerCommand('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), registerCommand('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
+  }
+
+  dispose(): void {
+    for (const p of this.panels) p.dispose();
+    this.shown.dispose();
+    this.rendered.dispose();
+  }
+
+  private async follow(how: Invocation, arg: unknown): Promise<ScenarioHistory | undefined> {
+    const cmd = 'svc.followScenario';
+    let run: string;
+    let scenario: string;
+    let key: string | undefined;
+    let split: string | undefined;
+    if (isObj(arg)) {
+      key = optStr(arg.key, 'key', cmd);
+      split = optStr(arg.split, 'split', cmd);
+      if (arg.run !== undefined || arg.scenario !== undefined) {
+        run = str(arg.run, 'run', cmd);
+        scenario = str(arg.scenario, 'scenario', cmd);
+      } else if (arg.file !== undefined) {
+        const p: Place = { file: path.resolve(str(arg.file, 'file', cmd)), group: index(arg.group, 'group', cmd), trajectory: index(arg.trajectory, 'trajectory', cmd) };
+        const at = await readTrajectoryAt(p.file, p.group, p.trajectory);
+        if (!at) throw new InputError(`${cmd}: ${p.file} has no trajectory ${p.trajectory} in group ${p.group} (0-based).`);
+        const s = scenarioOf(at.trajectory, at.group, key);
+        if (!s) throw new InputError(`${cmd}: trajectory ${p.trajectory} of group ${p.group} in ${p.file} has no "${key ?? DEFAULT_SCENARIO_KEY}" metadata and no user message to follow.`);
+        run = p.file;
+        scenario = s.scenario;
+      } else throw new InputError(`${cmd}: give { run, scenario, key?, split? } or { file, group, trajectory, key? }.`);
+    } else {
+      if (!how.interactive) throw new InputError(`${cmd}: give { run, scenario, key?, split? } or { file, group, trajectory, key? }.`);
+      const picked = await this.pick(arg instanceof vscode.Uri ? arg : undefined);
+      if (!picked) return undefined;
+      ({ run, scenario } = picked);
+    }
+    const history = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: `svc: following ${scenario.slice(0, 40)} across steps` }, () => scenarioHistory({ run, scenario, key, split }));
+    this.show(history);
+    return history;
+  }
+
+  /** The palette: the step file of the active viewer or editor, else a file dialog; then the scenario from that file. */
+  private async pick(given?: vscode.Uri): Promise<{ run: string; scenario: string } | undefined> {
+    let file = given?.scheme === 'file' ? given.fsPath : activeFile();
+    if (!file || !isStepFile(file)) {
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+      const art = folder ? vscode.Uri.joinPath(folder, '.art') : undefined;
+      const picked = await vscode.window.showOpenDialog({ title: 'svc: Follow a scenario: choose a step file of the run', openLabel: 'Choose', canSelectMany: false, filters: { 'ART step files': ['parquet', 'jsonl', 'json'] }, ...(art ? { defaultUri: art } : {}) });
+      if (!picked?.[0]) return undefined;
+      file = picked[0].fsPath;
+    }
+    resolveRun(file);
+    const scenarios = await scenariosInFile(file);
+    if (!scenarios.length) throw new InputError(`${file} has no trajectories to follow.`);
+    const items = scenarios.map((s) => ({
+      label: s.scenario.replace(/\s+/g, ' ').slice(0, 120),
+      description: `${s.by === 'key' ? DEFAULT_SCENARIO_KEY : 'first user message'} · group ${s.group + 1} · rewards ${s.rewards.map((r) => Number(r.toFixed(3))).join(', ')}`,
+      scenario: s.scenario,
+    }));
+    const pick = await vscode.window.showQuickPick(items, { title: `svc: Follow which scenario of ${path.basename(file)} across steps?`, matchOnDescription: true });
+    return pick ? { run: file, scenario: pick.scenario } : undefined;
+  }
+
+  private show(h: ScenarioHistory): void {
+    const title = `Scenario ${h.scenario.replace(/\s+/g, ' ').slice(0, 40)} · ${h.split}`;
+    const panel = vscode.window.createWebviewPanel(SCENARIO_VIEW, title, vscode.ViewColumn.Active, webviewOptions(this.extensionUri));
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'svc.svg');
+    this.panels.add(panel);
+    const files = new Map(h.steps.map((s) => [s.step, s.file]));
+    const notes: string[] = [];
+    if (h.cut) notes.push(`${h.cut.left} older step files were not read: ${h.cut.why}.`);
+    if (!h.steps.some((s) => s.rollouts.length)) notes.push(`Not found in any of the ${h.read} step files read.${h.known?.length ? ` Scenarios seen: ${h.known.join(' · ')}` : ''}`);
+    const message: ToScenario = {
+      type: 'history',
+      title: path.relative(path.dirname(path.dirname(path.dirname(h.modelDir))), h.modelDir) || h.modelDir,
+      scenario: h.scenario,
+      key: h.key,
+      split: h.split,
+      read: h.read,
+      steps: h.steps.map((s) => ({ ...s, file: path.basename(s.file) })),
+      ...(h.firstChange !== undefined ? { firstChange: h.firstChange } : {}),
+      notes,
+    };
+    const subs = [
+      panel.webview.onDidReceiveMessage((raw) => {
+        const m = parseMessage(FromScenario, raw);
+        if (!m.ok) return this.log.warn(`Scenario view: ${m.error}`);
+        const v = m.value;
+        const run = async () => {
+          if (v.type === 'ready') {
+            await panel.webview.postMessage(message);
+            this.shown.fire({ panel, history: h });
+          } else if (v.type === 'rendered') {
+            this.rendered.fire(v);
+          } else if (v.type === 'open') {
+            const f = files.get(v.step);
+            if (f) await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(f), 'svc.trajectoryViewer', vscode.ViewColumn.Beside);
+          } else {
+            const left = files.get(v.left.step);
+            const right = files.get(v.right.step);
+            if (left && right) await this.compare({ file: left, group: v.left.group, trajectory: v.left.trajectory }, { file: right, group: v.right.group, trajectory: v.right.trajectory }, [v.left.step, v.right.step]);
+          }
+        };
+        background(
+          run().catch((e) => this.errors.show(e, 'Scenario view')),
+          'Scenario view',
+        );
+      }),
+    ];
+    panel.onDidDispose(() => {
+      this.panels.delete(panel);
+      for (const s of subs) s.dispose();
+    });
+    panel.webview.html = webviewHtml(panel.webview, this.extensionUri, { entry: 'scenario', title });
+  }
+
+  private async compareCommand(how: Invocation, arg: unknown): Promise<{ left: string; right: string } | undefined> {
+    const cmd = 'svc.compareTrajectories';
+    if (!isObj(arg)) throw new InputError(`${cmd}: give { left: { file, group, trajectory }, right: { file, group, trajectory } }.`);
+    void how;
+    return this.compare(placeOf(arg.left, 'left', cmd), placeOf(arg.right, 'right', cmd));
+  }
+
+  /** Two trajectories of any files as transcripts in the diff editor. */
+  async compare(left: Place, right: Place, steps?: [number, number]): Promise<{ left: string; right: string }> {
+    const side = async (p: Place, step?: number) => {
+      const at = await readTrajectoryAt(p.file, p.group, p.trajectory);
+      if (!at) throw new InputError(`${p.file} has no trajectory ${p.trajectory + 1} in group ${p.group + 1}.`);
+      const name = `${step !== undefined ? `step ${step} · ` : ''}${path.basename(p.file)} · group ${p.group + 1} · trajectory ${p.trajectory + 1}`;
+      return this.transcripts.put(name, transcript(trajectoryView(at.trajectory, p.group, p.trajectory), name));
+    };
+    const l = await side(left, steps?.[0]);
+    const r = await side(right, steps?.[1]);
+    const label = (p: Place, step?: number) => `${step !== undefined ? `step ${step}` : path.basename(p.file)} ${p.group + 1}.${p.trajectory + 1}`;
+    await vscode.commands.executeCommand('vscode.diff', l, r, `${label(left, steps?.[0])} ↔ ${label(right, steps?.[1])}`);
+    return { left: l.toString(), right: r.toString() };
+  }
+}
+
+function isStepFile(file: string): boolean {
+  return /\.(parquet|jsonl|json)$/i.test(file) && path.basename(path.dirname(path.dirname(file))) === 'trajectories';
+}
+
+function activeFile(): string | undefined {
+  const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+  const uri = input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom ? input.uri : undefined;
+  return uri?.scheme === 'file' ? uri.fsPath : undefined;
+}
