@@ -45,7 +45,8 @@ export function groupFields(group: GroupValue): SearchField[] {
   return out;
 }
 
-function trajectoryFields(t: unknown, trajectory: number, out: SearchField[]): void {
+/** The searchable texts of one trajectory (appended to `out`). */
+export function trajectoryFields(t: unknown, trajectory: number, out: SearchField[] = []): SearchField[] {
   const scan = (items: unknown[], history: number) => {
     for (const v of messageViews(items)) {
       const base = { trajectory, history, message: v.index, role: v.role };
@@ -59,6 +60,7 @@ function trajectoryFields(t: unknown, trajectory: number, out: SearchField[]): v
   const histories = isObject(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
   histories.forEach((h, i) => scan(itemsOf(h), i));
   if (isObject(t)) objectFields(t, trajectory, out);
+  return out;
 }
 
 /** `metadata.<key>` and `logs[i]` of a trajectory or a group. */
