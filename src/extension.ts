@@ -45,6 +45,7 @@ import { WebUi } from './webUi/commands';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
+import { registerRunSearch } from './search/command';
 import { reportBackgroundFailuresTo, background } from './common/background';
 import { registerLinkCommands } from './links/commands';
 import { LinkHandler } from './links/handler';
@@ -218,6 +219,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     fileKinds,
     ...registerUploadCommands(uploads),
     ...viewer.register(),
+    ...registerRunSearch(viewer),
     ...registerImportCommands(imports),
   );
 

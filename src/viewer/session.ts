@@ -58,6 +58,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   private readonly _onDidIndex = this._register(new vscode.EventEmitter<GroupIndex>());
   /** Fires when an index is complete (and again when problems are known). */
   readonly onDidIndex = this._onDidIndex.event;
+  private readonly _onDidBecomeReady = this._register(new vscode.EventEmitter<void>());
+  private readonly onDidBecomeReady = this._onDidBecomeReady.event;
   validating = false;
   private built: Promise<void> = Promise.resolve();
   private building: AbortController | undefined;
@@ -96,6 +98,18 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Resolves once the current index is complete. */
   whenIndexed(): Promise<void> {
     return this.built;
+  }
+
+  /** Resolves once the webview has said it is ready and the index is complete (then `select` lands). */
+  async whenReady(): Promise<void> {
+    await this.built;
+    if (this.readyAt === undefined) await new Promise<void>((resolve) => {
+      const sub = this.onDidBecomeReady(() => {
+        sub.dispose();
+        resolve();
+      });
+    });
+    await this.built;
   }
 
   /** Moves the view to a group, trajectory and message (for commands and tests). */
@@ -275,6 +289,7 @@ export class ViewerSession extends Disposable implements ActionHost {
     switch (m.type) {
       case 'ready': {
         this.readyAt ??= performance.now();
+        this._onDidBecomeReady.fire();
         const layout = artLayout(this.uri.path);
         this.post({ type: 'init', file: layout ? `${this.name} · ${layout.model} / ${layout.split} · step ${layout.step}` : this.name, format: this.parquet ? 'parquet' : textFormat(this.uri.path), fileBytes: index?.source.size ?? 0 });
         this.postProgress();
