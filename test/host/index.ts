@@ -65,6 +65,7 @@ function loadSuites(): void {
   require('./suites/viewerParquet.test');
   require('./suites/viewerTrainability.test');
   require('./suites/viewerTokens.test');
+  require('./suites/runSearch.test');
   require('./suites/scripted.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');
