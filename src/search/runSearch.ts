@@ -13,7 +13,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { InputError } from '../api/errors';
-import { formatOf } from '../files';
+import { formatOf, groupText, openArtParquet, ParquetError, readArtGroups } from '../files';
 import { FileBytes, TrajectoryIndex } from '../files/groupIndex';
 import { ParquetIndex } from '../files/parquetIndex';
 import { stepFiles } from '../trajectories/layout';
@@ -222,6 +222,11 @@ function* groupHits(f: StepFile, g: CachedGroup, m: Matcher, q: RunSearchQuery):
 /** Reads one step file group by group into `sink` (with `verdicts`, each group's verdicts too); true when it read to the end. */
 async function readFile(file: string, verdicts: boolean, sink: FileSink, pause: () => Promise<void>, signal?: AbortSignal): Promise<boolean> {
   const parquet = formatOf(file) === 'parquet';
+  if (parquet) {
+    const done = await readParquetInOrder(file, verdicts, sink, pause, signal);
+    if (done !== undefined) return done;
+  }
+  // JSONL and JSON steps, and ART's lossy Parquet version 1: through the viewer's index.
   const index = parquet ? await ParquetIndex.open(file) : new TrajectoryIndex(await FileBytes.open(file), formatOf(file) === 'json' ? 'json' : 'jsonl');
   try {
     await index.build({ signal });
@@ -230,18 +235,11 @@ async function readFile(file: string, verdicts: boolean, sink: FileSink, pause: 
     for (let i = 0; i < index.groups; i++) {
       signal?.throwIfAborted();
       const read = await index.readGroup(i);
-      const group = read.error ? undefined : asGroup(read.value);
-      if (!group) {
+      const g = read.error ? undefined : cachedGroup(i, read.value, verdicts);
+      if (!g) {
         sink.problem({ file, at: at(i), message: read.error ?? 'not a trajectory group: skipped' });
         continue;
       }
-      const fields = groupFields(group);
-      const g: CachedGroup = {
-        group: i,
-        fields,
-        facts: group.trajectories.map((t, ti) => ({ reward: rewardOf(t).value, tools: calledTools(fields, ti) })),
-        ...(verdicts ? { verdicts: verdictsOf(read.value) } : {}),
-      };
       if (!sink.group(g)) return false;
       await pause();
     }
@@ -249,6 +247,60 @@ async function readFile(file: string, verdicts: boolean, sink: FileSink, pause: 
   } finally {
     await index.source.close();
   }
+}
+
+/**
+ * A version 2 Parquet step file in one sequential pass (readArtGroups: each page decoded once),
+ * rather than the viewer's reads of one group's rows at a time. Undefined for a version 1 file.
+ * A group's number is its group_index, which is the viewer's group number in a valid file.
+ */
+async function readParquetInOrder(file: string, verdicts: boolean, sink: FileSink, pause: () => Promise<void>, signal?: AbortSignal): Promise<boolean | undefined> {
+  let opened;
+  try {
+    opened = await openArtParquet(file);
+  } catch (e) {
+    if (e instanceof ParquetError) throw new Error(`The file ${e.message}`);
+    throw e;
+  }
+  try {
+    if (opened.info.version !== 2) return undefined;
+    for await (const a of readArtGroups(opened.file, { signal })) {
+      if ('fault' in a) {
+        sink.problem({ file, message: a.fault.message });
+        continue;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(groupText(a));
+      } catch (e) {
+        sink.problem({ file, at: `row ${a.firstRow} (group_index ${a.group})`, message: `Invalid JSON: ${(e as Error).message}` });
+        continue;
+      }
+      const g = cachedGroup(a.group, value, verdicts);
+      if (!g) {
+        sink.problem({ file, at: `row ${a.firstRow} (group_index ${a.group})`, message: 'not a trajectory group: skipped' });
+        continue;
+      }
+      if (!sink.group(g)) return false;
+      await pause();
+    }
+    return true;
+  } finally {
+    await opened.file.close();
+  }
+}
+
+/** What the search keeps of a parsed group; undefined when it is not one. */
+function cachedGroup(index: number, value: unknown, verdicts: boolean): CachedGroup | undefined {
+  const group = asGroup(value);
+  if (!group) return undefined;
+  const fields = groupFields(group);
+  return {
+    group: index,
+    fields,
+    facts: group.trajectories.map((t, ti) => ({ reward: rewardOf(t).value, tools: calledTools(fields, ti) })),
+    ...(verdicts ? { verdicts: verdictsOf(value) } : {}),
+  };
 }
 
 /** Each trajectory's verdict: trains, is not trained, or makes ART raise (the whole group). */
