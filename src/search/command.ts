@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { InputError } from '../api/errors';
 import { registerCommand } from '../ui/commands';
+import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
 import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
 
@@ -203,7 +204,11 @@ function interactive(viewer: TrajectoryViewerProvider, run: string, files: reado
   let acceptWhenDone = false;
   let opening = false;
   let settle: (hit: RunHit | undefined) => void = () => undefined;
-  const done = new Promise<RunHit | undefined>((r) => (settle = r));
+  let fail: (e: unknown) => void = () => undefined;
+  const done = new Promise<RunHit | undefined>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
 
   const items = (): HitItem[] => {
     const out: HitItem[] = [];
@@ -298,18 +303,18 @@ function interactive(viewer: TrajectoryViewerProvider, run: string, files: reado
     const item = qp.selectedItems[0] ?? qp.activeItems[0];
     const target = item?.hit ?? (item?.problem ? undefined : hits[0]);
     if (!target) {
-      if (item?.problem) void viewer.openAt(vscode.Uri.file(item.problem.file)).then(() => qp.hide(), () => qp.hide());
+      if (item?.problem) {
+        // A skipped file opens in the viewer, which shows its problems.
+        opening = true;
+        qp.hide();
+        viewer.openAt(vscode.Uri.file(item.problem.file)).then(() => settle(undefined), fail);
+      }
       return;
     }
     opening = true;
     qp.hide();
-    openHit(viewer, target).then(
-      () => settle(target),
-      (e: unknown) => {
-        void vscode.window.showErrorMessage(`Could not open the hit: ${(e as Error).message}`);
-        settle(undefined);
-      },
-    );
+    // A failure rejects the command: the presenter tells it, as for any command.
+    openHit(viewer, target).then(() => settle(target), fail);
   };
 
   qp.onDidChangeValue((v) => {
@@ -337,7 +342,7 @@ function interactive(viewer: TrajectoryViewerProvider, run: string, files: reado
   qp.onDidHide(() => {
     clearTimeout(typing);
     search?.abort();
-    void running.finally(() => qp.dispose());
+    background(running.finally(() => qp.dispose()), 'Closing the run search');
     // Resolved by accept() once the viewer is at the hit; otherwise cancelled.
     if (!opening) settle(undefined);
   });
