@@ -8,7 +8,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { SearchRunResult } from '../../../src/search/command';
 import type { ViewerSession } from '../../../src/viewer/session';
-import { TRAJECTORIES, writeSearchRun } from '../../fixtures/art/searchRun';
+import { TRAIN_STEPS, TRAJECTORIES, VAL_STEPS, writeSearchRun } from '../../fixtures/art/searchRun';
 import { api, waitFor } from './helpers';
 import { Prompts } from './prompts';
 
@@ -40,7 +40,7 @@ describe('search across a run (svc.searchRun)', function () {
   it('returns the hits of a scripted call, grouped by step, group and trajectory, without a prompt', async () => {
     const r = (await vscode.commands.executeCommand<SearchRunResult>('svc.searchRun', { run: model, query: 'timeout' }))!;
     assert.deepStrictEqual(r.hits.map((h) => [h.split, h.step, h.group, h.trajectory, h.where]), [['train', 6, 2, -1, 'exception 1 of group 3']]);
-    assert.strictEqual(r.summary.files, 10);
+    assert.strictEqual(r.summary.files, TRAIN_STEPS.length + VAL_STEPS.length);
     const quito = (await vscode.commands.executeCommand<SearchRunResult>('svc.searchRun', { run: path.join(model, 'history.jsonl'), query: 'degrees in quito', split: 'train', steps: { from: 2, to: 4 } }))!;
     assert.deepStrictEqual(quito.hits.map((h) => `${h.step}:${h.group}.${h.trajectory}`), [2, 3, 4].flatMap((s) => Array.from({ length: TRAJECTORIES }, (_, t) => `${s}:2.${t}`)));
     prompts.assertDone();
@@ -66,7 +66,7 @@ describe('search across a run (svc.searchRun)', function () {
   });
 
   it('searches as the user types in the QuickPick (filters as words), and Enter opens the first hit', async () => {
-    prompts.script({ type: 'quito step:7 role:assistant', title: /^svc: Search Run agent \(10 step files\)/ });
+    prompts.script({ type: 'quito step:7 role:assistant', title: /^svc: Search Run agent \(60 step files\)/ });
     const hit = await vscode.commands.executeCommand<{ file: string; step: number; group: number; trajectory: number; message: number }>('svc.searchRun', vscode.Uri.file(model));
     prompts.assertDone();
     assert.ok(hit, 'a hit was opened');

@@ -40,15 +40,18 @@ describe('agents: svc_search_trajectories', function () {
     const total = (TRAIN_STEPS.length + VAL_STEPS.length) * TRAJECTORIES * 4;
     const r = await run({ run: path.relative(dir, model), query: 'lagos' });
     assert.strictEqual(r.isError, false, r.text);
-    assert.match(r.text, new RegExp(`Searched 10 of 10 step files of the run .+ for “lagos”: ${total} hits in 40 trajectories`));
-    assert.match(r.text, /Steps: train 1–8; val 4, 8\./);
+    const files = TRAIN_STEPS.length + VAL_STEPS.length;
+    assert.match(r.text, new RegExp(`Searched ${files} of ${files} step files of the run .+ for “lagos”: ${total} hits in ${files * TRAJECTORIES} trajectories`));
+    assert.ok(r.text.includes(`Steps: train 1–40; val ${VAL_STEPS.join(', ')}.`), r.text.slice(0, 400));
     assert.match(r.text, new RegExp(`Showing first 20 of ${total} hits; pass offset 20 for more\\.`));
     const rows = r.text.split('\n').filter((l) => /^\| (train|val) \|/.test(l));
     assert.strictEqual(rows.length, 20);
     assert.match(rows[0]!, /^\| train \| 1 \| 1 \| 0 \| message 2 of trajectory 2\.1 \(content\) \| .+ \| Scenario 1: what is the weather in Lagos\? \|$/);
-    const next = await run({ run: path.relative(dir, model), query: 'lagos', offset: 150, limit: 50 });
-    assert.strictEqual(next.text.split('\n').filter((l) => /^\| (train|val) \|/.test(l)).length, total - 150);
-    assert.doesNotMatch(next.text, /pass offset/);
+    const middle = await run({ run: path.relative(dir, model), query: 'lagos', offset: 150, limit: 50 });
+    assert.match(middle.text, new RegExp(`Showing 151–200 of ${total} hits; pass offset 200 for more\\.`));
+    const last = await run({ run: path.relative(dir, model), query: 'lagos', offset: total - 10, limit: 50 });
+    assert.strictEqual(last.text.split('\n').filter((l) => /^\| (train|val) \|/.test(l)).length, 10);
+    assert.doesNotMatch(last.text, /pass offset/);
   });
 
   it('finds the TimeoutError of a group with a regular expression and the filters', async () => {
@@ -79,8 +82,8 @@ describe('agents: svc_search_trajectories', function () {
     const target = path.join(copy, 'trajectories', 'train', '0005.parquet');
     fs.writeFileSync(target, 'not parquet at all');
     const r = await run({ run: copy, query: 'quito', split: 'train' });
-    assert.match(r.text, /Searched 7 of 8 step files/);
+    assert.match(r.text, new RegExp(`Searched ${TRAIN_STEPS.length - 1} of ${TRAIN_STEPS.length} step files`));
     assert.match(r.text, /Problems \(1; those files or groups were skipped\):\n- .*0005\.parquet: /);
-    assert.match(r.text, new RegExp(`: ${7 * TRAJECTORIES * 4} hits`));
+    assert.match(r.text, new RegExp(`: ${(TRAIN_STEPS.length - 1) * TRAJECTORIES * 4} hits`));
   });
 });
