@@ -2,6 +2,7 @@
 // unknown keys, odd strings), a tool answers a text result and never throws into the host. The host
 // here is the MCP server's, on a reference service, so inputs that pass the schema really run.
 import * as assert from 'node:assert';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
@@ -28,6 +29,12 @@ const value = fc.oneof(
 
 const fixture = (name: string) => path.join(__dirname, '../../fixtures/trajectories', name);
 
+/** A run under the host's read root (its working directory, the temp folder) for svc_search_trajectories. */
+const searchRunDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-run-'));
+fs.mkdirSync(path.join(searchRunDir, 'trajectories', 'train'), { recursive: true });
+fs.copyFileSync(fixture('groups.jsonl'), path.join(searchRunDir, 'trajectories', 'train', '0001.jsonl'));
+fs.copyFileSync(fixture('problems.jsonl'), path.join(searchRunDir, 'trajectories', 'train', '0002.jsonl'));
+
 /** Values a model would plausibly send for each field, extremes and mistakes included: many pass the schema. */
 const plausible: Record<string, fc.Arbitrary<unknown>> = {
   projectId: fc.constantFrom('acme/bot', 'acme/other', 'x/y'),
@@ -51,6 +58,14 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   files: fc.array(fc.constantFrom(fixture('groups.jsonl'), fixture('problems.jsonl'), '/nonexistent.jsonl'), { minLength: 1, maxLength: 3 }),
   split: fc.constantFrom('train', 'val'),
   group: fc.integer({ min: -1, max: 4 }),
+  run: fc.constantFrom(searchRunDir, path.join(searchRunDir, 'trajectories', 'train'), os.tmpdir(), '/nonexistent', fixture('groups.jsonl')),
+  query: fc.oneof(fc.constantFrom('weather', 'timeout', '(a+)+$', '[', '\\1', 'a{2,}', '.*', '^', '$'), fc.string({ minLength: 1, maxLength: 30 })),
+  regex: fc.boolean(),
+  steps: fc.record({ from: fc.integer({ min: 0, max: 5 }), to: fc.integer({ min: 0, max: 5 }) }, { requiredKeys: [] }),
+  reward: fc.record({ min: fc.double({ noNaN: true }), max: fc.double({ noNaN: true }) }, { requiredKeys: [] }),
+  role: fc.constantFrom('user', 'assistant', 'tool', 'nobody'),
+  tool: fc.constantFrom('get_weather', 'nothing'),
+  verdict: fc.constantFrom('trains', 'not-trained', 'fails'),
   trajectory: fc.integer({ min: -1, max: 3 }),
 };
 
@@ -67,6 +82,10 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
     fc.record({ ref: plausible.ref!, feedbackType: plausible.feedbackType!, payload: plausible.payload! }),
   ),
   svc_upload_trajectories: fc.record({ files: plausible.files!, modelId: plausible.modelId!, split: plausible.split! }),
+  svc_search_trajectories: fc.record(
+    { run: plausible.run!, query: plausible.query!, regex: plausible.regex!, split: plausible.split!, steps: plausible.steps!, reward: plausible.reward!, role: plausible.role!, tool: plausible.tool!, verdict: plausible.verdict!, limit: fc.integer({ min: 1, max: 200 }), offset: fc.integer({ min: 0, max: 50 }) },
+    { requiredKeys: ['run', 'query'] },
+  ),
 };
 
 function inputFor(t: AgentTool) {
@@ -94,6 +113,7 @@ describe('agent tools: fuzzed inputs give a text result, never a throw', functio
   after(async () => {
     await host.close();
     await server.close();
+    fs.rmSync(searchRunDir, { recursive: true, force: true });
   });
 
   for (const t of TOOLS) {
