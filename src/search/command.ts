@@ -1,4 +1,7 @@
 /**
+ * Over 300 lines because the QuickPick's streaming state (the search in flight, its hits, the
+ * pending Enter) lives in one closure, which reads best whole.
+ *
  * "svc: Search Run…" (svc.searchRun), the editor side of the run search (runSearch.ts, which has no
  * `vscode` import). From the palette it finds the runs of the workspace (asking which when there
  * are several); from the explorer it takes the run folder or history.jsonl clicked. A QuickPick

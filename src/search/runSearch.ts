@@ -1,4 +1,7 @@
 /**
+ * Over 300 lines because the run's layout, the search loop and its two readers (a Parquet file in
+ * one pass, the others through the viewer's index) share the types and the sink, and read best together.
+ *
  * Search across a training run: text or a regular expression over every step file of a split or of
  * the whole run (`.art/<project>/models/<model>/trajectories/<split>/<step>.parquet`, and the older
  * `.jsonl` steps), with filters (steps, reward, role, tool, verdict). Hits come as they are found,
