@@ -709,7 +709,7 @@ async function main() {
     try {
       const ours = child('search');
       const base = child('baseline');
-      const rate = (ms: number) => `${fmt(mib(onDisk) / (ms / 1000))} MiB/s (${fmt(ms / 1000)} s)`;
+      const rate = (ms: number) => `${fmt(mib(onDisk) / (ms / 1000))} MiB/s (${ms < 10_000 ? `${fmt(ms, 0)} ms` : `${fmt(ms / 1000)} s`})`;
       row(`search a run of ${RUN_SEARCH_FILES} step files (${fmt(mib(onDisk), 0)} MiB) for /${RUN_SEARCH_REGEX}/`, rate(ours.totalMs), 'readArtGroups decoding the same columns + the same regex over each group\'s text', rate(base.totalMs), ours.totalMs / base.totalMs, `(${ours.hits} hits in fields, baseline ${base.hits} matches in raw JSON; ${ours.groups} groups)`);
       row('run search: time to the first result', `${fmt(ours.firstMs ?? NaN, 0)} ms`, 'the baseline\'s first matching group', `${fmt(base.firstMs ?? NaN, 0)} ms`, (ours.firstMs ?? NaN) / (base.firstMs ?? NaN));
       row('run search: peak RSS over idle', `${fmt(mib(ours.peakRss - ours.startRss), 0)} MiB (peak ${fmt(mib(ours.peakRss), 0)}, idle ${fmt(mib(ours.startRss), 0)} MiB)`, 'the baseline, same process shape', `${fmt(mib(base.peakRss - base.startRss), 0)} MiB (peak ${fmt(mib(base.peakRss), 0)} MiB)`, ours.peakRss / base.peakRss, '(ratio of the peaks)');
