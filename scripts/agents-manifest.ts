@@ -11,6 +11,7 @@ const refs: Record<string, [string, string, string]> = {
   svc_summarize_trajectories: ['svcTrajectories', '$(graph)', 'Summarize a trajectory file per group: rewards, zero variance, exceptions, problems.'],
   svc_explain_trajectory: ['svcExplainTrajectory', '$(question)', 'Explain whether ART trains on one trajectory, and why not, with the numbers.'],
   svc_scenario_history: ['svcScenarioHistory', '$(timeline-open)', 'Follow one scenario of an ART run across its steps: rewards, final answers, where the answer changed.'],
+  svc_search_trajectories: ['svcSearchRun', '$(search)', 'Search every step of a training run for a word or a pattern, with filters.'],
   svc_attach_feedback: ['svcFeedback', '$(feedback)', 'Attach a note, a reaction or custom feedback to a call (asks first).'],
   svc_upload_trajectories: ['svcUpload', '$(cloud-upload)', "Upload trajectory files to a model's log (asks first)."],
 };

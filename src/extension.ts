@@ -47,6 +47,7 @@ import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
 import { registerHarnessCommands } from './harnesses/commands';
 import { ScenarioPanels } from './viewer/scenarioPanel';
+import { registerRunSearch } from './search/command';
 import { reportBackgroundFailuresTo, background } from './common/background';
 import { registerLinkCommands } from './links/commands';
 import { LinkHandler } from './links/handler';
@@ -242,6 +243,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...viewer.register(),
     ...registerHarnessCommands(log),
     ...scenarios.register(),
+    ...registerRunSearch(viewer),
     ...registerImportCommands(imports),
   );
 

@@ -166,3 +166,24 @@ export async function parquetTrajectoryFile(mb: number, rowGroupSize?: number): 
   }
   return file;
 }
+
+/**
+ * A run of `files` Parquet step files for the run search's figures: hard links to the step file of
+ * parquetTrajectoryFile(mb) (symbolic links where the file system has none), in ART's layout.
+ */
+export async function runSearchDir(mb: number, files: number): Promise<string> {
+  const step = await parquetTrajectoryFile(mb);
+  const dir = path.join(CACHE, `run-search-${mb}mb-${files}`, 'models', 'bench');
+  const split = path.join(dir, 'trajectories', 'train');
+  fs.mkdirSync(split, { recursive: true });
+  for (let i = 1; i <= files; i++) {
+    const f = path.join(split, `${String(i).padStart(4, '0')}.parquet`);
+    if (fs.existsSync(f)) continue;
+    try {
+      fs.linkSync(step, f);
+    } catch {
+      fs.symlinkSync(step, f);
+    }
+  }
+  return dir;
+}

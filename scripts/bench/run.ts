@@ -22,6 +22,7 @@ import { viewerParquetBench } from './viewerParquet';
 import { distributionBench } from './distribution';
 import { verdictBench } from './verdicts';
 import { tokenBench, tokenStripHostBench } from './tokens';
+import { runSearchDir } from './data';
 
 /** One VS Code host of scripts/host/paths.js (plain CommonJS). */
 interface HostSpec {
@@ -91,6 +92,9 @@ const RSS_MB = quick ? 50 : 1024;
 const VERDICT_JSONL_MB = quick ? 20 : 1024;
 const VERDICT_PARQUET_JSON_MB = quick ? 20 : 5000;
 const VERDICT_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_VERDICT_RUNS) || 3;
+/** The run search's run: links to the Parquet step file above, 5 GiB in all (a few MiB in --quick). */
+const RUN_SEARCH_FILES = quick ? 6 : 26;
+const RUN_SEARCH_REGEX = 'Question 1\\d\\d\\.[0-3]: \\w+';
 const CALLS = quick ? 20_000 : 200_000;
 /** Peak RSS: fresh child processes per figure, alternating client and raw. */
 const RSS_RUNS = quick ? 1 : Number(process.env.SVC_BENCH_RSS_RUNS) || 5;
@@ -719,6 +723,31 @@ async function main() {
     for (const v of await verdictBench(VERDICT_JSONL_MB, VERDICT_PARQUET_JSON_MB, VERDICT_RUNS)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log('\nthe token strip of a 32k-token turn, and the tokenizer.json decoder');
     for (const v of await tokenBench(quick ? 3 : 9)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+  }
+
+  // 4c. Search across a run (issue 31): every step file of a run, against decoding the same columns and running the same regex.
+  if (!hostOnly) {
+    const dir = await runSearchDir(PARQUET_JSON_MB, RUN_SEARCH_FILES);
+    const onDisk = fs.readdirSync(path.join(dir, 'trajectories', 'train')).reduce((a, n) => a + fs.statSync(path.join(dir, 'trajectories', 'train', n)).size, 0);
+    console.log(`\nsearch across a run (${RUN_SEARCH_FILES} Parquet step files, ${fmt(mib(onDisk), 0)} MiB on disk)`);
+    const child = (mode: string) => {
+      const out = spawnSync(path.join(root, 'node_modules/.bin/tsx'), ['scripts/bench/runSearch.ts', dir, mode, RUN_SEARCH_REGEX], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 20 });
+      const line = out.stdout.trim().split('\n').pop() ?? '';
+      if (!line.startsWith('{')) throw new Error(`runSearch.ts ${mode} failed: ${out.stderr.slice(-2000)}`);
+      return JSON.parse(line) as { files: number; firstMs?: number; totalMs: number; hits: number; startRss: number; peakRss: number; secondMs?: number; secondFirstMs?: number; cached?: number; groups?: number };
+    };
+    try {
+      const ours = child('search');
+      const base = child('baseline');
+      const rate = (ms: number) => `${fmt(mib(onDisk) / (ms / 1000))} MiB/s (${ms < 10_000 ? `${fmt(ms, 0)} ms` : `${fmt(ms / 1000)} s`})`;
+      row(`search a run of ${RUN_SEARCH_FILES} step files (${fmt(mib(onDisk), 0)} MiB) for /${RUN_SEARCH_REGEX}/`, rate(ours.totalMs), 'readArtGroups decoding the same columns + the same regex over each group\'s text', rate(base.totalMs), ours.totalMs / base.totalMs, `(${ours.hits} hits in fields, baseline ${base.hits} matches in raw JSON; ${ours.groups} groups)`);
+      row('run search: time to the first result', `${fmt(ours.firstMs ?? NaN, 0)} ms`, 'the baseline\'s first matching group', `${fmt(base.firstMs ?? NaN, 0)} ms`, (ours.firstMs ?? NaN) / (base.firstMs ?? NaN));
+      row('run search: peak RSS over idle', `${fmt(mib(ours.peakRss - ours.startRss), 0)} MiB (peak ${fmt(mib(ours.peakRss), 0)}, idle ${fmt(mib(ours.startRss), 0)} MiB)`, 'the baseline, same process shape', `${fmt(mib(base.peakRss - base.startRss), 0)} MiB (peak ${fmt(mib(base.peakRss), 0)} MiB)`, ours.peakRss / base.peakRss, '(ratio of the peaks)');
+      row('run search: the same search again (search cache)', rate(ours.secondMs!), 'the first search', rate(ours.totalMs), ours.secondMs! / ours.totalMs, `(${ours.cached} of ${ours.files} files from the cache, 64 Mi characters of budget; first result after ${fmt(ours.secondFirstMs ?? NaN, 0)} ms)`);
+    } catch (e) {
+      console.error(e);
+      row(`search a run of ${RUN_SEARCH_FILES} step files`, `failed: ${e instanceof Error ? e.message : String(e)}`, '—', '—', undefined);
+    }
   }
 
   // 5. The extension: bundle size, activation time in the host.

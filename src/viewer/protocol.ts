@@ -203,6 +203,8 @@ export const SearchHit = z.object({
   message: num,
   field: z.string(),
   snippet: z.string(),
+  /** Where it is, in words: "exception 1 of group 3", "metadata.scenario_id of trajectory 2.1". */
+  where: z.optional(z.string()),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

@@ -81,9 +81,45 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     return [...this.sessions].filter((s) => s.uri.toString() === uri.toString());
   }
 
-  /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file, reward? }`, or the active editor's file. */
+  /**
+   * Opens a file in the viewer at a place (0-based group, trajectory and message; a run search's
+   * hit), once the view has the file's groups. Resolves with the view.
+   */
+  async openAt(uri: vscode.Uri, place: ViewerPlace = {}): Promise<ViewerSession> {
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    const session = this.sessionsFor(uri)[0] ?? (await new Promise<ViewerSession>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        sub.dispose();
+        reject(new Error(`The trajectory viewer did not open ${uri.fsPath || uri.toString()}`));
+      }, 30_000);
+      const sub = this.onDidOpen((s) => {
+        if (s.uri.toString() !== uri.toString()) return;
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(s);
+      });
+    }));
+    if (place.group !== undefined) {
+      await session.whenReady();
+      const groups = session.index?.groups ?? 0;
+      if (place.group < 0 || place.group >= groups) throw new InputError(`${uri.fsPath}: no group ${place.group + 1} (the file has ${groups})`);
+      session.select(place.group, place.trajectory !== undefined && place.trajectory >= 0 ? place.trajectory : undefined, place.message !== undefined && place.message >= 0 ? place.message : undefined);
+    }
+    return session;
+  }
+
+  /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file, reward?, group?, trajectory?, message? }`, or the active editor's file. */
   private async open(clicked?: unknown, selected?: unknown): Promise<void> {
     const file = clicked && typeof clicked === 'object' && 'file' in clicked ? (clicked as { file: unknown }).file : undefined;
+    if (file !== undefined) {
+      const place = viewerPlace(clicked as Record<string, unknown>);
+      if (place.group !== undefined) {
+        const uri = filesFromArgs(file, undefined)[0];
+        if (!uri) throw new InputError('svc.openTrajectoryViewer: no file given');
+        await this.openAt(uri, place);
+        return;
+      }
+    }
     let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
     uri ??= activeResource();
     if (!uri) {
@@ -103,6 +139,26 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     const uri = filesFromArgs(resource, undefined)[0] ?? activeResource();
     if (uri) await vscode.commands.executeCommand('vscode.openWith', uri, 'default', { viewColumn: vscode.ViewColumn.Beside });
   }
+}
+
+/** A place in a trajectory file, 0-based as the viewer's select takes it. */
+export interface ViewerPlace {
+  group?: number;
+  trajectory?: number;
+  message?: number;
+}
+
+/** The place of svc.openTrajectoryViewer's arguments object; a readable error for a bad one. */
+function viewerPlace(args: Record<string, unknown>): ViewerPlace {
+  const out: ViewerPlace = {};
+  for (const k of ['group', 'trajectory', 'message'] as const) {
+    const v = args[k];
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < -1) throw new InputError(`svc.openTrajectoryViewer: ${k} must be a 0-based integer, got ${JSON.stringify(v)}`);
+    out[k] = v;
+  }
+  if (out.group === undefined && (out.trajectory !== undefined || out.message !== undefined)) throw new InputError('svc.openTrajectoryViewer: trajectory and message need a group');
+  return out;
 }
 
 /** Whether a document's beginning names a trajectory field, or is an ATIF trajectory's (cheap: the first 64 KiB of text). */

@@ -1,13 +1,15 @@
 /**
- * Search of a trajectory file's messages: a cheap look at each group's raw text, then the messages
- * of the groups that may hold the query, one hit per message. No `vscode` import.
+ * The viewer's search of one trajectory file: a cheap look at each group's raw text, then what
+ * search/fields.ts finds searchable in the groups that may hold the query (messages, tool calls,
+ * metadata, logs, the group's exceptions): one hit per message, and one per other field, each
+ * saying where it is. No `vscode` import.
  */
-import { exchangeConversation, hasExchanges } from './exchanges';
-import { itemsOf, messageViews } from './messages';
-import { isObject } from '../api/json';
+import { groupFields, snippet, trajectoryFields, whereOf, type SearchField } from '../search/fields';
 import { asGroup } from './model';
-import type { MessageView, SearchHit } from './protocol';
+import type { SearchHit } from './protocol';
 import type { GroupIndex } from './source';
+
+export { snippet } from '../search/fields';
 
 const MAX_HITS = 1000;
 
@@ -15,49 +17,32 @@ export interface MessageHit {
   trajectory: number;
   /** -1: the main conversation; otherwise the index in additional_histories. */
   history: number;
+  /** -1: not a message (metadata, logs, exceptions). */
   message: number;
-  /** Where the text was found: content, reasoning, tool call, refusal. */
+  /** Where the text was found: content, reasoning, tool call, refusal, metadata.<key>, logs[i], exception i. */
   field: string;
   snippet: string;
 }
 
-/** Texts of a message that search looks at, with the field they come from. */
-function searchableTexts(v: MessageView): [string, string][] {
-  const out: [string, string][] = [];
-  for (const p of v.parts) out.push(['content', p.text]);
-  if (v.reasoning) out.push(['reasoning', v.reasoning]);
-  if (v.refusal) out.push(['refusal', v.refusal]);
-  for (const c of v.toolCalls) out.push([`tool call ${c.name}`, `${c.name} ${c.arguments}`]);
-  return out;
+/** Case-insensitive search of fields: one hit per message (its first field that holds the query), one per other field. */
+function searchFields(fields: readonly SearchField[], q: string): (MessageHit & { field: string })[] {
+  const hits: MessageHit[] = [];
+  let last: SearchField | undefined;
+  for (const f of fields) {
+    const sameMessage = last !== undefined && f.message >= 0 && f.trajectory === last.trajectory && f.history === last.history && f.message === last.message;
+    if (sameMessage) continue;
+    const at = f.text.toLowerCase().indexOf(q);
+    if (at < 0) continue;
+    hits.push({ trajectory: f.trajectory, history: f.history, message: f.message, field: f.field, snippet: snippet(f.text, at, q.length) });
+    last = f;
+  }
+  return hits;
 }
 
-/** A short piece of `text` around the first match at `at`, on one line. */
-export function snippet(text: string, at: number, length: number, radius = 60): string {
-  const start = Math.max(0, at - radius);
-  const end = Math.min(text.length, at + length + radius);
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).replace(/\s+/g, ' ')}${end < text.length ? '…' : ''}`;
-}
-
-/** Case-insensitive search of one trajectory's messages (its additional histories too): one hit per message. */
+/** Case-insensitive search of one trajectory (messages, additional histories, metadata, logs). */
 export function searchTrajectory(t: unknown, trajectory: number, query: string): MessageHit[] {
   const q = query.toLowerCase();
-  if (!q) return [];
-  const hits: MessageHit[] = [];
-  const scan = (items: unknown[], history: number) => {
-    for (const v of messageViews(items)) {
-      for (const [field, text] of searchableTexts(v)) {
-        const at = text.toLowerCase().indexOf(q);
-        if (at >= 0) {
-          hits.push({ trajectory, history, message: v.index, field, snippet: snippet(text, at, q.length) });
-          break;
-        }
-      }
-    }
-  };
-  scan(hasExchanges(t) ? exchangeConversation(t).items : itemsOf(t), -1);
-  const histories = isObject(t) && Array.isArray(t.additional_histories) ? t.additional_histories : [];
-  histories.forEach((h, i) => scan(itemsOf(h), i));
-  return hits;
+  return q ? searchFields(trajectoryFields(t, trajectory), q) : [];
 }
 
 /**
@@ -71,7 +56,7 @@ export function mayContain(rawLower: string, queryLower: string): boolean {
 }
 
 /**
- * Searches every message of an indexed file (up to MAX_HITS hits); `send` gets the hits so far
+ * Searches every group of an indexed file (up to MAX_HITS hits); `send` gets the hits so far
  * every 200 ms and once at the end (not when aborted). Returns them all.
  */
 export async function searchFile(index: GroupIndex, query: string, signal: AbortSignal, send: (hits: SearchHit[], done: boolean, truncated: boolean, groupsScanned: number) => void): Promise<SearchHit[]> {
@@ -92,9 +77,12 @@ export async function searchFile(index: GroupIndex, query: string, signal: Abort
           continue;
         }
         const group = asGroup(value);
-        group?.trajectories.forEach((t, ti) => {
-          for (const h of searchTrajectory(t, ti, query)) if (hits.length < MAX_HITS) hits.push({ group: gi, ...h });
-        });
+        if (group) {
+          for (const h of searchFields(groupFields(group), q)) {
+            if (hits.length >= MAX_HITS) break;
+            hits.push({ group: gi, ...h, where: whereOf(h, gi) });
+          }
+        }
         if (hits.length >= MAX_HITS) {
           truncated = true;
           break;
@@ -111,4 +99,3 @@ export async function searchFile(index: GroupIndex, query: string, signal: Abort
   if (!signal.aborted) post(true);
   return hits;
 }
-

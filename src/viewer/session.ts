@@ -63,6 +63,8 @@ export class ViewerSession extends Disposable implements ActionHost {
   private readonly _onDidIndex = this._register(new vscode.EventEmitter<GroupIndex>());
   /** Fires when an index is complete (and again when problems are known). */
   readonly onDidIndex = this._onDidIndex.event;
+  private readonly _onDidBecomeReady = this._register(new vscode.EventEmitter<void>());
+  private readonly onDidBecomeReady = this._onDidBecomeReady.event;
   validating = false;
   private built: Promise<void> = Promise.resolve();
   private building: AbortController | undefined;
@@ -112,6 +114,18 @@ export class ViewerSession extends Disposable implements ActionHost {
   /** Resolves once the current index is complete. */
   whenIndexed(): Promise<void> {
     return this.built;
+  }
+
+  /** Resolves once the webview has said it is ready and the index is complete (then `select` lands). */
+  async whenReady(): Promise<void> {
+    await this.built;
+    if (this.readyAt === undefined) await new Promise<void>((resolve) => {
+      const sub = this.onDidBecomeReady(() => {
+        sub.dispose();
+        resolve();
+      });
+    });
+    await this.built;
   }
 
   /** Moves the view to a group, trajectory and message (for commands and tests). */
@@ -322,6 +336,7 @@ export class ViewerSession extends Disposable implements ActionHost {
       case 'ready': {
         this.readyAt ??= performance.now();
         await this.probed;
+        this._onDidBecomeReady.fire();
         return this.ready(m.group, m.trajectory);
       }
       case 'groups': {

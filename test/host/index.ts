@@ -70,6 +70,7 @@ function loadSuites(): void {
   require('./suites/viewerHarbor.test');
   require('./suites/viewerLogprobs.test');
   require('./suites/scenario.test');
+  require('./suites/runSearch.test');
   require('./suites/scripted.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');

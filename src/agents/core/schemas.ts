@@ -61,6 +61,26 @@ export const ScenarioHistoryInput = z.strictObject({
 });
 export type ScenarioHistoryInput = z.infer<typeof ScenarioHistoryInput>;
 
+export const MAX_SEARCH_HITS = 200;
+
+export const SearchTrajectoriesInput = z
+  .strictObject({
+    run: text(4096).optional().describe("A training run of the training client's layout: its folder (.art/<project>/models/<model>), its history.jsonl, or one split folder (…/trajectories/train). Every step file of every split is searched (see split)."),
+    files: z.array(text(4096)).min(1).max(1000).optional().describe('Or step files (JSON, JSONL or Parquet) one by one: paths in the workspace, or absolute. The step is read from a name like 0042.parquet.'),
+    query: text(1000).describe('The text to find (case-insensitive), or a JavaScript regular expression with regex: true.'),
+    regex: z.boolean().optional().describe('Read query as a regular expression (case-insensitive). Nested quantifiers such as (a+)+ and backreferences are refused.'),
+    split: text(256).optional().describe('Only this split (e.g. train or val). Default: every split of the run.'),
+    steps: z.strictObject({ from: count(1_000_000_000).optional(), to: count(1_000_000_000).optional() }).optional().describe('Only steps in this inclusive range, e.g. {"from": 5, "to": 40}.'),
+    reward: z.strictObject({ min: z.number().optional(), max: z.number().optional() }).optional().describe("Only trajectories whose reward is in this inclusive range. A group's own fields (exceptions) are left out by any trajectory filter."),
+    role: text(64).optional().describe('Only messages of this role: system, user, assistant or tool.'),
+    tool: text(256).optional().describe('Only trajectories that call this tool (by name).'),
+    verdict: z.enum(['trains', 'not-trained', 'fails']).optional().describe("Only trajectories ART's trainer trains on (trains), does not (not-trained), or whose group makes it raise (fails), as svc_explain_trajectory tells."),
+    limit: z.number().int().min(1).max(MAX_SEARCH_HITS).optional().describe(`Hits to return, 1 to ${MAX_SEARCH_HITS}. Default 20.`),
+    offset: count(1_000_000_000).optional().describe('Hits to skip, for the next page. Default 0.'),
+  })
+  .refine((v) => (v.run === undefined) !== (v.files === undefined), 'Give exactly one of run and files.');
+export type SearchTrajectoriesInput = z.infer<typeof SearchTrajectoriesInput>;
+
 const JsonObject = z.record(z.string(), z.unknown());
 
 export const AttachFeedbackInput = z

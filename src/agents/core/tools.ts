@@ -10,6 +10,7 @@ import { explainTrajectory } from './explain';
 import { describeError, type ToolHost } from './host';
 import { summarizeRun } from './run';
 import { scenarioHistoryTool } from './scenario';
+import { searchTrajectories } from './search';
 import {
   AttachFeedbackInput,
   ExplainTrajectoryInput,
@@ -17,6 +18,7 @@ import {
   ListCheckpointsInput,
   ListThreadsInput,
   ScenarioHistoryInput,
+  SearchTrajectoriesInput,
   SummarizeRunInput,
   SummarizeTrajectoriesInput,
   toJsonSchema,
@@ -127,6 +129,19 @@ export const TOOLS: readonly AgentTool[] = [
     reads: (i) => [i.run],
     progress: (i) => `Following ${i.scenario} across the steps of ${i.run}`,
     run: scenarioHistoryTool,
+  }),
+  tool({
+    name: 'svc_search_trajectories',
+    title: 'Search trajectories across a run',
+    description:
+      'Searches every step file of a local training run (.art/<project>/models/<model>/trajectories/<split>/<step>.parquet or .jsonl; give the run folder, its history.jsonl or a split folder as run) or of trajectory files given one by one (files) for a text (case-insensitive) or a regular expression: messages, tool calls (names and arguments), each trajectory\'s metadata and logs, and the groups\' exceptions (type, message, traceback). ' +
+      'Filters: split, steps {from, to}, reward {min, max}, role, tool (trajectories that call it), verdict (trains, not-trained, fails). ' +
+      'Use it for "which rollouts mention timeout at any step?" or "from which step does the model call search_docs?". Returns the hit count and a Markdown table of at most `limit` hits (default 20) in step, group, trajectory order: split, step, 0-based group and trajectory (as svc_explain_trajectory takes them), where the hit is, the reward and a snippet; it says when hits were left out and which offset to pass next, and names malformed files or groups (skipped). Nothing is sent anywhere.',
+    input: SearchTrajectoriesInput,
+    write: false,
+    reads: (i) => i.files ?? (i.run !== undefined && /history\.jsonl$/.test(i.run) ? [i.run] : []),
+    progress: (i) => `Searching ${i.run ?? `${i.files?.length ?? 0} files`} for ${i.regex ? `/${i.query}/` : `"${i.query}"`}`,
+    run: searchTrajectories,
   }),
   tool({
     name: 'svc_attach_feedback',

@@ -165,6 +165,10 @@ export function onGroup(d: GroupDetail | undefined, error: string | undefined): 
   page.rows.set(d.row.index, d.row);
   const r = d.row;
   const s = r.stats;
+  // A search hit in the group's own fields: its section open, and in view.
+  const hit = page.pendingGroupField?.group === r.index ? page.pendingGroupField.field : undefined;
+  page.pendingGroupField = undefined;
+  const exceptionHit = hit?.startsWith('exception ') ? Number(hit.slice(10)) - 1 : -1;
   trajPane.setAttribute('aria-label', `Group ${r.index + 1}`);
   groupInfo.replaceChildren(
     ...present(
@@ -191,12 +195,12 @@ export function onGroup(d: GroupDetail | undefined, error: string | undefined): 
     d.exceptions.length
       ? section(
           `${plural(d.exceptions.length, 'exception')}`,
-          false,
-          ...d.exceptions.map((x) => h('details', { class: 'exception' }, h('summary', {}, `${x.type}: ${x.message}`), h('pre', {}, x.traceback || '(no traceback)'))),
+          exceptionHit >= 0,
+          ...d.exceptions.map((x, i) => h('details', { class: `exception${i === exceptionHit ? ' hit' : ''}`, open: i === exceptionHit }, h('summary', {}, `${x.type}: ${x.message}`), h('pre', {}, x.traceback || '(no traceback)'))),
         )
       : undefined,
-    d.metrics.length || d.metadata.length || d.info.length ? section('Group metrics and metadata', false, table('Metrics', d.metrics), table('Metadata', d.metadata), table('Other fields', d.info)) : undefined,
-    d.logs.length ? section(`Logs (${d.logs.length})`, false, h('pre', { class: 'logs' }, d.logs.join('\n'))) : undefined,
+    d.metrics.length || d.metadata.length || d.info.length ? section('Group metrics and metadata', !!hit?.startsWith('metadata.'), table('Metrics', d.metrics), table('Metadata', d.metadata), table('Other fields', d.info)) : undefined,
+    d.logs.length ? section(`Logs (${d.logs.length})`, !!hit?.startsWith('logs['), h('pre', { class: 'logs' }, d.logs.join('\n'))) : undefined,
     h(
       'div',
       { class: 'actions' },
@@ -205,6 +209,7 @@ export function onGroup(d: GroupDetail | undefined, error: string | undefined): 
     ),
     ),
   );
+  if (hit) groupInfo.querySelector('details.exception.hit, details.section[open]')?.scrollIntoView({ block: 'nearest' });
   // Sort choices: file order, reward, then each metric.
   const current = state.sort;
   sortSelect.replaceChildren(h('option', { value: 'index' }, 'file order'), h('option', { value: 'reward' }, 'reward'), ...d.metricNames.map((n) => h('option', { value: `metric:${n}` }, n)));

@@ -6,7 +6,7 @@ export const app = document.getElementById('app')!;
 export const title = h('h1', { class: 'file' }, '');
 export const status = h('span', { class: 'status', role: 'status', 'aria-live': 'polite' }, 'Opening…');
 export const fileProblems = h('div', { class: 'file-problems' });
-export const search = h('input', { type: 'search', id: 'search', placeholder: 'Search messages ( / )', 'aria-label': 'Search messages', spellcheck: 'false' });
+export const search = h('input', { type: 'search', id: 'search', placeholder: 'Search ( / )', 'aria-label': 'Search messages, tool calls, metadata, logs and exceptions', spellcheck: 'false' });
 export const searchStatus = h('span', { class: 'search-status', 'aria-live': 'polite' });
 export const results = h('div', { class: 'results', role: 'listbox', 'aria-label': 'Search results', hidden: true });
 export const uploadFile = h('button', { type: 'button', onclick: () => send({ type: 'upload' }) }, 'Upload this file…');

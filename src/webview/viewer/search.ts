@@ -28,7 +28,7 @@ export function onSearch(m: Extract<ToWebview, { type: 'search' }>): void {
       h(
         'div',
         { class: 'hit-row', role: 'option', id: `hit-${i}`, tabindex: '-1', onclick: () => goToHit(i) },
-        h('span', { class: 'where' }, `Group ${hit.group + 1} · #${hit.trajectory + 1} · ${hit.history >= 0 ? `history ${hit.history + 1} · ` : ''}message ${hit.message + 1} (${hit.field})`),
+        h('span', { class: 'where' }, hit.message < 0 && hit.where ? hit.where.replace(/^./, (c) => c.toUpperCase()) : `Group ${hit.group + 1} · #${hit.trajectory + 1} · ${hit.history >= 0 ? `history ${hit.history + 1} · ` : ''}message ${hit.message + 1} (${hit.field})`),
         h('span', { class: 'snippet' }, hit.snippet),
       ),
     ),
@@ -40,7 +40,7 @@ export function onSearch(m: Extract<ToWebview, { type: 'search' }>): void {
   if (m.done) page.goToFirstHit = false;
   if (m.done && m.hits.length === 0) {
     results.hidden = false;
-    results.replaceChildren(h('div', { class: 'empty' }, `No message contains “${m.query}”.`));
+    results.replaceChildren(h('div', { class: 'empty' }, `Nothing in this file contains “${m.query}” (messages, tool calls, metadata, logs and exceptions were searched).`));
   }
 }
 
@@ -51,7 +51,14 @@ export function goToHit(i: number): void {
   results.querySelectorAll('.hit-row.current').forEach((e) => e.classList.remove('current'));
   results.querySelector(`#hit-${i}`)?.classList.add('current');
   results.setAttribute('aria-activedescendant', `hit-${i}`);
-  page.pendingMessage = { message: hit.message, history: hit.history, query: state.query };
+  // A group's own field (an exception, its logs or metadata) shows in the group's pane.
+  if (hit.trajectory < 0) {
+    page.pendingMessage = undefined;
+    page.pendingGroupField = { group: hit.group, field: hit.field };
+    selectGroup(hit.group, false, -1);
+    return;
+  }
+  page.pendingMessage = hit.message >= 0 ? { message: hit.message, history: hit.history, query: state.query } : undefined;
   if (hit.group === state.group && page.detail) {
     if (!page.visible.some((t) => t.index === hit.trajectory)) {
       state.min = state.max = undefined;

@@ -43,6 +43,8 @@ export const page = {
   view: undefined as TrajectoryView | undefined,
   hits: [] as SearchHit[],
   hitAt: -1,
+  /** A search hit in a group's own field (`exception 2`, `logs[0]`, `metadata.k`): opened once the group is shown. */
+  pendingGroupField: undefined as { group: number; field: string } | undefined,
   /** A message to scroll to once its trajectory is shown. */
   pendingMessage: undefined as { message: number; history: number; query?: string; tokens?: boolean } | undefined,
   /** The conversation's scroll is restored once, for the trajectory the tab showed before it was hidden. */

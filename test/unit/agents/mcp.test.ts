@@ -229,7 +229,8 @@ describe('MCP server (stdio, the SDK client)', function () {
     const ro = await start(env(), ['--read-only']);
     try {
       const { tools } = await ro.client.listTools();
-      assert.deepStrictEqual(tools.map((t) => t.name), ['svc_list_threads', 'svc_list_checkpoints', 'svc_summarize_run', 'svc_summarize_trajectories', 'svc_explain_trajectory', 'svc_scenario_history']);
+      assert.deepStrictEqual(tools.map((t) => t.name), TOOLS.filter((t) => !t.write).map((t) => t.name));
+      assert.ok(!tools.some((t) => ['svc_attach_feedback', 'svc_upload_trajectories'].includes(t.name)));
       const r = await call(ro, 'svc_upload_trajectories', { files: ['x.jsonl'], modelId: 'm', split: 'train' });
       assert.strictEqual(r.isError, true);
       assert.match(r.text, /started with --read-only/);

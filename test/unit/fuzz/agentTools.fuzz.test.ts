@@ -33,6 +33,12 @@ const fixture = (name: string) => path.join(__dirname, '../../fixtures/trajector
 const RUN_DIR = path.join(os.tmpdir(), `svc-fuzz-run-${process.pid}`);
 const RUN = path.join(RUN_DIR, '.art', 'demo', 'models', 'agent-7b');
 
+/** A run under the host's read root (its working directory, the temp folder) for svc_search_trajectories. */
+const searchRunDir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-fuzz-run-'));
+fs.mkdirSync(path.join(searchRunDir, 'trajectories', 'train'), { recursive: true });
+fs.copyFileSync(fixture('groups.jsonl'), path.join(searchRunDir, 'trajectories', 'train', '0001.jsonl'));
+fs.copyFileSync(fixture('problems.jsonl'), path.join(searchRunDir, 'trajectories', 'train', '0002.jsonl'));
+
 /** Values a model would plausibly send for each field, extremes and mistakes included: many pass the schema. */
 const plausible: Record<string, fc.Arbitrary<unknown>> = {
   projectId: fc.constantFrom('acme/bot', 'acme/other', 'x/y'),
@@ -56,8 +62,15 @@ const plausible: Record<string, fc.Arbitrary<unknown>> = {
   files: fc.array(fc.constantFrom(fixture('groups.jsonl'), fixture('problems.jsonl'), '/nonexistent.jsonl'), { minLength: 1, maxLength: 3 }),
   split: fc.constantFrom('train', 'val'),
   group: fc.integer({ min: -1, max: 4 }),
+  query: fc.oneof(fc.constantFrom('weather', 'timeout', '(a+)+$', '[', '\\1', 'a{2,}', '.*', '^', '$'), fc.string({ minLength: 1, maxLength: 30 })),
+  regex: fc.boolean(),
+  steps: fc.record({ from: fc.integer({ min: 0, max: 5 }), to: fc.integer({ min: 0, max: 5 }) }, { requiredKeys: [] }),
+  reward: fc.record({ min: fc.double({ noNaN: true }), max: fc.double({ noNaN: true }) }, { requiredKeys: [] }),
+  role: fc.constantFrom('user', 'assistant', 'tool', 'nobody'),
+  tool: fc.constantFrom('get_weather', 'nothing'),
+  verdict: fc.constantFrom('trains', 'not-trained', 'fails'),
   trajectory: fc.integer({ min: -1, max: 3 }),
-  run: fc.constantFrom(RUN, path.join(RUN, 'history.jsonl'), path.join(RUN, 'trajectories', 'train', '0002.jsonl'), os.tmpdir(), '/nonexistent', fixture('groups.jsonl')),
+  run: fc.constantFrom(RUN, path.join(RUN, 'history.jsonl'), path.join(RUN, 'trajectories', 'train', '0002.jsonl'), searchRunDir, path.join(searchRunDir, 'trajectories', 'train'), os.tmpdir(), '/nonexistent', fixture('groups.jsonl')),
   scenario: fc.constantFrom('scenario-00', 'scenario-01', 'nope', ' ', 'which city is scenario 1 about? answer in one word.'),
   key: fc.constantFrom('scenario_id', 'task', 'step', '__proto__', ''),
 };
@@ -76,6 +89,10 @@ const shaped: Record<string, fc.Arbitrary<unknown>> = {
   ),
   svc_upload_trajectories: fc.record({ files: plausible.files!, modelId: plausible.modelId!, split: plausible.split! }),
   svc_scenario_history: fc.record({ run: plausible.run!, scenario: plausible.scenario!, key: plausible.key!, split: plausible.split! }, { requiredKeys: ['run', 'scenario'] }),
+  svc_search_trajectories: fc.record(
+    { run: plausible.run!, query: plausible.query!, regex: plausible.regex!, split: plausible.split!, steps: plausible.steps!, reward: plausible.reward!, role: plausible.role!, tool: plausible.tool!, verdict: plausible.verdict!, limit: fc.integer({ min: 1, max: 200 }), offset: fc.integer({ min: 0, max: 50 }) },
+    { requiredKeys: ['run', 'query'] },
+  ),
 };
 
 function inputFor(t: AgentTool) {
@@ -105,6 +122,7 @@ describe('agent tools: fuzzed inputs give a text result, never a throw', functio
     fs.rmSync(RUN_DIR, { recursive: true, force: true });
     await host.close();
     await server.close();
+    fs.rmSync(searchRunDir, { recursive: true, force: true });
   });
 
   for (const t of TOOLS) {

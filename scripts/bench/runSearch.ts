@@ -1,0 +1,54 @@
+// One run search in a fresh process, for the bench's run search rows (scripts/bench/run.ts): the
+// search of src/search/runSearch.ts over every step file of a run, then the same search again (the
+// cache's figure); or the baseline, which decodes the same columns of each step file with the same
+// reader (src/files/artParquet.ts's readArtGroups, group_json + trajectory_json) and runs the same
+// regular expression over each group's text. Prints one JSON line: times, hits, RSS at idle and peak.
+//   tsx scripts/bench/runSearch.ts <run folder> <search|baseline> <regex>
+import { openArtParquet, readArtGroups, groupText } from '../../src/files';
+import { runStepFiles, searchRun } from '../../src/search/runSearch';
+
+async function main(): Promise<void> {
+  const [dir, mode, pattern] = process.argv.slice(2) as [string, string, string];
+  const files = await runStepFiles(dir);
+  const startRss = process.memoryUsage().rss;
+  const t0 = performance.now();
+  let first: number | undefined;
+  let hits = 0;
+  if (mode === 'baseline') {
+    const re = new RegExp(pattern, 'giu');
+    for (const f of files) {
+      const { file } = await openArtParquet(f.file);
+      try {
+        for await (const g of readArtGroups(file)) {
+          if ('fault' in g) throw g.fault;
+          const text = groupText(g);
+          re.lastIndex = 0;
+          if (re.test(text)) {
+            first ??= performance.now() - t0;
+            re.lastIndex = 0;
+            hits += text.match(re)?.length ?? 0;
+          }
+        }
+      } finally {
+        await file.close();
+      }
+    }
+    const totalMs = performance.now() - t0;
+    console.log(JSON.stringify({ files: files.length, firstMs: first, totalMs, hits, startRss, peakRss: process.resourceUsage().maxRSS * 1024 }));
+    return;
+  }
+  const s = await searchRun(files, { query: pattern, regex: true }, { onHit: () => void (hits++, (first ??= performance.now() - t0)) });
+  const totalMs = performance.now() - t0;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  const t1 = performance.now();
+  let again = 0;
+  let secondFirst: number | undefined;
+  const s2 = await searchRun(files, { query: pattern, regex: true }, { onHit: () => void (again++, (secondFirst ??= performance.now() - t1)) });
+  const secondMs = performance.now() - t1;
+  console.log(JSON.stringify({ files: files.length, firstMs: first, totalMs, hits, groups: s.groups, startRss, peakRss, secondMs, secondFirstMs: secondFirst, secondHits: again, cached: s2.cached, peakRssAfterSecond: process.resourceUsage().maxRSS * 1024 }));
+}
+
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});

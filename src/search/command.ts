@@ -1,0 +1,354 @@
+/**
+ * Over 300 lines because the QuickPick's streaming state (the search in flight, its hits, the
+ * pending Enter) lives in one closure, which reads best whole.
+ *
+ * "svc: Search Run…" (svc.searchRun), the editor side of the run search (runSearch.ts, which has no
+ * `vscode` import). From the palette it finds the runs of the workspace (asking which when there
+ * are several); from the explorer it takes the run folder or history.jsonl clicked. A QuickPick
+ * then searches as you type: hits stream in (busy, with the files searched in the title), grouped
+ * by step (a separator per step file) then group and trajectory, each with its snippet; Enter opens
+ * the trajectory viewer at the hit; Escape cancels. Filters go in the query as words
+ * (`step:5-40 reward:0.5-1 role:assistant tool:get_weather verdict:not-trained split:train`, and
+ * `/pattern/` for a regular expression). Called with an arguments object it never prompts: it
+ * returns the hits (and opens one with `open`).
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { InputError } from '../api/errors';
+import { registerCommand } from '../ui/commands';
+import { background } from '../common/background';
+import type { TrajectoryViewerProvider } from '../viewer/provider';
+import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
+
+/** Hits a search shows (and a scripted call returns by default) before it stops and says so. */
+export const MAX_SHOWN = 2000;
+const TYPING_MS = 250;
+const REDRAW_MS = 150;
+const count = (n: number) => n.toLocaleString('en-US');
+
+export interface SearchRunArgs {
+  run?: string;
+  files?: string[];
+  query?: string;
+  regex?: boolean;
+  caseSensitive?: boolean;
+  split?: string;
+  steps?: { from?: number; to?: number };
+  reward?: { min?: number; max?: number };
+  role?: string;
+  tool?: string;
+  verdict?: Verdict;
+  /** Hits to return, default MAX_SHOWN. */
+  limit?: number;
+  /** Open the viewer at this hit (0-based, of those returned). */
+  open?: number;
+}
+
+export interface SearchRunResult {
+  summary: RunSearchSummary;
+  hits: RunHit[];
+  problems: RunProblem[];
+  /** More hits than `limit`: the search stopped there. */
+  truncated: boolean;
+}
+
+export function registerRunSearch(viewer: TrajectoryViewerProvider): vscode.Disposable[] {
+  return [
+    registerCommand('svc.searchRun', async (how, arg?: unknown) => {
+      if (!how.interactive) return scripted(viewer, arg);
+      const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun();
+      if (!run) return undefined;
+      const files = await runStepFiles(run);
+      return interactive(viewer, run, files);
+    }),
+  ];
+}
+
+/** `{ run | files, query, ... }`: the hits, no prompt. */
+async function scripted(viewer: TrajectoryViewerProvider, arg: unknown): Promise<SearchRunResult> {
+  if (!arg || typeof arg !== 'object') throw new InputError('svc.searchRun takes { run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }.');
+  const a = arg as SearchRunArgs;
+  if ((a.run === undefined) === (a.files === undefined)) throw new InputError('svc.searchRun: give exactly one of "run" (a run folder or its history.jsonl) and "files".', { field: 'run' });
+  if (typeof a.query !== 'string' || !a.query) throw new InputError('svc.searchRun: "query" must be a non-empty string.', { field: 'query' });
+  if (a.verdict !== undefined && !VERDICTS.includes(a.verdict)) throw new InputError(`svc.searchRun: "verdict" must be one of ${VERDICTS.join(', ')}.`, { field: 'verdict' });
+  checkRange(a.steps, 'steps', 'from', 'to');
+  checkRange(a.reward, 'reward', 'min', 'max');
+  for (const k of ['split', 'role', 'tool'] as const) if (a[k] !== undefined && typeof a[k] !== 'string') throw new InputError(`svc.searchRun: "${k}" must be a string.`, { field: k });
+  const limit = a.limit ?? MAX_SHOWN;
+  if (!Number.isInteger(limit) || limit < 1) throw new InputError('svc.searchRun: "limit" must be a positive integer.', { field: 'limit' });
+  const files = a.run !== undefined ? await runStepFiles(resolve(String(a.run))) : filesAsSteps((Array.isArray(a.files) ? a.files : []).map((f) => resolve(String(f))));
+  const hits: RunHit[] = [];
+  const problems: RunProblem[] = [];
+  let truncated = false;
+  const summary = await searchRun(files, { ...a, query: a.query }, {
+    onHit: (h) => {
+      if (hits.length >= limit) {
+        truncated = true;
+        return false;
+      }
+      hits.push(h);
+      return true;
+    },
+    onProblem: (p) => problems.push(p),
+  });
+  if (a.open !== undefined) {
+    const hit = hits[a.open];
+    if (!hit) throw new InputError(`svc.searchRun: no hit ${a.open} to open (${hits.length} found).`, { field: 'open' });
+    await openHit(viewer, hit);
+  }
+  return { summary, hits, problems, truncated };
+}
+
+function checkRange(v: unknown, name: string, lo: string, hi: string): void {
+  if (v === undefined) return;
+  const ok = typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
+  if (!ok) throw new InputError(`svc.searchRun: "${name}" must be { ${lo}?: number, ${hi}?: number }.`, { field: name });
+}
+
+/** A path as given: absolute, or in the first workspace folder. */
+function resolve(p: string): string {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return path.isAbsolute(p) || !folder ? path.resolve(p) : path.join(folder, p);
+}
+
+export function openHit(viewer: TrajectoryViewerProvider, hit: RunHit): Promise<unknown> {
+  return viewer.openAt(vscode.Uri.file(hit.file), { group: hit.group, trajectory: hit.trajectory, message: hit.message });
+}
+
+/** The runs of the workspace (model folders with step files); asks which when there are several. */
+async function pickRun(): Promise<string | undefined> {
+  const found = await vscode.workspace.findFiles('**/models/*/trajectories/*/*.{parquet,jsonl}', '**/node_modules/**', 20_000);
+  const runs = [...new Set(found.map((u) => path.dirname(path.dirname(path.dirname(u.fsPath)))))].sort();
+  if (runs.length === 1) return runs[0];
+  if (runs.length === 0) {
+    const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: 'Search', title: 'svc: Search Run: the run folder (.art/<project>/models/<model>)', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri });
+    return picked?.[0]?.fsPath;
+  }
+  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  const item = await vscode.window.showQuickPick(
+    runs.map((r) => ({ label: path.basename(r), description: root ? path.relative(root, r) : r, run: r })),
+    { title: 'svc: Search Run: which run?', placeHolder: 'Runs of the workspace' },
+  );
+  return item?.run;
+}
+
+/** What the query box holds: the text, and filters as words. */
+export function parseQueryLine(line: string): RunSearchQuery {
+  const q: RunSearchQuery = { query: '' };
+  const rest: string[] = [];
+  const range = (v: string) => {
+    const m = /^(-?[\d.]*)(?:-|\.\.)(-?[\d.]*)$/.exec(v) ?? /^(-?[\d.]+)()$/.exec(v);
+    if (!m) throw new InputError(`“${v}” is not a range: write 5-40, 5- or -40`);
+    const a = m[1] ? Number(m[1]) : undefined;
+    const b = m[2] ? Number(m[2]) : m[0] === m[1] ? a : undefined;
+    if ((a !== undefined && Number.isNaN(a)) || (b !== undefined && Number.isNaN(b))) throw new InputError(`“${v}” is not a range of numbers`);
+    return [a, b] as const;
+  };
+  for (const word of line.trim().split(/\s+/)) {
+    const m = /^(step|steps|reward|role|tool|verdict|split):(.+)$/i.exec(word);
+    if (!m) {
+      if (word) rest.push(word);
+      continue;
+    }
+    const [, key, value] = m as unknown as [string, string, string];
+    switch (key.toLowerCase()) {
+      case 'step':
+      case 'steps': {
+        const [from, to] = range(value);
+        q.steps = { from, to };
+        break;
+      }
+      case 'reward': {
+        const [min, max] = range(value);
+        q.reward = { min, max };
+        break;
+      }
+      case 'role':
+        q.role = value;
+        break;
+      case 'tool':
+        q.tool = value;
+        break;
+      case 'split':
+        q.split = value;
+        break;
+      case 'verdict':
+        if (!VERDICTS.includes(value as Verdict)) throw new InputError(`verdict:${value}: write verdict:${VERDICTS.join(', verdict:')}`);
+        q.verdict = value as Verdict;
+        break;
+    }
+  }
+  const text = rest.join(' ');
+  const re = /^\/(.+)\/$/.exec(text);
+  q.query = re ? re[1]! : text;
+  q.regex = !!re;
+  return q;
+}
+
+interface HitItem extends vscode.QuickPickItem {
+  hit?: RunHit;
+  problem?: RunProblem;
+}
+
+/** The search QuickPick: resolves when it closes (after opening a hit, or cancelled). */
+function interactive(viewer: TrajectoryViewerProvider, run: string, files: readonly StepFile[]): Promise<RunHit | undefined> {
+  const qp = vscode.window.createQuickPick<HitItem>();
+  const name = path.basename(run) === 'history.jsonl' ? path.basename(path.dirname(run)) : path.basename(run);
+  const title = `svc: Search Run ${name} (${count(files.length)} step files)`;
+  qp.title = title;
+  qp.placeholder = 'Text, or /regular expression/; filters: step:5-40 reward:0.5-1 role:assistant tool:get_weather verdict:not-trained split:train';
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  let search: AbortController | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let hits: RunHit[] = [];
+  let problems: RunProblem[] = [];
+  let typing: ReturnType<typeof setTimeout> | undefined;
+  let acceptWhenDone = false;
+  let opening = false;
+  let settle: (hit: RunHit | undefined) => void = () => undefined;
+  let fail: (e: unknown) => void = () => undefined;
+  const done = new Promise<RunHit | undefined>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
+  });
+
+  const items = (): HitItem[] => {
+    const out: HitItem[] = [];
+    let step = '';
+    for (const h of hits) {
+      const key = `${h.split} · step ${h.step}`;
+      if (key !== step) {
+        step = key;
+        out.push({ label: key, kind: vscode.QuickPickItemKind.Separator });
+      }
+      const where = h.trajectory >= 0 ? `Group ${h.group + 1} · #${h.trajectory + 1} · ${h.message >= 0 ? `${h.history >= 0 ? `history ${h.history + 1} · ` : ''}message ${h.message + 1} (${h.field})` : h.field}` : `Group ${h.group + 1} · ${h.field}`;
+      out.push({ label: where, description: h.reward !== undefined ? `reward ${h.reward}` : undefined, detail: h.snippet, alwaysShow: true, hit: h });
+    }
+    if (problems.length) {
+      out.push({ label: `Skipped (${problems.length})`, kind: vscode.QuickPickItemKind.Separator });
+      for (const p of problems) out.push({ label: `$(warning) ${path.basename(p.file)}${p.at ? `, ${p.at}` : ''}`, detail: p.message, alwaysShow: true, problem: p });
+    }
+    return out;
+  };
+
+  const start = (line: string) => {
+    search?.abort();
+    hits = [];
+    problems = [];
+    qp.items = [];
+    qp.title = title;
+    if (!line.trim()) {
+      qp.busy = false;
+      return;
+    }
+    let q: RunSearchQuery;
+    try {
+      q = parseQueryLine(line);
+      if (!q.query) throw new InputError('Type the text to find, with the filters.');
+    } catch (e) {
+      qp.busy = false;
+      qp.title = `${title}: ${(e as Error).message}`;
+      return;
+    }
+    const abort = new AbortController();
+    search = abort;
+    qp.busy = true;
+    let at = 0;
+    let redraw: ReturnType<typeof setTimeout> | undefined;
+    const show = () => {
+      redraw = undefined;
+      if (search !== abort) return;
+      qp.items = items();
+      qp.title = `${title}: ${count(hits.length)}${hits.length >= MAX_SHOWN ? '+' : ''} hits · file ${count(at)} of ${count(files.length)}…`;
+    };
+    const later = () => (redraw ??= setTimeout(show, REDRAW_MS));
+    running = searchRun(
+      files,
+      q,
+      {
+        onFile: (_f, i) => {
+          at = i + 1;
+          later();
+        },
+        onHit: (h) => {
+          hits.push(h);
+          later();
+          return hits.length < MAX_SHOWN;
+        },
+        onProblem: (p) => {
+          problems.push(p);
+          later();
+        },
+      },
+      abort.signal,
+    ).then(
+      (s) => {
+        clearTimeout(redraw);
+        if (search !== abort) return;
+        qp.busy = false;
+        qp.items = items();
+        const cut = s.stopped ? ` (the first ${count(MAX_SHOWN)}: narrow the search)` : '';
+        const cached = s.cached ? ` · ${count(s.cached)} from the cache` : '';
+        qp.title = `${title}: ${count(hits.length)} hits${cut} in ${count(s.filesSearched)} files${s.problems ? ` · ${count(s.problems)} skipped` : ''}${cached}`;
+        if (acceptWhenDone) accept();
+      },
+      (e: unknown) => {
+        clearTimeout(redraw);
+        if (search !== abort || abort.signal.aborted) return;
+        qp.busy = false;
+        qp.title = `${title}: ${(e as Error).message}`;
+      },
+    );
+  };
+
+  const accept = () => {
+    const item = qp.selectedItems[0] ?? qp.activeItems[0];
+    const target = item?.hit ?? (item?.problem ? undefined : hits[0]);
+    if (!target) {
+      if (item?.problem) {
+        // A skipped file opens in the viewer, which shows its problems.
+        opening = true;
+        qp.hide();
+        viewer.openAt(vscode.Uri.file(item.problem.file)).then(() => settle(undefined), fail);
+      }
+      return;
+    }
+    opening = true;
+    qp.hide();
+    // A failure rejects the command: the presenter tells it, as for any command.
+    openHit(viewer, target).then(() => settle(target), fail);
+  };
+
+  qp.onDidChangeValue((v) => {
+    clearTimeout(typing);
+    typing = setTimeout(() => {
+      typing = undefined;
+      start(v);
+    }, TYPING_MS);
+  });
+  qp.onDidAccept(() => {
+    // Enter before the typing pause ran the search: run it now, and open the first hit when it is found.
+    if (typing !== undefined && !hits.length) {
+      clearTimeout(typing);
+      typing = undefined;
+      acceptWhenDone = true;
+      start(qp.value);
+      return;
+    }
+    if (qp.busy && !hits.length) {
+      acceptWhenDone = true;
+      return;
+    }
+    accept();
+  });
+  qp.onDidHide(() => {
+    clearTimeout(typing);
+    search?.abort();
+    background(running.finally(() => qp.dispose()), 'Closing the run search');
+    // Resolved by accept() once the viewer is at the hit; otherwise cancelled.
+    if (!opening) settle(undefined);
+  });
+  qp.show();
+  return done;
+}
