@@ -53,6 +53,12 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await wb.page.locator('.part.activitybar a.action-label[aria-label="svc"]').waitFor({ state: 'visible', timeout: 60_000 });
     await wb.clickActivity('svc');
     const sidebar = wb.page.locator('.part.sidebar');
+    // The Runs view shares the container: collapsed here, so that at 800 px Threads and Checkpoints
+    // have the height their rows need (a tree renders only the rows it has room for).
+    const runsHeader = sidebar.locator('.pane:has(.title:text-is("Runs")) .pane-header');
+    await runsHeader.waitFor({ state: 'visible', timeout: 30_000 });
+    if ((await runsHeader.getAttribute('aria-expanded')) === 'true') await runsHeader.click();
+    assert.equal(await runsHeader.getAttribute('aria-expanded'), 'false', 'the Runs view is collapsed');
     const rows = sidebar.locator('.pane:has(.title:text-is("Threads")) .monaco-list-row');
     await rows.first().waitFor({ state: 'visible', timeout: 60_000 });
     await wb.page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 30_000 });
