@@ -17,27 +17,13 @@ here from the bytes; a partial UTF-8 character as "<xx yy>"), and the text of al
 """
 import base64
 import json
+import os
 import random
 import sys
 
 
-def bytes_to_unicode():
-    bs = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
-    cs = bs[:]
-    n = 0
-    for b in range(256):
-        if b not in bs:
-            bs.append(b)
-            cs.append(256 + n)
-            n += 1
-    return dict(zip(bs, [chr(c) for c in cs]))
-
-
-B2U = bytes_to_unicode()
-
-
-def piece(b):
-    return "".join(B2U[x] for x in b)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "test", "fixtures", "tokenizer"))
+from byte_level import B2U, piece  # noqa: E402 (GPT-2's byte table, shared with the test fixtures' writer)
 
 
 def text_of(b):
