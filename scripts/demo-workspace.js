@@ -177,4 +177,18 @@ function writeDemoWorkspace(dir, options) {
   return files;
 }
 
-module.exports = { writeDemoWorkspace, recentTurnRefs, DEMO_PROJECT: PROJECT, DEMO_MODEL: MODEL };
+/**
+ * The settings the demo's VS Code starts with (scripts/demo.js), for the reference service at
+ * `serviceUrl`. svc.webUiUrl: the service's stand-in web UI pages (test/server/webUi.ts, on with
+ * the service's --web-ui), so every Open in Web UI of the tour opens a page of the demo's data.
+ */
+function demoSettings(serviceUrl) {
+  return {
+    'svc.baseUrl': serviceUrl,
+    'svc.project': PROJECT,
+    'svc.models': [MODEL, 'demo-model-70b'],
+    'svc.webUiUrl': `${serviceUrl}/ui/{entity}/{project}/threads/{threadId}?call={callId}`,
+  };
+}
+
+module.exports = { writeDemoWorkspace, recentTurnRefs, demoSettings, DEMO_PROJECT: PROJECT, DEMO_MODEL: MODEL };

@@ -3,7 +3,8 @@
 // VS Code (code-server) in your browser.
 //   1. installs code-server and its Debian prerequisites on first use (scripts/host/setup.js);
 //   2. packages the extension (production VSIX) and installs it into a fresh extensions folder;
-//   3. starts the reference service with test/fixtures/demo.json;
+//   3. starts the reference service with test/fixtures/demo.json, and its stand-in web UI pages
+//      (/ui/: what svc.webUiUrl opens);
 //   4. writes the demo workspace: sample files to try (scripts/demo-workspace.js);
 //   5. starts code-server with settings pointing at the service, and no key: you sign in with the demo
 //      key as a user does (it goes to SecretStorage, so Sign Out signs you out);
@@ -18,7 +19,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { httpStatus } = require('./http-status');
 
-const { writeDemoWorkspace } = require('./demo-workspace');
+const { writeDemoWorkspace, demoSettings } = require('./demo-workspace');
 
 const root = path.resolve(__dirname, '..');
 const argv = process.argv.slice(2);
@@ -51,7 +52,7 @@ async function main() {
   installExtension({ vsix, extensionsDir });
 
   const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json', '--admin'], {
+  const service = spawn(tsx, ['test/server/cli.ts', '--port', String(servicePort), '--data', 'test/fixtures/demo.json', '--admin', '--web-ui'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -71,11 +72,8 @@ async function main() {
     port,
     workspace,
     extensionsDir,
-    settings: {
-      'svc.baseUrl': serviceUrl,
-      'svc.project': 'demo-entity/chatbot',
-      'svc.models': ['demo-model-7b', 'demo-model-70b'],
-    },
+    // The service URL, project, models and web UI (the service's /ui/ pages): demo-workspace.js.
+    settings: demoSettings(serviceUrl),
     // No key from the environment (one there would outlive Sign Out): the user signs in, and the key
     // goes to SecretStorage like any user's.
     env: { SVC_API_KEY: '', SVC_USERNAME: '', SVC_PASSWORD: '', SVC_ACCESS_TOKEN: '' },
@@ -110,7 +108,7 @@ async function main() {
   const url = server.workbenchUrl({ folder: workspace });
   const width = Math.max(...samples.map((f) => f.name.length));
   console.log('');
-  console.log(`demo: reference service  ${serviceUrl}   (API key: ${DEMO_KEY})`);
+  console.log(`demo: reference service  ${serviceUrl}   (API key: ${DEMO_KEY}; its web UI pages under ${serviceUrl}/ui/)`);
   console.log(`demo: VS Code            ${url}`);
   console.log('demo: open the URL above, then the svc icon in the activity bar.');
   console.log(`demo: sign in with Sign In (Threads view) → Paste an API key → ${DEMO_KEY}; svc: Sign Out (palette) signs you out again.`);
@@ -119,10 +117,10 @@ async function main() {
   console.log('demo: both run until you press Ctrl-C here (or close this terminal); the service keeps what you send in memory only.');
   console.log('demo: to start them again later: `npm run demo`.');
   if (check) {
-    const [workbench, health] = await Promise.all([get(url), get(`${serviceUrl}/v1/preview/models/demo-model-7b/checkpoints`)]);
+    const [workbench, health, webUi] = await Promise.all([get(url), get(`${serviceUrl}/v1/preview/models/demo-model-7b/checkpoints`), get(`${serviceUrl}/ui/demo-entity/chatbot/threads/`)]);
     await stop();
-    if (workbench !== 200 || health !== 401) {
-      console.error(`demo --check: workbench answered ${workbench}, service answered ${health} (expected 200 and 401 without a key)`);
+    if (workbench !== 200 || health !== 401 || webUi !== 200) {
+      console.error(`demo --check: workbench answered ${workbench}, service answered ${health}, its web UI ${webUi} (expected 200, 401 without a key, 200)`);
       process.exit(1);
     }
     console.log('demo --check: ok');

@@ -1,12 +1,12 @@
-import { startReferenceServer, type ReferenceServerOptions } from './index';
+import { startReferenceServer, webUiTemplate, type ReferenceServerOptions } from './index';
 
 // Runs the reference server until SIGINT/SIGTERM, for the demo and for manual checks:
 //
 //   tsx test/server/cli.ts --port 8787 --data test/fixtures/demo.json
-//        [--host 127.0.0.1] [--max-body-bytes N] [--admin]
+//        [--host 127.0.0.1] [--max-body-bytes N] [--admin] [--web-ui]
 
 const USAGE =
-  'usage: tsx test/server/cli.ts [--port N] [--host H] [--data FIXTURE.json] [--max-body-bytes N] [--admin]';
+  'usage: tsx test/server/cli.ts [--port N] [--host H] [--data FIXTURE.json] [--max-body-bytes N] [--admin] [--web-ui]';
 
 function parseArgs(argv: readonly string[]): ReferenceServerOptions {
   const opts: ReferenceServerOptions = {};
@@ -37,6 +37,9 @@ function parseArgs(argv: readonly string[]): ReferenceServerOptions {
       case '--admin':
         opts.admin = true;
         break;
+      case '--web-ui':
+        opts.webUi = true;
+        break;
       case '--help':
       case '-h':
         console.log(USAGE);
@@ -59,6 +62,7 @@ async function main(): Promise<void> {
   console.log(`svc reference server listening on ${server.url}`);
   console.log(server.apiKey === undefined ? 'no API key configured (use --data with a fixture that has apiKeys)' : `API key: ${server.apiKey}`);
   if (opts.admin) console.log(`admin routes enabled under ${server.url}/__admin (reference server only)`);
+  if (opts.webUi) console.log(`web UI pages under ${server.url}/ui/ (svc.webUiUrl: ${webUiTemplate(server.url)})`);
   const stop = (signal: string) => {
     console.log(`${signal}: shutting down`);
     server.close().then(

@@ -18,6 +18,8 @@ export interface HandlerDeps {
   maxBodyBytes: number;
   /** Handles /__admin routes when enabled; they bypass stats, faults and service auth. */
   admin?: (req: IncomingMessage, res: ServerResponse, path: string) => Promise<void>;
+  /** Serves the web UI's /ui/ pages when enabled (webUi.ts); like admin, outside stats, faults and auth. */
+  webUi?: (method: string, path: string, query: string, res: ServerResponse) => void;
   /** Keeps a response that will never finish, so close() can end it. */
   hold: (res: ServerResponse) => void;
   /** Aborted by close(), so delayed requests stop waiting. */
@@ -43,6 +45,10 @@ async function handle(deps: HandlerDeps, req: IncomingMessage, res: ServerRespon
 
   if (deps.admin && (path === '/__admin' || path.startsWith('/__admin/'))) {
     await deps.admin(req, res, path);
+    return;
+  }
+  if (deps.webUi && path.startsWith('/ui/')) {
+    deps.webUi(method, path, rawQuery, res);
     return;
   }
 

@@ -10,6 +10,7 @@ import type { ServerState } from './routes';
 import { addCalls, seedThreads, type SeedCall, type SeedThreadsOptions } from './seed';
 import { Stats } from './stats';
 import { Store, type Checkpoint } from './store';
+import { serveWebUi } from './webUi';
 
 // The reference implementation of the service (spec: /work/shared/spec/service-interface.md,
 // behaviour beyond it: /work/shared/notes/service-behaviour.md). It serves the client's contract
@@ -23,6 +24,7 @@ export type { SeedCall, SeedThreadsOptions } from './seed';
 export type { PathMatch, RequestRecord, Stats } from './stats';
 export type { CallRecord, Checkpoint, FeedbackRow, Store, TrajectoryLog } from './store';
 export type { ThreadRow } from './threads';
+export { WEB_UI_PATH, webUiTemplate } from './webUi';
 
 export interface ReferenceServerOptions {
   /** 0 (default) picks a free port. */
@@ -41,6 +43,8 @@ export interface ReferenceServerOptions {
   fixture?: Fixture | string;
   /** Enables the /__admin routes (they do not exist in production); default false. */
   admin?: boolean;
+  /** Serves a stand-in for the service's web UI under /ui/ (webUi.ts; for svc.webUiUrl in the demo); default false. */
+  webUi?: boolean;
   /** Projects whose upserts answer 400 with error_code CALLS_COMPLETE_MODE_REQUIRED. */
   projectsRequiringCompleteMode?: string[];
 }
@@ -101,6 +105,7 @@ export async function startReferenceServer(opts: ReferenceServerOptions = {}): P
       credentials,
       maxBodyBytes,
       admin: opts.admin ? createAdminHandler({ stats, faults, reset, addCheckpoints: addCheckpointsTo }, maxBodyBytes) : undefined,
+      webUi: opts.webUi ? (method, path, query, res) => serveWebUi(store, method, path, query, res) : undefined,
       hold: (res) => {
         held.add(res);
         res.on('close', () => held.delete(res));
