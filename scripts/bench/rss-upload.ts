@@ -1,17 +1,21 @@
 // Child process of the bench: uploads one trajectory file and prints one JSON line with the
 // process's RSS before and at its peak. Two modes, each in a fresh process started the same way:
-//   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (the upload job: validate, guard, send)
+//   tsx scripts/bench/rss-upload.ts <url> <file>         the extension's own code (the upload job: validate and
+//                                                        hash, the repeat check, guard, send, the ledger)
 //   tsx scripts/bench/rss-upload.ts <url> <file> --raw   the baseline: the same file streamed and POSTed
 //                                                        raw with undici in bodies of up to 8 MiB
-//   tsx scripts/bench/rss-upload.ts <url> <file> --decode  the baseline for a Parquet file: the same
+//   tsx scripts/bench/rss-upload.ts <url> <file> --decode  a baseline for a Parquet file: our own
 //                                                        reader decoding it, the bodies POSTed raw
+//   tsx scripts/bench/rss-upload.ts <url> <file> --duckdb  the baseline for a Parquet file: DuckDB
+//                                                        decoding the same columns, the bodies POSTed raw
 // Peak RSS comes from the OS (getrusage maxrss), which also sees synchronous stretches a timer misses.
 import * as fs from 'node:fs';
 import { Agent, request } from 'undici';
 import { createServiceClient } from '../../src/api';
 import { uploadFiles } from '../../src/trajectories/job';
+import { MemoryStore, SentUploads } from '../../src/trajectories/sent';
 import { BENCH_KEY } from './keys';
-import { decodeAndPost } from './parquet';
+import { decodeAndPost, duckDecodeAndPost } from './parquet';
 
 const BODY_LIMIT = 8 * 1024 * 1024;
 
@@ -48,7 +52,7 @@ async function raw(url: string, file: string): Promise<{ status: string; bytes: 
 async function main() {
   const [url, file] = process.argv.slice(2) as [string, string];
   const rawMode = process.argv.includes('--raw');
-  const decodeMode = process.argv.includes('--decode');
+  const decodeMode = process.argv.includes('--decode') ? decodeAndPost : process.argv.includes('--duckdb') ? duckDecodeAndPost : undefined;
   const startRss = process.memoryUsage().rss;
   let peak = startRss;
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
@@ -58,7 +62,7 @@ async function main() {
     out = await raw(url, file);
   } else if (decodeMode) {
     const agent = new Agent();
-    await decodeAndPost(file, async (body) => {
+    await decodeMode(file, async (body) => {
       // A connection per body: a page of a DuckDB file decodes for seconds, and the sink closes idle sockets.
       const r = await request(`${url}/v1/preview/models/bench/log`, { method: 'POST', dispatcher: agent, reset: true, headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' }, body });
       await r.body.dump();
@@ -69,7 +73,7 @@ async function main() {
   } else {
     const client = createServiceClient({ traceBaseUrl: url, credentials: async () => ({ username: 'api', password: BENCH_KEY, accessToken: BENCH_KEY }), env: {} });
     // The upload job, as every caller runs it (src/trajectories/job.ts).
-    const { files, report } = await uploadFiles([file], { modelId: 'bench', split: 'train', client: () => client });
+    const { files, report } = await uploadFiles([file], { modelId: 'bench', split: 'train', client: () => client, sent: new SentUploads(new MemoryStore()) });
     await client.close();
     const summary = files[0]!.summary;
     out = { bytes: summary.fileBytes, groups: summary.groups, problems: summary.problems.length, status: report.status };
@@ -77,7 +81,7 @@ async function main() {
   const t1 = performance.now();
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss, process.resourceUsage().maxRSS * 1024);
-  console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : decodeMode ? 'decode' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
+  console.log(JSON.stringify({ file, mode: rawMode ? 'raw' : process.argv.includes('--duckdb') ? 'duckdb' : decodeMode ? 'decode' : 'client', ...out, totalMs: t1 - t0, startRss, peakRss: peak }));
 }
 main().catch((e: unknown) => {
   console.error(e);
