@@ -1,0 +1,78 @@
+// `npm run bench` only (not a test suite; scripts/bench/distribution.ts runs it): opens the
+// dashboard of each run folder in SVC_BENCH_DIST_RUNS (comma-separated model folders, each with a
+// history.jsonl and trajectories/train/<step>.parquet) and measures the time from the command until
+// the webview reports the reward distribution's heat map drawn with every step of the split read
+// (`distributionRendered` with `done`). Then the same dashboard opened again in the same window,
+// every step from the step numbers cache. Prints one `BENCH_DISTRIBUTION {json}` line.
+import * as vscode from 'vscode';
+import type { Exports } from '../../src/boot/main';
+import type { SvcExtensionApi } from '../../src/extension';
+import type { DistributionRendered } from '../../src/dashboard/panel';
+
+/** What the bench reports per run (scripts/bench/distribution.ts reads it). */
+export interface DistributionFigures {
+  dir: string;
+  /** Steps drawn in the train split. */
+  steps: number;
+  /** From the command to the webview's report of every step drawn. */
+  drawnMs: number;
+  /** From the command to the webview's first report of a step drawn. */
+  firstMs: number;
+  /** From the command until it returned (the history read, the panel created). */
+  commandMs: number;
+  /** The same dashboard closed and opened again: every step from the cache. */
+  againMs: number;
+  startRss: number;
+  peakRss: number;
+}
+
+async function openUntilDrawn(api: SvcExtensionApi, dir: string): Promise<{ drawnMs: number; firstMs: number; commandMs: number; steps: number }> {
+  const t0 = performance.now();
+  const key = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file: `${dir}/history.jsonl` });
+  const commandMs = performance.now() - t0;
+  const panel = api.dashboards.panel(key)!;
+  let firstMs = 0;
+  const drawn = await new Promise<DistributionRendered['splits'][number]>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the distribution of ${dir} was not drawn within 300 s (last: ${JSON.stringify(panel.lastDistribution?.splits.map((s) => ({ split: s.split, steps: s.steps.length, done: s.done })))})`)), 300_000);
+    const done = (m: DistributionRendered | undefined) => {
+      const train = m?.splits.find((s) => s.split === 'train');
+      if (train?.steps.length && !firstMs) firstMs = performance.now() - t0;
+      if (!train?.done) return false;
+      clearTimeout(timer);
+      resolve(train);
+      return true;
+    };
+    if (done(panel.lastDistribution)) return;
+    const sub = panel.onDidRenderDistribution((m) => done(m) && sub.dispose());
+  });
+  const drawnMs = performance.now() - t0;
+  if (drawn.errors) throw new Error(`${drawn.errors} step files of ${dir} could not be read`);
+  panel.panel.dispose();
+  // Let the closed webview go before the next one is measured.
+  await new Promise((r) => setTimeout(r, 1000));
+  return { drawnMs, firstMs, commandMs, steps: drawn.steps.length };
+}
+
+async function measure(api: SvcExtensionApi, dir: string): Promise<DistributionFigures> {
+  (globalThis as { gc?: () => void }).gc?.();
+  const startRss = process.memoryUsage().rss;
+  let peakRss = startRss;
+  const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 20);
+  try {
+    const first = await openUntilDrawn(api, dir);
+    clearInterval(sampler);
+    const again = await openUntilDrawn(api, dir);
+    if (again.steps !== first.steps) throw new Error(`${dir}: ${first.steps} steps drawn, then ${again.steps}`);
+    return { dir, steps: first.steps, drawnMs: first.drawnMs, firstMs: first.firstMs, commandMs: first.commandMs, againMs: again.drawnMs, startRss, peakRss };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+export async function run(): Promise<void> {
+  const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
+  const api = await (await ext.activate()).getTestApi!().core();
+  const out: DistributionFigures[] = [];
+  for (const dir of (process.env.SVC_BENCH_DIST_RUNS ?? '').split(',').filter(Boolean)) out.push(await measure(api, dir));
+  console.log(`BENCH_DISTRIBUTION ${JSON.stringify(out)}`);
+}
