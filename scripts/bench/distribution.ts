@@ -150,6 +150,7 @@ export async function distributionHostBench(steps: number, mb: number, runs: num
         `(medians of ${runs} alternating runs, each in a fresh window; ratio per pair min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; ` +
         `${steps} steps: ${list(bigs.map((f) => f.drawnMs))} ms, first step drawn at ${list(bigs.map((f) => f.firstMs))} ms; 1 step: ${list(smalls.map((f) => f.drawnMs))} ms; ` +
         `the same dashboard opened again in the same window, every step from the cache: ${ms(median(bigs.map((f) => f.againMs)))}; ` +
+        `the extension side alone in the same host (the ${steps} files' small columns read, no webview): ${ms(median(bigs.map((f) => f.readMs)))}; ` +
         `extension host RSS rose at most ${mibs(median(bigs.map((f) => f.peakRss - f.startRss)))} MiB over ${mibs(median(bigs.map((f) => f.startRss)))} MiB while the ${steps} files were read)`,
     },
   ];

@@ -3,11 +3,14 @@
 // history.jsonl and trajectories/train/<step>.parquet) and measures the time from the command until
 // the webview reports the reward distribution's heat map drawn with every step of the split read
 // (`distributionRendered` with `done`). Then the same dashboard opened again in the same window,
-// every step from the step numbers cache. Prints one `BENCH_DISTRIBUTION {json}` line.
+// every step from the step numbers cache, and the extension side's read alone in the same host (the
+// feed over a fresh cache, no webview). Prints one `BENCH_DISTRIBUTION {json}` line.
 import * as vscode from 'vscode';
 import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { DistributionRendered } from '../../src/dashboard/panel';
+import { DistributionFeed } from '../../src/dashboard/distributionFeed';
+import { StepStatsCache } from '../../src/runs/stepStats';
 
 /** What the bench reports per run (scripts/bench/distribution.ts reads it). */
 export interface DistributionFigures {
@@ -22,6 +25,8 @@ export interface DistributionFigures {
   commandMs: number;
   /** The same dashboard closed and opened again: every step from the cache. */
   againMs: number;
+  /** The extension side alone in this host: every step file's small columns read and the messages built (a fresh cache, no webview). */
+  readMs: number;
   startRss: number;
   peakRss: number;
 }
@@ -63,7 +68,12 @@ async function measure(api: SvcExtensionApi, dir: string): Promise<DistributionF
     clearInterval(sampler);
     const again = await openUntilDrawn(api, dir);
     if (again.steps !== first.steps) throw new Error(`${dir}: ${first.steps} steps drawn, then ${again.steps}`);
-    return { dir, steps: first.steps, drawnMs: first.drawnMs, firstMs: first.firstMs, commandMs: first.commandMs, againMs: again.drawnMs, startRss, peakRss };
+    const t0 = performance.now();
+    let read = 0;
+    await new DistributionFeed(dir, new StepStatsCache(), (m) => (read += m.split === 'train' ? m.steps.length : 0)).start();
+    const readMs = performance.now() - t0;
+    if (read !== first.steps) throw new Error(`${dir}: ${first.steps} steps drawn, ${read} read by the feed alone`);
+    return { dir, steps: first.steps, drawnMs: first.drawnMs, firstMs: first.firstMs, commandMs: first.commandMs, againMs: again.drawnMs, readMs, startRss, peakRss };
   } finally {
     clearInterval(sampler);
   }
