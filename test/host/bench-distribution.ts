@@ -23,6 +23,9 @@ export interface DistributionFigures {
   firstMs: number;
   /** From the command until it returned (the history read, the panel created). */
   commandMs: number;
+  /** From the command until the extension posted the split's last distribution message, and the messages posted. */
+  fedMs: number;
+  messages: number;
   /** The same dashboard closed and opened again: every step from the cache. */
   againMs: number;
   /** The extension side alone in this host: every step file's small columns read and the messages built (a fresh cache, no webview). */
@@ -31,11 +34,23 @@ export interface DistributionFigures {
   peakRss: number;
 }
 
-async function openUntilDrawn(api: SvcExtensionApi, dir: string): Promise<{ drawnMs: number; firstMs: number; commandMs: number; steps: number }> {
+async function openUntilDrawn(api: SvcExtensionApi, dir: string): Promise<{ drawnMs: number; firstMs: number; commandMs: number; fedMs: number; messages: number; steps: number }> {
   const t0 = performance.now();
   const key = await vscode.commands.executeCommand<string>('svc.dashboard.open', { file: `${dir}/history.jsonl` });
   const commandMs = performance.now() - t0;
   const panel = api.dashboards.panel(key)!;
+  // When the extension posted the split's last distribution message (the feed done), and how many it posted.
+  let fedMs = 0;
+  let messages = 0;
+  const webview = panel.panel.webview;
+  const postMessage = webview.postMessage.bind(webview);
+  webview.postMessage = (m: { type?: string; done?: boolean; split?: string }) => {
+    if (m?.type === 'distribution') {
+      messages++;
+      if (m.done && m.split === 'train') fedMs = performance.now() - t0;
+    }
+    return postMessage(m);
+  };
   let firstMs = 0;
   const drawn = await new Promise<DistributionRendered['splits'][number]>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the distribution of ${dir} was not drawn within 300 s (last: ${JSON.stringify(panel.lastDistribution?.splits.map((s) => ({ split: s.split, steps: s.steps.length, done: s.done })))})`)), 300_000);
@@ -55,7 +70,7 @@ async function openUntilDrawn(api: SvcExtensionApi, dir: string): Promise<{ draw
   panel.panel.dispose();
   // Let the closed webview go before the next one is measured.
   await new Promise((r) => setTimeout(r, 1000));
-  return { drawnMs, firstMs, commandMs, steps: drawn.steps.length };
+  return { drawnMs, firstMs, commandMs, fedMs, messages, steps: drawn.steps.length };
 }
 
 async function measure(api: SvcExtensionApi, dir: string): Promise<DistributionFigures> {
@@ -73,15 +88,29 @@ async function measure(api: SvcExtensionApi, dir: string): Promise<DistributionF
     await new DistributionFeed(dir, new StepStatsCache(), (m) => (read += m.split === 'train' ? m.steps.length : 0)).start();
     const readMs = performance.now() - t0;
     if (read !== first.steps) throw new Error(`${dir}: ${first.steps} steps drawn, ${read} read by the feed alone`);
-    return { dir, steps: first.steps, drawnMs: first.drawnMs, firstMs: first.firstMs, commandMs: first.commandMs, againMs: again.drawnMs, readMs, startRss, peakRss };
+    return { dir, steps: first.steps, drawnMs: first.drawnMs, firstMs: first.firstMs, commandMs: first.commandMs, fedMs: first.fedMs, messages: first.messages, againMs: again.drawnMs, readMs, startRss, peakRss };
   } finally {
     clearInterval(sampler);
   }
 }
 
+/** SVC_BENCH_DIST_MODE=read: the feed alone over a fresh cache, first thing in a fresh window (no dashboard). */
+async function readAlone(dir: string): Promise<{ dir: string; readMs: number; steps: number }> {
+  const t0 = performance.now();
+  let steps = 0;
+  await new DistributionFeed(dir, new StepStatsCache(), (m) => (steps += m.split === 'train' ? m.steps.length : 0)).start();
+  return { dir, readMs: performance.now() - t0, steps };
+}
+
 export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
   const api = await (await ext.activate()).getTestApi!().core();
+  if (process.env.SVC_BENCH_DIST_MODE === 'read') {
+    const reads = [];
+    for (const dir of (process.env.SVC_BENCH_DIST_RUNS ?? '').split(',').filter(Boolean)) reads.push(await readAlone(dir));
+    console.log(`BENCH_DISTRIBUTION_READ ${JSON.stringify(reads)}`);
+    return;
+  }
   const out: DistributionFigures[] = [];
   for (const dir of (process.env.SVC_BENCH_DIST_RUNS ?? '').split(',').filter(Boolean)) out.push(await measure(api, dir));
   console.log(`BENCH_DISTRIBUTION ${JSON.stringify(out)}`);
