@@ -167,7 +167,7 @@ async function main() {
   if (tests) {
     contexts.push(
       await esbuild.context({
-        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts', 'test/host/bench-viewer': 'test/host/bench-viewer.ts', 'test/host/bench-upload': 'test/host/bench-upload.ts' },
+        entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts', 'test/host/bench-viewer': 'test/host/bench-viewer.ts', 'test/host/bench-upload': 'test/host/bench-upload.ts', 'test/host/bench-distribution': 'test/host/bench-distribution.ts' },
         bundle: true,
         mainFields: ['module', 'main'],
         format: 'cjs',

@@ -185,7 +185,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const restrictedMode = register(new RestrictedModeNotice(connection, [threadsView, checkpointsView] as vscode.TreeView<unknown>[]));
   const viewer = new TrajectoryViewerProvider(context.extensionUri, log, errors);
   host.trajectoryViewer(viewer);
-  const scenarios = new ScenarioPanels(context.extensionUri, log, errors, viewer.transcriptStore);
+  const scenarios = new ScenarioPanels(context.extensionUri, log, errors, viewer.transcriptStore, runs);
 
   // The agents' tools run on the same connection and key approvals as the commands, never prompting.
   const agentHost = new ConnectionHost(connection, (text) => log.redact(text), new SentUploads(context.workspaceState));
@@ -228,7 +228,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...registerThreadCommands(threads, threadDetails, threadDetailsPanel, connection, context.globalState),
     ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...registerCheckpointCommands(checkpoints, connection, context.globalState),
-    ...registerDashboardCommands(dashboards, connection, context.globalState),
+    ...registerDashboardCommands(dashboards, connection, context.globalState, runs),
     ...registerRunsCommands(runs, () => runsView.selection),
     registerCompareCommand(compareRuns, connection, context.globalState, () => dashboards.openHistoryFiles()),
     registerCommand('svc.showLog', () => log.channel.show()),
@@ -243,7 +243,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...viewer.register(),
     ...registerHarnessCommands(log),
     ...scenarios.register(),
-    ...registerRunSearch(viewer),
+    ...registerRunSearch(viewer, runs),
     ...registerImportCommands(imports),
   );
 

@@ -20,7 +20,7 @@ import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 import { viewerParquetBench } from './viewerParquet';
-import { distributionBench } from './distribution';
+import { distributionBench, distributionHostBench } from './distribution';
 import { verdictBench } from './verdicts';
 import { tokenBench, tokenStripHostBench } from './tokens';
 import { runSearchDir } from './data';
@@ -905,6 +905,15 @@ async function main() {
     for (const v of await onAllCpus(() => viewerParquetBench(1, VIEWER_PARQUET_RUNS))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
     console.log(`\nthe token strip of a 32k-token turn in the viewer (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => tokenStripHostBench(6))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+    // The reward distribution per step on a run's dashboard (issue 31), until drawn: the 200 step
+    // files of the client figure above (section 2c), not run in --quick (no host rows there).
+    console.log(`\nthe reward distribution on a run's dashboard, 200 Parquet step files (${hostLabel(hostSpec)})`);
+    try {
+      for (const v of await onAllCpus(() => distributionHostBench(200, 4, 3))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+    } catch (e) {
+      console.error(e);
+      row('host: open a run\'s dashboard until the reward distribution of 200 step files is drawn', `failed: ${(e instanceof Error ? e.message : String(e)).slice(0, 300)}`, 'the same dashboard of a run of 1 step file', '—', undefined);
+    }
   });
   let table = ['| measure | value | baseline (same run) | baseline value | ratio | goal | notes |', '|---|---|---|---|---|---|---|', ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
   // The host rows again, the hosts side by side (value and its ratio to the same run's baseline).

@@ -5,6 +5,8 @@ import { registerCommand } from '../ui/commands';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import type { Dashboards } from './manager';
+import type { RunsModel } from '../runs/model';
+import { pickWorkspaceRun, WHAT_A_RUN_IS } from '../runs/pick';
 
 /** A tree node of the Checkpoints view, or the scripting form. */
 type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown; file?: unknown } | undefined;
@@ -32,11 +34,13 @@ export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
   return uri;
 }
 
-export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
+/** `runs`: the workspace's runs (the Runs view's), which the palette offers when no service is configured. */
+export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento, runs?: RunsModel): vscode.Disposable[] {
   return [
     /**
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint
-     * selected), the palette (pick a model), or `{ modelId, checkpointId? }`.
+     * selected), the palette (pick a model; without a service, pick a run of the workspace), or
+     * `{ modelId, checkpointId? }`.
      */
     registerCommand('svc.dashboard.open', async (how, arg?: OpenArg | vscode.Uri) => {
       if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new InputError('svc.dashboard.open takes a Checkpoints tree item, { modelId, checkpointId? } or { file }.');
@@ -58,6 +62,16 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
       let modelId = typeof arg?.modelId === 'string' ? arg.modelId.trim() : undefined;
       const focus = typeof arg?.checkpointId === 'string' ? arg.checkpointId : typeof arg?.checkpoint?.id === 'string' ? arg.checkpoint.id : undefined;
       if (arg && modelId === undefined) throw new InputError('svc.dashboard.open: "modelId" must be a model id string.');
+      // The palette without a service: the dashboard of a run of the workspace (its history.jsonl).
+      if (!connection.client && modelId === undefined && how.interactive && runs) {
+        await runs.whenScanned();
+        if (!runs.runs.some((r) => r.history)) {
+          throw new InputError(`No ART run with a history.jsonl in the workspace folders, and no svc service configured. ${WHAT_A_RUN_IS}. Open the folder that holds the .art folder (File > Open Folder…), or run "svc: Set Service Base URL" for the dashboards of a service's models.`, {}, { fix: { title: 'Open Folder…', command: 'vscode.openFolder' } });
+        }
+        const run = await pickWorkspaceRun(runs, { title: 'svc: Open the dashboard of which run?', having: 'with a history.jsonl', filter: (r) => r.history });
+        if (!run) return undefined;
+        return (await dashboards.openFile(vscode.Uri.file(path.join(run.dir, 'history.jsonl')))).modelId;
+      }
       if (!connection.client) throw new InputError('No svc service is configured: run "svc: Set Service Base URL" first.');
       if (modelId === undefined) {
         const known = [...new Set([...connection.config.models, ...recent(globalState, RECENT_MODELS)])];

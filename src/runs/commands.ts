@@ -11,6 +11,7 @@ import { TRAJECTORY_VIEWER } from '../boot/ids';
 import { readRun, runSteps, type Run } from './discovery';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';
+import { pickWorkspaceRun } from './pick';
 
 /** The path of a scripting object's field: absolute, or relative to the first workspace folder. */
 function resolvePath(p: string): string {
@@ -31,17 +32,7 @@ export function rewardBand(value: unknown): { min?: number; max?: number } | und
 export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {
   const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
 
-  async function pickRun(why: string, filter: (r: Run) => boolean): Promise<Run | undefined> {
-    await model.whenScanned();
-    const runs = model.runs.filter(filter);
-    if (!runs.length) throw new InputError(`No ART run in the workspace folders ${why} (.art/<project>/models/<model>/).`);
-    if (runs.length === 1) return runs[0];
-    const picked = await vscode.window.showQuickPick(
-      runs.map((run) => ({ label: run.model, description: `${run.project}${run.modelJson?.baseModel ? ` · ${run.modelJson.baseModel}` : ''}`, detail: vscode.workspace.asRelativePath(run.dir), run })),
-      { title: 'svc: Choose a run', matchOnDescription: true, matchOnDetail: true },
-    );
-    return picked?.run;
-  }
+  const pickRun = (title: string, having: string, filter: (r: Run) => boolean) => pickWorkspaceRun(model, { title, having, filter });
 
   return [
     registerCommand('svc.runs.refresh', () => model.refresh()),
@@ -55,7 +46,7 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
         dir = resolvePath(d);
       } else {
         dir = selected('run')?.run.dir;
-        if (!dir && how.interactive) dir = (await pickRun('with a history.jsonl', (r) => r.history))?.dir;
+        if (!dir && how.interactive) dir = (await pickRun('svc: Open the dashboard of which run?', 'with a history.jsonl', (r) => r.history))?.dir;
         if (!dir) return undefined;
       }
       const run = model.runAt(dir) ?? (await readRun(dir));
@@ -85,7 +76,7 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
         return step.file.path;
       }
       if (!how.interactive) return undefined;
-      const run = selected('run')?.run ?? (await pickRun('with step files', (r) => r.splits.length > 0));
+      const run = selected('run')?.run ?? (await pickRun('svc: Open a step of which run?', 'with step files', (r) => r.splits.length > 0));
       if (!run) return undefined;
       const split = run.splits.length === 1 ? run.splits[0] : await vscode.window.showQuickPick(run.splits, { title: `svc: ${run.model}: choose a split` });
       if (!split) return undefined;

@@ -3,8 +3,9 @@
  * pending Enter) lives in one closure, which reads best whole.
  *
  * "svc: Search Run…" (svc.searchRun), the editor side of the run search (runSearch.ts, which has no
- * `vscode` import). From the palette it finds the runs of the workspace (asking which when there
- * are several); from the explorer it takes the run folder or history.jsonl clicked. A QuickPick
+ * `vscode` import). From the palette it takes the runs of the workspace the Runs view found
+ * (runs/pick.ts: asking which when there are several, saying how to get one when there is none);
+ * from the explorer it takes the run folder or history.jsonl clicked. A QuickPick
  * then searches as you type: hits stream in (busy, with the files searched in the title), grouped
  * by step (a separator per step file) then group and trajectory, each with its snippet; Enter opens
  * the trajectory viewer at the hit; Escape cancels. Filters go in the query as words
@@ -18,6 +19,8 @@ import { InputError } from '../api/errors';
 import { registerCommand } from '../ui/commands';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
+import type { RunsModel } from '../runs/model';
+import { pickWorkspaceRun } from '../runs/pick';
 import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
 
 /** Hits a search shows (and a scripted call returns by default) before it stops and says so. */
@@ -52,11 +55,11 @@ export interface SearchRunResult {
   truncated: boolean;
 }
 
-export function registerRunSearch(viewer: TrajectoryViewerProvider): vscode.Disposable[] {
+export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: RunsModel): vscode.Disposable[] {
   return [
     registerCommand('svc.searchRun', async (how, arg?: unknown) => {
       if (!how.interactive) return scripted(viewer, arg);
-      const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun();
+      const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun(runs);
       if (!run) return undefined;
       const files = await runStepFiles(run);
       return interactive(viewer, run, files);
@@ -115,21 +118,15 @@ export function openHit(viewer: TrajectoryViewerProvider, hit: RunHit): Promise<
   return viewer.openAt(vscode.Uri.file(hit.file), { group: hit.group, trajectory: hit.trajectory, message: hit.message });
 }
 
-/** The runs of the workspace (model folders with step files); asks which when there are several. */
-async function pickRun(): Promise<string | undefined> {
-  const found = await vscode.workspace.findFiles('**/models/*/trajectories/*/*.{parquet,jsonl}', '**/node_modules/**', 20_000);
-  const runs = [...new Set(found.map((u) => path.dirname(path.dirname(path.dirname(u.fsPath)))))].sort();
-  if (runs.length === 1) return runs[0];
-  if (runs.length === 0) {
-    const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: 'Search', title: 'svc: Search Run: the run folder (.art/<project>/models/<model>)', defaultUri: vscode.workspace.workspaceFolders?.[0]?.uri });
-    return picked?.[0]?.fsPath;
-  }
-  const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-  const item = await vscode.window.showQuickPick(
-    runs.map((r) => ({ label: path.basename(r), description: root ? path.relative(root, r) : r, run: r })),
-    { title: 'svc: Search Run: which run?', placeHolder: 'Runs of the workspace' },
-  );
-  return item?.run;
+/** The run of the workspace to search (a model folder with step files); asks which when there are several. */
+async function pickRun(runs: RunsModel): Promise<string | undefined> {
+  const run = await pickWorkspaceRun(runs, {
+    title: 'svc: Search Run: which run?',
+    having: 'with step files',
+    filter: (r) => r.splits.length > 0,
+    otherwise: 'or right-click a run folder or its history.jsonl in the Explorer and choose "Search Run…"',
+  });
+  return run?.dir;
 }
 
 /** What the query box holds: the text, and filters as words. */

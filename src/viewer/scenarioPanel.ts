@@ -24,6 +24,10 @@ import { readTrajectoryAt, resolveRun, scenarioHistory, scenarioOf, scenariosInF
 import { FromScenario, type ToScenario } from './scenarioProtocol';
 import { transcript } from './transcript';
 import { trajectoryView } from './views';
+import type { RunsModel } from '../runs/model';
+import { pickWorkspaceRun } from '../runs/pick';
+import { runSteps } from '../runs/discovery';
+import type { StepFile } from './stepShares';
 
 export const SCENARIO_VIEW = 'svc.scenario';
 
@@ -64,6 +68,8 @@ export class ScenarioPanels implements vscode.Disposable {
     private readonly log: Logger,
     private readonly errors: ErrorPresenter,
     private readonly transcripts: TranscriptStore,
+    /** The workspace's runs (the Runs view's), for the palette's run pick. */
+    private readonly runs?: RunsModel,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -108,15 +114,26 @@ export class ScenarioPanels implements vscode.Disposable {
     return history;
   }
 
-  /** The palette: the step file of the active viewer or editor, else a file dialog; then the scenario from that file. */
+  /**
+   * The palette: the step file of the active viewer or editor, else a run of the workspace (the
+   * only one, or picked; none: a message saying how to get one) and its latest step file of its
+   * first split (train first); then the scenario from that file.
+   */
   private async pick(given?: vscode.Uri): Promise<{ run: string; scenario: string } | undefined> {
     let file = given?.scheme === 'file' ? given.fsPath : activeFile();
     if (!file || !isStepFile(file)) {
-      const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-      const art = folder ? vscode.Uri.joinPath(folder, '.art') : undefined;
-      const picked = await vscode.window.showOpenDialog({ title: 'svc: Follow a scenario: choose a step file of the run', openLabel: 'Choose', canSelectMany: false, filters: { 'ART step files': ['parquet', 'jsonl', 'json'] }, ...(art ? { defaultUri: art } : {}) });
-      if (!picked?.[0]) return undefined;
-      file = picked[0].fsPath;
+      if (!this.runs) throw new InputError('Open a step file of a run (.art/<project>/models/<model>/trajectories/<split>/<step>.parquet) and run this again.');
+      const run = await pickWorkspaceRun(this.runs, {
+        title: 'svc: Follow Scenario: which run?',
+        having: 'with step files',
+        filter: (r) => r.splits.length > 0,
+        otherwise: 'or open a step file of a run and run this again',
+      });
+      if (!run) return undefined;
+      const split = run.splits[0]!;
+      const latest = (await runSteps(run, split)).reduce<StepFile | undefined>((a, f) => (!a || f.step > a.step ? f : a), undefined);
+      if (!latest) throw new InputError(`${run.model} has no step file in ${split}.`, { file: path.join(run.dir, 'trajectories', split) });
+      file = latest.path;
     }
     resolveRun(file);
     const scenarios = await scenariosInFile(file);

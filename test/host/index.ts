@@ -71,6 +71,7 @@ function loadSuites(): void {
   require('./suites/viewerLogprobs.test');
   require('./suites/scenario.test');
   require('./suites/runSearch.test');
+  require('./suites/runPick.test');
   require('./suites/scripted.test');
   // security must stay last: it scans what the whole run wrote.
   require('./suites/security.test');

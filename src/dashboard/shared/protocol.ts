@@ -122,10 +122,13 @@ export const FromWebview = z.discriminatedUnion('type', [
     /** Only the trajectories whose reward is in this band (a cell of the reward distribution). */
     reward: z.optional(z.object({ min: z.number(), max: z.number() })),
   }),
-  /** After drawing the reward distribution: per split, its range, steps and each step's bins (for the tests). */
+  /**
+   * After drawing the reward distribution: per split, its range, steps and each step's bins, and
+   * `done` once the split's last step file was read and drawn (the tests and the bench wait on it).
+   */
   z.object({
     type: z.literal('distributionRendered'),
-    splits: z.array(z.object({ split: z.string(), lo: z.number(), hi: z.number(), steps: z.array(z.int()), bins: z.array(z.array(z.number())), errors: z.int() })),
+    splits: z.array(z.object({ split: z.string(), lo: z.number(), hi: z.number(), steps: z.array(z.int()), bins: z.array(z.array(z.number())), errors: z.int(), done: z.boolean() })),
   }),
   /**
    * After drawing what arrived: how many checkpoints and charts the page shows, the starred and

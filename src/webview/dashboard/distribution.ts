@@ -154,7 +154,7 @@ export class Distribution {
         : v.done
           ? 'No step files.'
           : 'Reading…';
-      report.push({ split: v.split, lo, hi, steps: order.map((s) => s.step), bins: bins.map((b) => b.map((x) => Math.round(x * 1000) / 1000)), errors });
+      report.push({ split: v.split, lo, hi, steps: order.map((s) => s.step), bins: bins.map((b) => b.map((x) => Math.round(x * 1000) / 1000)), errors, done: v.done });
     }
     requestAnimationFrame(() => this.post({ type: 'distributionRendered', splits: report }));
   }

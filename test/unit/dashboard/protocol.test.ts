@@ -46,7 +46,9 @@ describe('dashboard/protocol: messages checked at both ends', () => {
     assert.equal(parseMessage(ToWebview, { type: 'distribution', split: '', steps: [], done: true }).ok, false);
     assert.ok(parseMessage(FromWebview, { type: 'openStep', step: 3, split: 'train', reward: { min: 0.25, max: 0.3 } }).ok);
     assert.equal(parseMessage(FromWebview, { type: 'openStep', step: 3, split: 'train', reward: { min: '0' } }).ok, false);
-    assert.ok(parseMessage(FromWebview, { type: 'distributionRendered', splits: [{ split: 'train', lo: 0, hi: 1, steps: [3], bins: [[1, 2, 1]], errors: 0 }] }).ok);
+    assert.ok(parseMessage(FromWebview, { type: 'distributionRendered', splits: [{ split: 'train', lo: 0, hi: 1, steps: [3], bins: [[1, 2, 1]], errors: 0, done: true }] }).ok);
+    // Without `done` the bench and the tests could not tell a split drawn whole from one still read.
+    assert.equal(parseMessage(FromWebview, { type: 'distributionRendered', splits: [{ split: 'train', lo: 0, hi: 1, steps: [3], bins: [[1, 2, 1]], errors: 0 }] }).ok, false);
   });
 
   it('carries a file dashboard: its title and file status in, step-file requests out, and refuses a bad step or split', () => {
