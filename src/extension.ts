@@ -11,7 +11,7 @@ import { languageModelTools } from './agents/lmTools';
 import { mcpEnvironment, registerMcpConfigCommand } from './agents/mcpConfig';
 import type { AgentsCore } from './boot/agents';
 import { KeyApprovals } from './auth/approvals';
-import { registerAuthCommands } from './auth/commands';
+import { registerAuthCommands } from './service/authCommands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';

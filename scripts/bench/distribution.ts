@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE, parquetTrajectoryFile } from './data';
 import { DistributionFeed } from '../../src/dashboard/distributionFeed';
-import { StepStatsCache } from '../../src/runs/stepStats';
+import { StepStatsCache } from '../../src/dashboard/stepStats';
 
 export interface DistributionFigure {
   what: string;

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Load } from './standIns';
 import { Pending } from './standIns';
-import { MCP_PROVIDER } from './ids';
+import { MCP_PROVIDER } from '../common/ids';
 import { atLeast } from './version';
 
 /** What the core hands over for the agents. */

@@ -10,7 +10,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { InputError } from '../api/errors';
-import { formatBytes } from '../common/format';
+import { formatBytes } from './format';
 
 /** Read-only; a named pipe opens at once (no writer is waited for). O_NONBLOCK is 0 where it does not exist (Windows). */
 const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);

@@ -7,8 +7,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chooseSteps, listStepFiles } from '../viewer/stepShares';
-import { toDistribution, type StepStatsCache } from '../runs/stepStats';
+import { chooseSteps, listStepFiles } from '../files/stepShares';
+import { toDistribution, type StepStatsCache } from './stepStats';
 import type { StepDistribution } from './shared/distribution';
 import type { ToWebview } from './shared/protocol';
 

@@ -9,8 +9,8 @@ import { openArtParquet } from '../files/artParquet';
 import { readLines } from '../files/lines';
 import { formatOf } from '../files';
 import { isObject } from '../api/json';
-import { QUANTILES, quantile, sketchOf, type StepDistribution } from '../dashboard/shared/distribution';
-import { zeroVariance } from '../viewer/verdicts';
+import { QUANTILES, quantile, sketchOf, type StepDistribution } from './shared/distribution';
+import { zeroVariance } from '../files/verdicts';
 
 /** What one step file holds, in numbers. */
 export interface StepStats {

@@ -4,7 +4,7 @@
  * takes one: the line reader, the viewer's group index, the Parquet reader. No `vscode` import.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { openRegular } from './regular';
+import { openRegular } from '../common/regular';
 
 export interface ByteSource {
   readonly size: number;

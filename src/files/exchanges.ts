@@ -10,8 +10,8 @@
  * like model.ts: anything unknown is shown, never refused.
  */
 import { isObject } from '../api/json';
-import type { ExchangeTotals, ExchangeView, TokenUsage } from './protocol';
-import { dict } from '../common/dict';
+import type { ExchangeTotals, ExchangeView, TokenUsage } from '../viewer/protocol';
+import { dict } from '../api/dict';
 
 type Obj = Record<string, unknown>;
 type Path = (string | number)[];

@@ -10,9 +10,9 @@
  * is shown as a group of one.
  */
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
-import { addToSummary, emptySummary, groupCell, groupVerdict } from '../viewer/verdicts';
-import { LogprobHistogram } from '../viewer/logprobStats';
+import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
+import { addToSummary, emptySummary, groupCell, groupVerdict } from './verdicts';
+import { LogprobHistogram } from './logprobStats';
 import type { GroupRow, GroupStats } from '../viewer/protocol';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';

@@ -7,9 +7,9 @@
  * No `vscode` import.
  */
 import { isObject } from '../api/json';
-import { TOO_DEEP } from '../files/problems';
-import type { GroupStats } from './protocol';
-import { dict } from '../common/dict';
+import { TOO_DEEP } from './problems';
+import type { GroupStats } from '../viewer/protocol';
+import { dict } from '../api/dict';
 
 export type Obj = Record<string, unknown>;
 

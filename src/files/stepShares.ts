@@ -8,7 +8,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { readTrajectoryGroups } from '../files';
+import { readTrajectoryGroups } from '.';
 import { addToSummary, emptySummary, groupVerdict, type VerdictSummary } from './verdicts';
 
 export const TRAIN_SPLIT = 'train';

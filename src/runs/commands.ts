@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { isTreeNode, treeNode } from '../ui/treeNodes';
 import { registerCommand } from '../ui/commands';
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
 import { readRun, runSteps, type Run } from './discovery';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';

@@ -9,7 +9,7 @@
  * search from the cache reports them as the first did. No `vscode` import.
  */
 import { stat } from 'node:fs/promises';
-import type { SearchField, TrajectoryFacts } from './fields';
+import type { SearchField, TrajectoryFacts } from '../viewer/searchFields';
 import type { RunProblem, Verdict } from './runSearch';
 
 export interface CachedGroup {

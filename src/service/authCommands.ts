@@ -3,9 +3,9 @@ import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceU
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { registerCommand, type Invocation } from '../ui/commands';
 import { pickScope } from '../common/pick';
-import type { Base, Connection } from '../service/connection';
-import { ApprovalError, type KeyApprovals } from './approvals';
-import { checkApiKey, DEFAULT_USERNAME, describeSource, SESSION_ONLY_HINT, type CredentialManager, type StoredCredentials } from './credentials';
+import type { Base, Connection } from './connection';
+import { ApprovalError, type KeyApprovals } from '../auth/approvals';
+import { checkApiKey, DEFAULT_USERNAME, describeSource, SESSION_ONLY_HINT, type CredentialManager, type StoredCredentials } from '../auth/credentials';
 import { background } from '../common/background';
 
 /** Arguments accepted by `svc.signIn` so it can be scripted without prompts. */

@@ -19,7 +19,7 @@ import { ViewerSession } from './session';
 import { background, setContext } from '../common/background';
 import { rewardBand } from '../runs/commands';
 
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
 import { looksLikeAtif } from '../harnesses/atif';
 
 export const VIEW_TYPE = TRAJECTORY_VIEWER;

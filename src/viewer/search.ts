@@ -4,12 +4,12 @@
  * metadata, logs, the group's exceptions): one hit per message, and one per other field, each
  * saying where it is. No `vscode` import.
  */
-import { groupFields, snippet, trajectoryFields, whereOf, type SearchField } from '../search/fields';
-import { asGroup } from './model';
+import { groupFields, snippet, trajectoryFields, whereOf, type SearchField } from './searchFields';
+import { asGroup } from '../files/model';
 import type { SearchHit } from './protocol';
 import type { GroupIndex } from './source';
 
-export { snippet } from '../search/fields';
+export { snippet } from './searchFields';
 
 const MAX_HITS = 1000;
 

@@ -7,9 +7,9 @@
  * No `vscode` import.
  */
 import { isObject } from '../api/json';
-import { exchangeConversation, hasExchanges } from '../viewer/exchanges';
-import { itemsOf, messageViews } from '../viewer/messages';
-import { exceptionsOf, jsonText, type GroupValue } from '../viewer/model';
+import { exchangeConversation, hasExchanges } from '../files/exchanges';
+import { itemsOf, messageViews } from '../files/messages';
+import { exceptionsOf, jsonText, type GroupValue } from '../files/model';
 
 /** One searchable text of a group. Numbers are 0-based; -1 where the text is not in one. */
 export interface SearchField {

@@ -6,13 +6,13 @@
  */
 import uPlot from 'uplot';
 import { formatMetric } from '../../common/format';
-import { groupMetrics, metricGroup } from '../../dashboard/shared/metrics';
-import type { CheckpointSeries } from '../../dashboard/shared/series';
-import { smoothEma } from '../../dashboard/shared/smooth';
-import { h } from '../shared/dom';
+import { groupMetrics, metricGroup } from '../shared/metrics';
+import type { CheckpointSeries } from '../shared/series';
+import { smoothEma } from '../shared/smooth';
+import { h } from '../../webview/dom';
 import { isHighContrast, themeColor } from './dom';
-import { dict } from '../../common/dict';
-import { extentOf, flatAxis, type Extent } from '../../dashboard/shared/axis';
+import { dict } from '../../api/dict';
+import { extentOf, flatAxis, type Extent } from '../shared/axis';
 
 export interface ChartMarks {
   /** The best checkpoint: a star on its metric's chart, a dashed line on the others. */

@@ -1,7 +1,7 @@
 /** The metric picker, the best-checkpoint choice and the smoothing slider. */
-import { groupMetrics, guessDirection, type Direction } from '../../dashboard/shared/metrics';
-import { MAX_SMOOTHING } from '../../dashboard/shared/protocol';
-import { h } from '../shared/dom';
+import { groupMetrics, guessDirection, type Direction } from '../shared/metrics';
+import { MAX_SMOOTHING } from '../shared/protocol';
+import { h } from '../../webview/dom';
 
 export interface ControlEvents {
   onMetrics(metrics: string[]): void;

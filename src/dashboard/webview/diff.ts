@@ -1,8 +1,8 @@
 /** The diff of two selected checkpoints: value, Δ (later − earlier) and %, per metric. */
 import { formatMetric } from '../../common/format';
-import { diffRows, knownDirection, orderPair } from '../../dashboard/shared/metrics';
-import type { CheckpointSeries } from '../../dashboard/shared/series';
-import { h } from '../shared/dom';
+import { diffRows, knownDirection, orderPair } from '../shared/metrics';
+import type { CheckpointSeries } from '../shared/series';
+import { h } from '../../webview/dom';
 
 function signed(v: number): string {
   const text = formatMetric(v);

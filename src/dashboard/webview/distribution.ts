@@ -6,9 +6,9 @@
  * in the viewer filtered to that band. Steps arrive as they are read; the map redraws at most once
  * a frame. Bins are computed here from each step's sketch over the split's range (distribution.ts).
  */
-import { BINS, QUANTILES, bandOf, binBounds, binsOf, type StepDistribution } from '../../dashboard/shared/distribution';
-import type { FromWebview } from '../../dashboard/shared/protocol';
-import { h } from '../shared/dom';
+import { BINS, QUANTILES, bandOf, binBounds, binsOf, type StepDistribution } from '../shared/distribution';
+import type { FromWebview } from '../shared/protocol';
+import { h } from '../../webview/dom';
 import { nf, themeColor } from './dom';
 
 const CELL_H = 8;

@@ -3,9 +3,9 @@
  * cost what 30 do. Sortable by step or any metric (missing values last), up to two rows selected
  * (a third replaces the older), and per-row Copy id / Copy step.
  */
-import { columnFormatter, scrollAfterSort } from '../../dashboard/shared/columnFormat';
-import type { CheckpointSeries } from '../../dashboard/shared/series';
-import { h } from '../shared/dom';
+import { columnFormatter, scrollAfterSort } from '../shared/columnFormat';
+import type { CheckpointSeries } from '../shared/series';
+import { h } from '../../webview/dom';
 
 export interface Sort {
   key: string;

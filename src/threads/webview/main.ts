@@ -5,9 +5,9 @@
  */
 import * as z from 'zod/mini';
 import { formatDuration, formatLocalDateTime, formatRelative, formatUtcOffset, plural } from '../../common/format';
-import { ToWebviewSchema, type FromWebview, type ThreadDetails } from '../../threads/detailsProtocol';
-import { h } from '../shared/dom';
-import { parseMessage } from '../shared/protocol';
+import { ToWebviewSchema, type FromWebview, type ThreadDetails } from '../detailsProtocol';
+import { h } from '../../webview/dom';
+import { parseMessage } from '../../webview/protocol';
 import './style.css';
 
 declare function acquireVsCodeApi(): { postMessage(message: unknown): void };

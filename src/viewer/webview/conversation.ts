@@ -3,10 +3,10 @@
  * trainable turns marked, reasoning collapsible, long content collapsed with "Show all" (never
  * cut), and the tools, metrics, metadata and logs as tables.
  */
-import type { MessageView, ToolView, TrajectoryView } from '../../viewer/protocol';
-import { exchangeTitle, totalsText } from '../../viewer/usageText';
+import type { MessageView, ToolView, TrajectoryView } from '../protocol';
+import { exchangeTitle, totalsText } from '../usageText';
 import { plural } from '../../common/format';
-import { h } from '../shared/dom';
+import { h } from '../../webview/dom';
 import { fmt, section, table } from './dom';
 import { renderMarkdown } from './markdown';
 import { tokenView } from './tokens';

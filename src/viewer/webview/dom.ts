@@ -1,5 +1,5 @@
 /** The viewer's own pieces on top of the shared element builder (../shared/dom.ts): numbers, tables, sections. */
-import { h, type Child } from '../shared/dom';
+import { h, type Child } from '../../webview/dom';
 
 /** Numbers for people: up to 4 significant digits, integers whole, `—` for none. */
 export function fmt(n: number | null | undefined): string {

@@ -1,8 +1,8 @@
 /** The group list (virtualized; rows fetched as they scroll into view) and the selected group's pane. */
 import { plural } from '../../common/format';
-import type { GroupDetail, GroupRow } from '../../viewer/protocol';
-import { totalsText } from '../../viewer/usageText';
-import { h } from '../shared/dom';
+import type { GroupDetail, GroupRow } from '../protocol';
+import { totalsText } from '../usageText';
+import { h } from '../../webview/dom';
 import { fmt, section, table } from './dom';
 import { groupInfo, sortSelect, trajPane } from './layout';
 import { page, place, save, send, state } from './state';

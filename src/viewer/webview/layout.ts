@@ -1,5 +1,5 @@
 /** The viewer page's fixed elements (the two virtual lists are built by groups.ts and trajectories.ts). */
-import { h } from '../shared/dom';
+import { h } from '../../webview/dom';
 import { send } from './state';
 
 export const app = document.getElementById('app')!;

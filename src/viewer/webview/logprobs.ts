@@ -5,8 +5,8 @@
  * trajectory, the strip shown). The extension computes the counts as it indexes the file and
  * answers 'logprobs'; the panel asks when opened, and again when the file changed.
  */
-import type { LogprobPanel, ToWebview } from '../../viewer/protocol';
-import { h } from '../shared/dom';
+import type { LogprobPanel, ToWebview } from '../protocol';
+import { h } from '../../webview/dom';
 import { fmt } from './dom';
 import { selectGroup } from './groups';
 import { logprobsButton, logprobsPane } from './layout';

@@ -7,7 +7,7 @@
  * trajectories.ts and search.ts their panes, controls.ts the controls and keys.
  */
 import * as z from 'zod/mini';
-import { h } from '../shared/dom';
+import { h } from '../../webview/dom';
 import './controls';
 import { groupList, groupsHead } from './groups';
 import { app, bar, conversation, fileProblems, logprobsPane, results, trajPane } from './layout';

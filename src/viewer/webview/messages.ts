@@ -1,8 +1,8 @@
 /** The extension's messages to the viewer page: checked, then dispatched to the pane they are for. */
 import { formatBytes, plural } from '../../common/format';
-import { ToWebview } from '../../viewer/protocol';
-import { h } from '../shared/dom';
-import { parseMessage } from '../shared/protocol';
+import { ToWebview } from '../protocol';
+import { h } from '../../webview/dom';
+import { parseMessage } from '../../webview/protocol';
 import { section } from './dom';
 import { displayOf, groupList, groupsHead, onGroup, problemList, selectGroup, setGroupCount } from './groups';
 import { conversation, fileProblems, groupInfo, status, title } from './layout';

@@ -1,6 +1,6 @@
 /** Search across the file's messages: the query goes to the extension, hits come back as they are found. */
-import type { ToWebview } from '../../viewer/protocol';
-import { h } from '../shared/dom';
+import type { ToWebview } from '../protocol';
+import { h } from '../../webview/dom';
 import { selectGroup } from './groups';
 import { maxInput, minInput, results, search, searchStatus } from './layout';
 import { page, save, send, state } from './state';

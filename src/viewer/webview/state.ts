@@ -2,8 +2,8 @@
  * The viewer page's state, in one place: what the user chose (`state`, kept across hiding the tab
  * by the webview's own state store) and what the page holds from the extension (`page`).
  */
-import { DEFAULT_THRESHOLD } from '../../viewer/tokenStats';
-import type { FromWebview, GroupDetail, GroupRow, SearchHit, ToWebview, TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
+import { DEFAULT_THRESHOLD } from '../tokenStats';
+import type { FromWebview, GroupDetail, GroupRow, SearchHit, ToWebview, TrajectorySummary, TrajectoryView } from '../protocol';
 
 // acquireVsCodeApi may be called once per page: this module is the page's one handle.
 declare function acquireVsCodeApi(): { postMessage(m: unknown): void; getState(): unknown; setState(s: unknown): void };

@@ -5,9 +5,9 @@
  * strip is built only when shown, CHUNK tokens at a time as it scrolls: a 32k-token turn starts
  * with CHUNK token elements, not 32k.
  */
-import type { TokenStrip } from '../../viewer/protocol';
-import { BUCKET_EDGES, bucketOf, rankOf, stripNumbers } from '../../viewer/tokenStats';
-import { h } from '../shared/dom';
+import type { TokenStrip } from '../protocol';
+import { BUCKET_EDGES, bucketOf, rankOf, stripNumbers } from '../tokenStats';
+import { h } from '../../webview/dom';
 import { fmt } from './dom';
 import { save, state } from './state';
 

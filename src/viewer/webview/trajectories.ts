@@ -1,7 +1,7 @@
 /** The selected group's trajectories (sorted and filtered here) and the selected one as a conversation. */
 import { plural } from '../../common/format';
-import type { GroupDetail, TrajectorySummary, TrajectoryView } from '../../viewer/protocol';
-import { h } from '../shared/dom';
+import type { GroupDetail, TrajectorySummary, TrajectoryView } from '../protocol';
+import { h } from '../../webview/dom';
 import { renderTrajectory, showAllBubbles } from './conversation';
 import { fmt } from './dom';
 import { highlight } from './highlight';

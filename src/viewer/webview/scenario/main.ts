@@ -5,9 +5,9 @@
  * in is checked before use; every text goes in as text.
  */
 import './style.css';
-import { FromScenario, ToScenario } from '../../viewer/scenarioProtocol';
-import { parseMessage } from '../shared/protocol';
-import { h } from '../shared/dom';
+import { FromScenario, ToScenario } from '../../scenarioProtocol';
+import { parseMessage } from '../../../webview/protocol';
+import { h } from '../../../webview/dom';
 
 const vscode = acquireVsCodeApi();
 const post = (m: FromScenario) => vscode.postMessage(m);
