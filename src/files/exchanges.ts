@@ -10,7 +10,7 @@
  * like model.ts: anything unknown is shown, never refused.
  */
 import { isObject } from '../api/json';
-import type { ExchangeTotals, ExchangeView, TokenUsage } from '../viewer/protocol';
+import type { ExchangeTotals, ExchangeView, TokenUsage } from './views';
 import { dict } from '../api/dict';
 
 type Obj = Record<string, unknown>;

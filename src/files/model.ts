@@ -8,7 +8,7 @@
  */
 import { isObject } from '../api/json';
 import { TOO_DEEP } from './problems';
-import type { GroupStats } from '../viewer/protocol';
+import type { GroupStats } from './views';
 import { dict } from '../api/dict';
 
 export type Obj = Record<string, unknown>;

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../api/json';
 import type { Obj } from './model';
-import type { TokenStrip } from '../viewer/protocol';
+import type { TokenStrip } from './views';
 
 /** Alternatives kept per token. */
 export const MAX_ALTERNATIVES = 5;
