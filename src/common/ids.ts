@@ -6,3 +6,5 @@ export const TRAJECTORY_VIEWER = 'svc.trajectoryViewer';
 export const DASHBOARD_PANEL = 'svc.dashboard';
 export const COMPARE_PANEL = 'svc.dashboardCompare';
 export const MCP_PROVIDER = 'svc.mcp';
+/** The scheme of a thread's read-only details document (threads/details.ts); feedback's providers serve it too. */
+export const THREAD_SCHEME = 'svc-thread';
