@@ -1,6 +1,6 @@
 /**
  * The reward distribution per step of a file dashboard (a run's history.jsonl): every split's step
- * files, read from their small columns through the shared StepStatsCache (src/runs/stepStats.ts),
+ * files, read from their small columns through the shared StepStatsCache (src/dashboard/stepStats.ts),
  * streamed to the webview as they are read, in batches at most every BATCH_MS. One step file is
  * read at a time, with a turn of the event loop between files; what the webview already has (path,
  * size, mtime) is not sent again until it is reloaded. No `vscode` import.

@@ -19,7 +19,7 @@ export class FileBytes implements ByteSource {
     readonly size: number,
   ) {}
 
-  /** A regular file only (src/files/regular.ts): a device, pipe or folder is refused by name. */
+  /** A regular file only (src/common/regular.ts): a device, pipe or folder is refused by name. */
   static async open(path: string): Promise<FileBytes> {
     const { handle, stat } = await openRegular(path);
     return new FileBytes(handle, stat.size);

@@ -1,7 +1,7 @@
 /**
  * Exchange trajectories (ART's request capture: `exchanges.{chat_completions, completions,
  * responses, messages}`, each `{request, response, model, start_time, end_time}`) as one
- * conversation in the chat-message shape the rest of the viewer reads (src/viewer/model.ts): the
+ * conversation in the chat-message shape the rest of the viewer reads (src/files/model.ts): the
  * request's messages, then the response as a choice (the trainable turn). Each API's own items are
  * mapped: Responses API input and output items (message, function_call, function_call_output,
  * reasoning), Anthropic content blocks (text, thinking, tool_use, tool_result). Tool calls keep

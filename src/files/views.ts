@@ -35,7 +35,7 @@ export const GroupRow = z.object({
   rewards: z.array(num),
   errors: num,
   warnings: num,
-  /** What ART's trainer trains on in the group (src/viewer/verdicts.ts); text files only. */
+  /** What ART's trainer trains on in the group (src/files/verdicts.ts); text files only. */
   verdict: z.optional(z.object({ training: num, trajectories: num, text: z.string(), fails: z.boolean() })),
 });
 export type GroupRow = z.infer<typeof GroupRow>;
@@ -90,7 +90,7 @@ export const ToolCallView = z.object({
 });
 export type ToolCallView = z.infer<typeof ToolCallView>;
 
-/** A trainable turn's generated tokens (src/viewer/tokens.ts): parallel lists, one entry per token. */
+/** A trainable turn's generated tokens (src/files/tokens.ts): parallel lists, one entry per token. */
 export const TokenStrip = z.object({
   /** Where the logprobs are: compact_logprobs, logprobs.content, token_ids (ids only), ... */
   form: z.string(),

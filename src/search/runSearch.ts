@@ -45,7 +45,7 @@ export interface RunSearchQuery {
   role?: string;
   /** Only trajectories that call this tool. */
   tool?: string;
-  /** Only trajectories ART's trainer trains on, does not, or that make it raise (src/viewer/verdicts.ts). */
+  /** Only trajectories ART's trainer trains on, does not, or that make it raise (src/files/verdicts.ts). */
   verdict?: Verdict;
 }
 

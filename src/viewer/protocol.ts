@@ -1,6 +1,6 @@
 /**
  * The messages between the trajectory viewer's extension side and its webview, as zod schemas.
- * Both sides parse what they receive (`parseMessage`, src/webview/shared/protocol.ts): a message that does
+ * Both sides parse what they receive (`parseMessage`, src/webview/protocol.ts): a message that does
  * not match is dropped and logged, never acted on. `zod/mini` keeps the webview bundle small; no
  * `vscode` and no DOM import, so both bundles share this file.
  */
@@ -36,7 +36,7 @@ export const TrajectorySummary = z.object({
   metrics: dictOf(num, 'numbers'),
   /** An exchange trajectory's totals. */
   totals: z.optional(ExchangeTotals),
-  /** Whether ART's trainer trains on it and why not (src/viewer/verdicts.ts): the badge and its tooltip. */
+  /** Whether ART's trainer trains on it and why not (src/files/verdicts.ts): the badge and its tooltip. */
   verdict: z.optional(z.object({ trains: z.boolean(), severity: z.enum(['train', 'skip', 'error', 'note']), label: z.string(), tooltip: z.string() })),
 });
 export type TrajectorySummary = z.infer<typeof TrajectorySummary>;
@@ -86,7 +86,7 @@ export const SearchHit = z.object({
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
-/** The file's logprobs (src/viewer/logprobStats.ts): two histograms over LOGPROB_EDGES and the least likely turns. */
+/** The file's logprobs (src/files/logprobStats.ts): two histograms over LOGPROB_EDGES and the least likely turns. */
 export const LogprobPanel = z.object({
   edges: z.array(num),
   tokens: num,

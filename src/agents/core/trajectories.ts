@@ -1,6 +1,6 @@
 /**
  * svc_summarize_trajectories: per group of a trajectory file, the rewards and what else the file
- * says (exceptions, tokens, time), what ART's trainer will train on (src/viewer/verdicts.ts), and the
+ * says (exceptions, tokens, time), what ART's trainer will train on (src/files/verdicts.ts), and the
  * validation problems with line and column. Reads the file
  * with the uploader's reader and validator. Pure: no vscode import.
  */
@@ -40,7 +40,7 @@ export interface GroupFigures {
   tokens?: number;
   /** Sum over trajectories of time-like metrics, with the metric names. */
   time?: { total: number; names: string[] };
-  /** What ART's trainer trains on here: "3 of 4", "0 of 3: no reward variance" (src/viewer/verdicts.ts). */
+  /** What ART's trainer trains on here: "3 of 4", "0 of 3: no reward variance" (src/files/verdicts.ts). */
   trains?: string;
 }
 
