@@ -12,7 +12,7 @@ import { EvalLog, EvalLogError, type EvalSampleSummary } from './inspectEval';
 import { groupOf, Lost, scoreValue } from './inspectArt';
 import { ZipError } from './zip';
 import { groupStats } from './model';
-import type { GroupRow, GroupStats } from './views';
+import type { GroupRow, GroupStats } from './shapes';
 import { dict } from '../api/dict';
 
 export class EvalIndex {

@@ -10,7 +10,7 @@
  * like model.ts: anything unknown is shown, never refused.
  */
 import { isObject } from '../api/json';
-import type { ExchangeTotals, ExchangeView, TokenUsage } from './views';
+import type { ExchangeTotals, ExchangeView, TokenUsage } from './shapes';
 import { dict } from '../api/dict';
 
 type Obj = Record<string, unknown>;

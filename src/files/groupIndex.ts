@@ -13,7 +13,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
 import { addToSummary, emptySummary, groupCell, groupVerdict } from './verdicts';
 import { LogprobHistogram } from './logprobStats';
-import type { GroupRow, GroupStats } from './views';
+import type { GroupRow, GroupStats } from './shapes';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
 import { f64, GroupStatsColumns, u32 } from './columns';

@@ -5,7 +5,7 @@
  */
 import { isObject } from '../api/json';
 import { jsonText, str, type Obj } from './model';
-import type { MessageView, PartView, ToolCallView, ToolView } from './views';
+import type { MessageView, PartView, ToolCallView, ToolView } from './shapes';
 import { tokenStrip } from './tokens';
 
 /** The items of a conversation (`messages_and_choices`); none when it has none. */

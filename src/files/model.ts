@@ -8,7 +8,7 @@
  */
 import { isObject } from '../api/json';
 import { TOO_DEEP } from './problems';
-import type { GroupStats } from './views';
+import type { GroupStats } from './shapes';
 import { dict } from '../api/dict';
 
 export type Obj = Record<string, unknown>;

@@ -22,7 +22,7 @@ import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
 import { exceptionsOf, groupStats } from './model';
 import { f64, GroupStatsColumns } from './columns';
 import type { BuildOptions, ReadGroup } from './groupIndex';
-import type { GroupRow, GroupStats } from './views';
+import type { GroupRow, GroupStats } from './shapes';
 import { dict } from '../api/dict';
 
 /** Above a version 1 file: what it is, and what is not in it. */

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../api/json';
 import type { Obj } from './model';
-import type { TokenStrip } from './views';
+import type { TokenStrip } from './shapes';
 
 /** Alternatives kept per token. */
 export const MAX_ALTERNATIVES = 5;

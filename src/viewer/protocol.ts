@@ -6,9 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { dictOf } from '../common/dictSchema';
-import { ExchangeTotals, ExchangeView, GroupRow, GroupStats, MessageView, PartView, TokenStrip, TokenUsage, ToolCallView, ToolView } from '../files/views';
+import { ExchangeTotals, ExchangeView, GroupRow, GroupStats, MessageView, PartView, TokenStrip, TokenUsage, ToolCallView, ToolView } from '../files/shapes';
 
-/** The trajectory model's shapes (src/files/views.ts), part of this protocol. */
+/** The trajectory model's shapes (src/files/shapes.ts), part of this protocol. */
 export { ExchangeTotals, ExchangeView, GroupRow, GroupStats, MessageView, PartView, TokenStrip, TokenUsage, ToolCallView, ToolView };
 
 const num = z.number();
