@@ -30,6 +30,7 @@ describe('scripts/lint.js (the text checks)', () => {
       'test/unit/y.test.ts': `${['describe', 'only'].join('.')}('x', () => {});\n`,
       'src/a.ts': `const a = 1;\n// ${disable} no-console\nconsole.log(a);\n// ${disable} no-console -- a reason\nconsole.log(a);\n`,
       'src/webview/w.ts': "import * as fs from 'node:fs';\n",
+      'src/viewer/webview/v.ts': "import * as vscode from 'vscode';\n",
     });
     const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
     assert.equal(r.status, 1);
@@ -37,6 +38,7 @@ describe('scripts/lint.js (the text checks)', () => {
     assert.match(r.stderr, /src\/a\.ts:2: an eslint-disable comment needs its reason/);
     assert.doesNotMatch(r.stderr, /src\/a\.ts:4:/);
     assert.match(r.stderr, /src\/webview\/w\.ts:1: webview code must not import/);
+    assert.match(r.stderr, /src\/viewer\/webview\/v\.ts:1: webview code must not import/);
   });
 
   it('fails on a require cycle among the scripts, naming it once', () => {
