@@ -1,6 +1,6 @@
 /**
  * The viewer's search of one trajectory file: a cheap look at each group's raw text, then what
- * search/fields.ts finds searchable in the groups that may hold the query (messages, tool calls,
+ * searchFields.ts finds searchable in the groups that may hold the query (messages, tool calls,
  * metadata, logs, the group's exceptions): one hit per message, and one per other field, each
  * saying where it is. No `vscode` import.
  */
