@@ -139,7 +139,7 @@ describe('eslint.config.mjs (the typed rules)', function () {
     const found = await rules(bad, 'src/common/format.ts');
     assert.equal(found.filter((r) => r === RULE).length, 6, found.join(', '));
     const good = [
-      "import { dict } from './dict';",
+      "import { dict } from '../api/dict';",
       'export function g(names: string[], from: Record<string, number>, opts: { signal?: AbortSignal } = {}): unknown[] {',
       '  const a = dict<number>();', // null prototype
       '  for (const n of names) a[n] = 1;',
