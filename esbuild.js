@@ -7,11 +7,11 @@ const esbuild = require('esbuild');
 
 /** Browser-platform entries, one per webview: dist/webview/<name>.js (+ .css). One line each. */
 const webviewEntries = {
-  viewer: 'src/webview/viewer/main.ts',
-  dashboard: 'src/webview/dashboard/main.ts',
-  compare: 'src/webview/dashboard/compare.ts',
-  threadDetails: 'src/webview/threadDetails/main.ts',
-  scenario: 'src/webview/scenario/main.ts',
+  viewer: 'src/viewer/webview/main.ts',
+  dashboard: 'src/dashboard/webview/main.ts',
+  compare: 'src/dashboard/webview/compare.ts',
+  threadDetails: 'src/threads/webview/main.ts',
+  scenario: 'src/viewer/webview/scenario/main.ts',
 };
 
 const production = process.argv.includes('--production');

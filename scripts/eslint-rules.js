@@ -6,7 +6,7 @@
 // key, a run id), `obj['__proto__'] = v` replaces or writes through the prototype (`obj.__proto__[0]
 // = v` sets Object.prototype[0] for every extension in the host), `obj['constructor']` and
 // `obj['toString']` read Object's own functions back, and `k in obj` is true for them. Such a
-// record is built with dict() (src/common/dict.ts: a null prototype) or is a Map. Object.fromEntries
+// record is built with dict() (src/api/dict.ts: a null prototype) or is a Map. Object.fromEntries
 // builds on Object.prototype too.
 
 /** Whether `type` (or a member of a union) is a record indexed by strings, not an array. */
@@ -53,8 +53,8 @@ const nullPrototypeRecords = {
     docs: { description: 'A record keyed by strings has a null prototype (dict()) or is a Map' },
     schema: [],
     messages: {
-      literal: 'a record keyed by strings built on Object.prototype: a key such as "__proto__" or "constructor" writes onto or reads from Object.prototype. Build it with dict() (src/common/dict.ts) or use a Map.',
-      fromEntries: 'Object.fromEntries builds on Object.prototype: a key such as "constructor" reads Object\'s own function back. Use dict(entries) (src/common/dict.ts) or a Map.',
+      literal: 'a record keyed by strings built on Object.prototype: a key such as "__proto__" or "constructor" writes onto or reads from Object.prototype. Build it with dict() (src/api/dict.ts) or use a Map.',
+      fromEntries: 'Object.fromEntries builds on Object.prototype: a key such as "constructor" reads Object\'s own function back. Use dict(entries) (src/api/dict.ts) or a Map.',
     },
   },
   create(context) {

@@ -4,10 +4,12 @@
 // then the project rules that are not about TypeScript. Exits 1 on any finding.
 //  - no focused tests (.only) anywhere in test/;
 //  - every eslint-disable comment says why (`-- reason`);
-//  - webview code (src/webview, src/dashboard/shared) imports neither vscode nor Node; the dashboard's
-//    never sets HTML;
+//  - webview code (src/webview, src/*/webview, src/dashboard/shared) imports neither vscode nor Node;
+//    the dashboard's never sets HTML;
 //  - no import cycle: the plain-JS scripts' requires, and src/**/*.ts's static imports (a cycle
-//    hands one module a half-built other).
+//    hands one module a half-built other);
+//  - the folder order (FOLDER_ORDER below, argued in ARCHITECTURE.md): a folder of src/ imports only
+//    itself and folders of lower tiers (static imports, `import type` included).
 // --root DIR runs only these text checks on another tree (the lint's own test uses it).
 const fs = require('node:fs');
 const path = require('node:path');
@@ -56,10 +58,14 @@ check(testFiles, /\b(describe|it|suite|test|context)\.only\s*\(/, 'focused test 
 // A rule switched off needs its reason next to it: `// eslint-disable-next-line rule -- why`.
 check([...srcFiles, ...testFiles, ...scriptFiles], /(\/\/|\/\*)\s*eslint-disable(?!.*\s--\s+\S)/, 'an eslint-disable comment needs its reason after " -- "');
 // Code bundled into webviews runs in a browser: no vscode, no Node modules.
-const webviewFiles = [...walk(path.join(root, 'src', 'webview')), ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
+/** Every feature's browser code: src/<feature>/webview/ (and the shared kit, src/webview/). */
+const featureWebviews = fs.existsSync(path.join(root, 'src'))
+  ? fs.readdirSync(path.join(root, 'src')).flatMap((d) => walk(path.join(root, 'src', d, 'webview')))
+  : [];
+const webviewFiles = [...walk(path.join(root, 'src', 'webview')), ...featureWebviews, ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
 check(webviewFiles, /(from\s+['"](vscode|node:[\w/]+|fs|path|crypto)['"]|require\()/, 'webview code must not import vscode or Node modules');
 // The dashboard shows only data and builds its DOM with textContent: no HTML from strings at all.
-const dashboardFiles = [...walk(path.join(root, 'src', 'webview', 'dashboard')), ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
+const dashboardFiles = [...walk(path.join(root, 'src', 'dashboard', 'webview')), ...walk(path.join(root, 'src', 'dashboard', 'shared'))];
 check(dashboardFiles, /\.(innerHTML|outerHTML)\s*=|insertAdjacentHTML\(|document\.write\(/, 'the dashboard builds its DOM with textContent, never from HTML strings');
 
 // Import cycles: among the scripts' relative requires (scripts/**/*.js and test/host/ui/*.js), and
@@ -95,6 +101,55 @@ function tsImports(file) {
   return deps;
 }
 const tsDeps = new Map([...tsFiles].map((f) => [f, tsImports(f)]));
+
+// The folder order (ARCHITECTURE.md, "The folder order"): tiers from low to high. A file of src/
+// imports files of its own folder and of folders in lower tiers only; folders of one tier do not
+// import each other. Every import counts (`import type` too: a type is a dependency of the design);
+// a dynamic `import()` does not. `.` is the files directly in src/ (extension.ts, the composition root).
+const FOLDER_ORDER = [
+  ['api'],
+  ['common'],
+  ['files'],
+  ['webview'],
+  ['ui'],
+  ['auth'],
+  ['service'],
+  ['links', 'status', 'webUi'],
+  ['calls', 'checkpoints', 'dashboard', 'feedback', 'harnesses'],
+  ['threads', 'trajectories'],
+  ['viewer'],
+  ['runs', 'search'],
+  ['agents'],
+  ['publicApi'],
+  ['.'],
+  ['boot'],
+];
+const tierOf = new Map(FOLDER_ORDER.flatMap((tier, i) => tier.map((folder) => [folder, i])));
+/** src/<folder>/… (or the folder itself, `from '../api'`) → folder; src/x.ts → '.'. */
+const folderOf = (file) => {
+  const parts = path.relative(path.join(root, 'src'), file).split(path.sep);
+  return parts.length > 1 || fs.statSync(file, { throwIfNoEntry: false })?.isDirectory() ? parts[0] : '.';
+};
+const unplaced = new Set();
+for (const file of srcFiles.filter((f) => f.endsWith('.ts'))) {
+  const from = folderOf(file);
+  if (!tierOf.has(from)) {
+    if (!unplaced.has(from)) findings.push(`${path.relative(root, file)}: folder order: src/${from}/ has no place in FOLDER_ORDER (scripts/lint.js); add it to a tier`);
+    unplaced.add(from);
+    continue;
+  }
+  const code = fs.readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, (c) => c.replace(/[^\n]/g, ' ')).replace(/^(\s*)\/\/.*$/gm, '$1');
+  for (const m of code.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";()=]*?\s*from\s+)?['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+    const spec = m[1];
+    const target = path.resolve(path.dirname(file), spec);
+    if (path.relative(path.join(root, 'src'), target).startsWith('..')) continue;
+    const to = folderOf(target);
+    if (to === from || !tierOf.has(to) || tierOf.get(to) < tierOf.get(from)) continue;
+    const line = code.slice(0, m.index + m[0].length).split('\n').length;
+    const why = tierOf.get(to) === tierOf.get(from) ? `${from} and ${to} share a tier` : `${to} is above ${from}`;
+    findings.push(`${path.relative(root, file)}:${line}: folder order: ${from} may not import ${to} ('${spec}'): ${why} (FOLDER_ORDER in scripts/lint.js; ARCHITECTURE.md)`);
+  }
+}
 
 /** One cycle per strongly connected component of the graph (Tarjan), each as a path back to its start. */
 function cycles(graph) {

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { DistributionFigures as HostFigures } from '../../test/host/bench-distribution';
 import { CACHE, parquetTrajectoryFile } from './data';
 import { DistributionFeed } from '../../src/dashboard/distributionFeed';
-import { StepStatsCache } from '../../src/runs/stepStats';
+import { StepStatsCache } from '../../src/dashboard/stepStats';
 
 export interface DistributionFigure {
   what: string;

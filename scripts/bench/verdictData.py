@@ -1,6 +1,6 @@
 """Writes a large ART step file as JSONL for `npm run bench` (the verdict pass), with Python's json
 (an independent writer: not svc's code). One TrajectoryGroup per line, as ART's
-model_dump(mode="json") gives it, in the shapes the verdicts read (src/viewer/verdicts.ts):
+model_dump(mode="json") gives it, in the shapes the verdicts read (src/files/verdicts.ts):
 
 - groups of 8 legacy trajectories (system, user, one assistant Choice) whose choices carry vLLM's
   prompt_token_ids and token_ids and OpenAI logprobs.content, one entry per token with its text,

@@ -1,4 +1,4 @@
-// The verdict pass (issue 30): ART's verdict on every group of a big step file (src/viewer/verdicts.ts
+// The verdict pass (issue 30): ART's verdict on every group of a big step file (src/files/verdicts.ts
 // and turnChecks.ts), against the same file's plain index, for `npm run bench` (also alone:
 // `npx tsx scripts/bench/verdicts.ts [--mib N] [--runs N]`). Each figure is a fresh child process
 // (this file with --child), so each has its own peak RSS over idle:
@@ -79,8 +79,8 @@ async function child(mode: Mode, file: string): Promise<ChildResult> {
   const { FileBytes, TrajectoryIndex } = await import('../../src/files/groupIndex');
   const { ParquetIndex } = await import('../../src/files/parquetIndex');
   const { readTrajectoryGroups } = await import('../../src/files');
-  const { stepSummary } = await import('../../src/viewer/stepShares');
-  const { summaryText } = await import('../../src/viewer/verdicts');
+  const { stepSummary } = await import('../../src/files/stepShares');
+  const { summaryText } = await import('../../src/files/verdicts');
   (globalThis as { gc?: () => void }).gc?.();
   const startRss = process.memoryUsage().rss;
   let peak = startRss;

@@ -44,6 +44,13 @@ export function languageModelTool(host: ToolHost, t: AgentTool): vscode.Language
   };
 }
 
+/** What the core hands over for the agents (to the activation bundle's stand-ins, src/boot/agents.ts). */
+export interface AgentsCore {
+  tools: Map<string, vscode.LanguageModelTool<unknown>>;
+  /** The environment of the MCP server's process: URLs and, when it may go there, the key. */
+  mcpEnvironment(): Promise<Record<string, string>>;
+}
+
 /** Every tool, by name, for the stand-ins. */
 export function languageModelTools(host: ToolHost): Map<string, vscode.LanguageModelTool<unknown>> {
   return new Map(TOOLS.map((t) => [t.name, languageModelTool(host, t)]));

@@ -12,7 +12,7 @@ import {
 import { checkRequest, parseResponse } from './validate';
 import { isObject } from './json';
 import { z } from 'zod';
-import { dict } from '../common/dict';
+import { dict } from './dict';
 
 export interface CallOptions {
   signal?: AbortSignal;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ConfigurationError } from '../api';
 import { approvalId, hostOf, type CredentialSource, type KeyApproval } from './resolve';
-import { dict, own } from '../common/dict';
+import { dict, own } from '../api/dict';
 
 /** globalState key: approval id -> the user's answer. Never synced, never in settings. */
 export const APPROVALS_KEY = 'svc.keyApprovals';

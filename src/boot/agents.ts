@@ -7,17 +7,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentsCore } from '../agents/lmTools';
 import type { Load } from './standIns';
 import { Pending } from './standIns';
-import { MCP_PROVIDER } from './ids';
+import { MCP_PROVIDER } from '../common/ids';
 import { atLeast } from './version';
-
-/** What the core hands over for the agents. */
-export interface AgentsCore {
-  tools: Map<string, vscode.LanguageModelTool<unknown>>;
-  /** The environment of the MCP server's process: URLs and, when it may go there, the key. */
-  mcpEnvironment(): Promise<Record<string, string>>;
-}
 
 interface Manifest {
   contributes?: { languageModelTools?: { name: string }[] };

@@ -15,7 +15,7 @@ import * as vscode from 'vscode';
 import type { CheckpointsFound, SvcApi, SvcExtension, UploadSummary } from '../../api/svc';
 import type { CoreHost, LinkOpener, SvcExtensionApi } from '../extension';
 import type { SvcApiCalls } from '../publicApi/api';
-import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, RUNS_VIEW, THREADS_VIEW, TRAJECTORY_VIEWER } from './ids';
+import { CHECKPOINTS_VIEW, COMPARE_PANEL, DASHBOARD_PANEL, RUNS_VIEW, THREADS_VIEW, TRAJECTORY_VIEWER } from '../common/ids';
 import { registerAgents, type ToolCallEvent } from './agents';
 import { LazyTree, Pending } from './standIns';
 

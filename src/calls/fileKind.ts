@@ -2,7 +2,7 @@
  * What a JSONL file holds, from its first line: call records (Import Calls) or trajectory groups
  * (Upload Trajectories). Cheap: it reads at most the first 64 KiB. Pure: no vscode import.
  */
-import { openRegular } from '../files/regular';
+import { openRegular } from '../common/regular';
 
 export type JsonlKind = 'calls' | 'trajectories' | 'unknown';
 

@@ -1,7 +1,7 @@
 // Which metric a checkpoint row shows (setting svc.checkpoints.metric), and how. No vscode import:
 // plain-Node unit tests cover it (test/unit/checkpoints/metric.test.ts).
 import { formatMetric } from '../common/format';
-import { own } from '../common/dict';
+import { own } from '../api/dict';
 
 /** A checkpoint's metrics, as the service sends them. */
 type Metrics = Readonly<Record<string, unknown>>;

@@ -2,8 +2,8 @@ import * as path from 'node:path';
 import { parse as parseJsonc } from 'jsonc-parser';
 import * as vscode from 'vscode';
 import { InputError, originOf } from '../api';
-import { dict } from './dict';
-import { readRegularSync } from '../files/regular';
+import { dict } from '../api/dict';
+import { readRegularSync } from './regular';
 
 /** The largest settings file read to find the restricted settings a workspace sets. */
 const MAX_SETTINGS_BYTES = 4 * 1024 * 1024;

@@ -5,7 +5,7 @@
  * zod/mini, as the webviews' protocols use it.
  */
 import * as z from 'zod/mini';
-import { dict } from './dict';
+import { dict } from '../api/dict';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !ArrayBuffer.isView(v);
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { RequestLogEvent } from '../api';
-import { redactSecrets } from '../auth/secrets';
+import { redactSecrets } from './redact';
 
 /**
  * The one logger: a LogOutputChannel named "svc" whose level the user controls. Every message

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { AuthenticationError, NotFoundError } from '../api';
 import { settingProblem, workspaceSettingsFile, type SettingsScope } from './config';
-import { dict, own } from './dict';
+import { dict, own } from '../api/dict';
 
 /** globalState keys of the recently used model ids and project ids (offered first in pickers). */
 export const RECENT_MODELS = 'svc.recentModels';

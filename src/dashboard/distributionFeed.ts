@@ -1,14 +1,14 @@
 /**
  * The reward distribution per step of a file dashboard (a run's history.jsonl): every split's step
- * files, read from their small columns through the shared StepStatsCache (src/runs/stepStats.ts),
+ * files, read from their small columns through the shared StepStatsCache (src/dashboard/stepStats.ts),
  * streamed to the webview as they are read, in batches at most every BATCH_MS. One step file is
  * read at a time, with a turn of the event loop between files; what the webview already has (path,
  * size, mtime) is not sent again until it is reloaded. No `vscode` import.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { chooseSteps, listStepFiles } from '../viewer/stepShares';
-import { toDistribution, type StepStatsCache } from '../runs/stepStats';
+import { chooseSteps, listStepFiles } from '../files/stepShares';
+import { toDistribution, type StepStatsCache } from './stepStats';
 import type { StepDistribution } from './shared/distribution';
 import type { ToWebview } from './shared/protocol';
 

@@ -9,9 +9,9 @@ import type { SyncStatus } from './shared/protocol';
 import { CheckpointSeries, columnsFromCheckpoints } from './shared/series';
 import type { DashboardSource, SourceAppend } from './source';
 import { background } from '../common/background';
-import { dict } from '../common/dict';
-import { NotARegularFile, openRegular } from '../files/regular';
-import { StepShareScanner } from '../viewer/stepShares';
+import { dict } from '../api/dict';
+import { NotARegularFile, openRegular } from '../common/regular';
+import { StepShareScanner } from '../files/stepShares';
 
 /** A file dashboard's panel key. */
 export const FILE_KEY = 'file:';

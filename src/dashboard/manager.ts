@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { StepStatsCache } from '../runs/stepStats';
+import type { StepStatsCache } from './stepStats';
 import { webviewOptions } from '../ui/webview';
 import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
@@ -10,15 +10,15 @@ import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { toCsv } from './shared/csv';
 import { bestRow, resolveBest, type Direction } from './shared/metrics';
-import { parseMessage } from '../webview/shared/protocol';
+import { parseMessage } from '../webview/protocol';
 import { BestChoice, DEFAULT_UI, UiState } from './shared/protocol';
-import { DASHBOARD_PANEL } from '../boot/ids';
+import { DASHBOARD_PANEL } from '../common/ids';
 import { DashboardPanel, type DashboardHost } from './panel';
 import { CheckpointSync, type SyncAppend } from './sync';
 import { background } from '../common/background';
 import { FILE_KEY, HistorySync } from './historySync';
 import { stepFileNames } from './shared/history';
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
 
 /** globalState: model id -> the metric and direction of its best checkpoint (the issue: per model). */
 const BEST_KEY = 'svc.dashboard.best';

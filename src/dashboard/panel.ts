@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { parseMessage } from '../webview/shared/protocol';
+import { parseMessage } from '../webview/protocol';
 import { FromWebview, type BestChoice, type ToWebview, type UiState } from './shared/protocol';
 import { columnsToWire, type Columns } from './shared/series';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import type { DashboardSource } from './source';
 import { background } from '../common/background';
-import type { StepStatsCache } from '../runs/stepStats';
+import type { StepStatsCache } from './stepStats';
 import { DistributionFeed } from './distributionFeed';
 
 /**

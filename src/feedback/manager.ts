@@ -19,7 +19,7 @@ import { announceCreated, askFeedbackType, askNote, askRef, closeWithoutSaving, 
 import { projectMismatch, shortRef } from './refText';
 import { canonicalJson, RetryIds } from './retryIds';
 import { payloadContent, type FeedbackRecord } from './record';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 
 export const PAYLOAD_TEMPLATE = '{\n  \n}';
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { escapeMarkdown } from '../common/format';
 import type { Connection } from '../service/connection';
-import { THREAD_SCHEME } from '../threads/details';
+import { THREAD_SCHEME } from '../common/ids';
 import { ATTACH_COMMAND } from './commands';
 import { displayContent, kindLabel, type FeedbackRecord } from './record';
 import { OPEN_IN_WEB_UI } from '../webUi/commands';

@@ -4,7 +4,7 @@
  * takes one: the line reader, the viewer's group index, the Parquet reader. No `vscode` import.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { openRegular } from './regular';
+import { openRegular } from '../common/regular';
 
 export interface ByteSource {
   readonly size: number;
@@ -19,7 +19,7 @@ export class FileBytes implements ByteSource {
     readonly size: number,
   ) {}
 
-  /** A regular file only (src/files/regular.ts): a device, pipe or folder is refused by name. */
+  /** A regular file only (src/common/regular.ts): a device, pipe or folder is refused by name. */
   static async open(path: string): Promise<FileBytes> {
     const { handle, stat } = await openRegular(path);
     return new FileBytes(handle, stat.size);

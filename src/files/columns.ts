@@ -1,5 +1,5 @@
 /** Per-group numbers of the viewer's indexes, in typed arrays: memory grows with groups, not bytes. */
-import type { GroupStats } from '../viewer/protocol';
+import type { GroupStats } from './shapes';
 
 /** A typed array that grows by doubling. */
 export class Column<T extends Float64Array | Uint32Array | Uint8Array> {

@@ -11,9 +11,9 @@ import type { BuildOptions, ReadGroup } from './groupIndex';
 import { EvalLog, EvalLogError, type EvalSampleSummary } from './inspectEval';
 import { groupOf, Lost, scoreValue } from './inspectArt';
 import { ZipError } from './zip';
-import { groupStats } from '../viewer/model';
-import type { GroupRow, GroupStats } from '../viewer/protocol';
-import { dict } from '../common/dict';
+import { groupStats } from './model';
+import type { GroupRow, GroupStats } from './shapes';
+import { dict } from '../api/dict';
 
 export class EvalIndex {
   readonly format = 'eval' as const;

@@ -10,10 +10,10 @@
  * is shown as a group of one.
  */
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { asGroup, exceptionsOf, groupRewards, groupStats } from '../viewer/model';
-import { addToSummary, emptySummary, groupCell, groupVerdict } from '../viewer/verdicts';
-import { LogprobHistogram } from '../viewer/logprobStats';
-import type { GroupRow, GroupStats } from '../viewer/protocol';
+import { asGroup, exceptionsOf, groupRewards, groupStats } from './model';
+import { addToSummary, emptySummary, groupCell, groupVerdict } from './verdicts';
+import { LogprobHistogram } from './logprobStats';
+import type { GroupRow, GroupStats } from './shapes';
 import { tooDeepAt } from './problems';
 import type { ByteSource } from './bytes';
 import { f64, GroupStatsColumns, u32 } from './columns';
@@ -78,10 +78,10 @@ export class TrajectoryIndex {
   private readonly columns = new GroupStatsColumns();
   private readonly invalid = new Map<number, string>();
   private readonly cache = new Map<number, ReadGroup>();
-  /** What ART's trainer trains on, per group and over the file (src/viewer/verdicts.ts): the group is parsed here anyway. */
+  /** What ART's trainer trains on, per group and over the file (src/files/verdicts.ts): the group is parsed here anyway. */
   readonly verdicts = emptySummary();
   private readonly rowVerdicts: (GroupRow['verdict'] | undefined)[] = [];
-  /** The file's logprob histograms and least likely turns (src/viewer/logprobStats.ts), from the same parse. */
+  /** The file's logprob histograms and least likely turns (src/files/logprobStats.ts), from the same parse. */
   readonly logprobs = new LogprobHistogram();
 
   constructor(

@@ -4,7 +4,7 @@
  * the scan cut out and read again later by its byte range. Lenient: groups past a missing comma
  * still show (validation reports the fault). No `vscode` import.
  */
-import { asGroup } from '../viewer/model';
+import { asGroup } from './model';
 import type { ByteSource } from './bytes';
 import { scanJson } from './jsonScan';
 import { JsonScanError } from './jsonScanEvents';

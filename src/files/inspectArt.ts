@@ -11,7 +11,7 @@
  * format is counted in `lost` (docs/inspect.md lists it). No `vscode` import.
  */
 import { isObject } from '../api/json';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 import { EvalLog, type EvalSample, type EvalSampleSummary } from './inspectEval';
 
 type Obj = Record<string, unknown>;

@@ -11,7 +11,7 @@
 import * as path from 'node:path';
 import { z } from 'zod';
 import { isObject } from '../api/json';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 import { EvalLogError, readJson, readList, readSampleObject } from './inspectJson';
 import { ZipError, ZipReader, type ZipOpenOptions } from './zip';
 

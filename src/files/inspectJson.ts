@@ -6,7 +6,7 @@
  * file's text. No `vscode` import.
  */
 import { isObject } from '../api/json';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 import { MemoryBytes } from './bytes';
 import { scanJson } from './jsonScan';
 import { JsonScanError } from './jsonScanEvents';

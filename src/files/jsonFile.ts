@@ -7,7 +7,7 @@
  */
 import { visit } from 'jsonc-parser';
 import { firstInvalidUtf8, isValidUtf8, DEFAULT_MAX_LINE_BYTES } from './lines';
-import { openRegular, readRange, statRegular } from './regular';
+import { openRegular, readRange, statRegular } from '../common/regular';
 import { formatBytes } from '../common/format';
 import {
   byPosition,

@@ -8,7 +8,7 @@ import { kindOf } from './issues';
 import type { JsonPath } from './jsonText';
 import type { Problem } from './problems';
 import type { ValidationSummary } from './reader';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 
 export const SHAPES = 'Expected {"trajectory_groups": [...]}, an array of groups or one group {"trajectories": [...]}';
 

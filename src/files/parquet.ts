@@ -4,13 +4,13 @@
  * bound nothing). ART's format on top of it is artParquet.ts. No `vscode` import.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { openRegular } from './regular';
+import { openRegular } from '../common/regular';
 import { parquetMetadata, parquetReadObjects, parquetSchema, type ColumnMetaData, type Compressors, type FileMetaData, type PageHeader, type SchemaElement } from 'hyparquet';
 import { parquetHeader, readPage } from 'hyparquet/src/column.js';
 import { convert, DEFAULT_PARSERS } from 'hyparquet/src/convert.js';
 import { getTreePath } from 'hyparquet/src/schema.js';
 import { isValidUtf8 } from './lines';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 import { inflate, inflateSync, PageBudget, PageLimit, type InflateOptions } from './parquetCodec';
 
 /** A fault of a Parquet file; `row` and `group` (0-based) say where, when it is known. */

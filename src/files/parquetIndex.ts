@@ -19,11 +19,11 @@ import { groupText, openArtParquet, readArtGroups, type ArtParquetInfo } from '.
 import { compressors, ParquetError, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
-import { exceptionsOf, groupStats } from '../viewer/model';
+import { exceptionsOf, groupStats } from './model';
 import { f64, GroupStatsColumns } from './columns';
 import type { BuildOptions, ReadGroup } from './groupIndex';
-import type { GroupRow, GroupStats } from '../viewer/protocol';
-import { dict } from '../common/dict';
+import type { GroupRow, GroupStats } from './shapes';
+import { dict } from '../api/dict';
 
 /** Above a version 1 file: what it is, and what is not in it. */
 export const V1_NOTICE =

@@ -6,7 +6,7 @@
  * are kept, so the walk is done once per file. No `vscode` import.
  */
 import type { FileHandle } from 'node:fs/promises';
-import { openRegular } from './regular';
+import { openRegular } from '../common/regular';
 import type { ColumnMetaData, FileMetaData, PageHeader } from 'hyparquet';
 import { parquetSchema } from 'hyparquet';
 import { parquetHeader, type readPage } from 'hyparquet/src/column.js';

@@ -18,9 +18,9 @@ import { InputError, formatPath } from '../api/errors';
 import { isObject } from '../api/json';
 import { MAX_DEPTH, tooDeepAt } from '../files/problems';
 import { firstSyntaxError } from '../files/jsonText';
-import { FileTooLarge, readRegular } from '../files/regular';
+import { FileTooLarge, readRegular } from '../common/regular';
 import { formatBytes } from '../common/format';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 
 /** The versions Harbor's models accept (`Trajectory.schema_version`). */
 export const ATIF_VERSIONS = ['ATIF-v1.0', 'ATIF-v1.1', 'ATIF-v1.2', 'ATIF-v1.3', 'ATIF-v1.4', 'ATIF-v1.5', 'ATIF-v1.6', 'ATIF-v1.7', 'ATIF-v1.8'] as const;

@@ -12,7 +12,7 @@ import { InputError } from '../api/errors';
 import { checkWriteTarget } from '../common/writeTarget';
 import type { Logger } from '../common/logger';
 import { filesFromArgs, registerCommand, type Invocation } from '../ui/commands';
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
 import { background } from '../common/background';
 import { convertToArt, detectHarness, HARNESS_FORMATS, type ConvertReport, type HarnessFormat } from './convert';
 import { readTrials, scoreNames } from './atif';

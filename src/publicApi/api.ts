@@ -15,7 +15,7 @@ import type { Connection } from '../service/connection';
 import type { UploadFinished } from '../trajectories/report';
 import type { UploadManager } from '../trajectories/manager';
 import type { Checkpoint, CheckpointPage, CheckpointsFound, SvcApi, Thread, ThreadPage, UploadStatus, UploadSummary } from '../../api/svc';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 
 /** The calls of the API; the boot bundle adds the version and the events (src/boot/main.ts). */
 export type SvcApiCalls = Pick<SvcApi, 'listThreads' | 'listCheckpoints' | 'summarizeRun' | 'summarizeTrajectories' | 'uploadTrajectories'>;

@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { isTreeNode, treeNode } from '../ui/treeNodes';
 import { registerCommand } from '../ui/commands';
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
+import { rewardBand } from '../viewer/provider';
 import { readRun, runSteps, type Run } from './discovery';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';
@@ -17,16 +18,6 @@ import { pickWorkspaceRun } from './pick';
 function resolvePath(p: string): string {
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   return path.isAbsolute(p) || !folder ? path.resolve(p) : path.join(folder.fsPath, p);
-}
-
-/** A reward band `{ min?, max? }` of a scripting object, checked. */
-export function rewardBand(value: unknown): { min?: number; max?: number } | undefined {
-  if (value === undefined) return undefined;
-  const v = value as { min?: unknown; max?: unknown };
-  const ok = (x: unknown) => x === undefined || (typeof x === 'number' && Number.isFinite(x));
-  if (!value || typeof value !== 'object' || !ok(v.min) || !ok(v.max)) throw new InputError('"reward" must be { min?: number, max?: number } (finite numbers).', { field: 'reward' });
-  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) throw new InputError(`"reward": min ${v.min} is above max ${v.max}.`, { field: 'reward' });
-  return { ...(v.min !== undefined ? { min: v.min as number } : {}), ...(v.max !== undefined ? { max: v.max as number } : {}) };
 }
 
 export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {

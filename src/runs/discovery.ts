@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { listStepFiles, type StepFile } from '../viewer/stepShares';
+import { listStepFiles, type StepFile } from '../files/stepShares';
 
 /** How deep below a workspace folder an `.art` folder is looked for (0: the folder itself). */
 export const MAX_DEPTH = 3;

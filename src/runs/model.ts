@@ -9,7 +9,7 @@ import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { background, setContext } from '../common/background';
 import { findRuns, type Run } from './discovery';
-import { StepStatsCache } from './stepStats';
+import { StepStatsCache } from '../dashboard/stepStats';
 
 const DEBOUNCE_MS = 500;
 

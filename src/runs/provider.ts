@@ -12,12 +12,12 @@ import { Disposable } from '../common/disposable';
 import { escapeMarkdown, formatBytes, plural } from '../common/format';
 import { background } from '../common/background';
 import { treeNode } from '../ui/treeNodes';
-import type { StepFile } from '../viewer/stepShares';
-import { fmt } from '../viewer/verdicts';
+import type { StepFile } from '../files/stepShares';
+import { fmt } from '../files/verdicts';
 import { QUANTILES } from '../dashboard/shared/distribution';
 import { runSteps, type Run } from './discovery';
 import type { RunsModel } from './model';
-import type { StepResult } from './stepStats';
+import type { StepResult } from '../dashboard/stepStats';
 
 /** Steps listed under one node; more make ranges of this many. */
 export const PAGE = 100;

@@ -20,9 +20,9 @@ import { formatOf, groupText, openArtParquet, ParquetError, readArtGroups } from
 import { FileBytes, TrajectoryIndex } from '../files/groupIndex';
 import { ParquetIndex } from '../files/parquetIndex';
 import { stepFiles } from '../trajectories/layout';
-import { asGroup, rewardOf } from '../viewer/model';
-import { groupVerdict } from '../viewer/verdicts';
-import { calledTools, groupFields, snippet, whereOf } from './fields';
+import { asGroup, rewardOf } from '../files/model';
+import { groupVerdict } from '../files/verdicts';
+import { calledTools, groupFields, snippet, whereOf } from '../viewer/searchFields';
 import { matcher, type Matcher } from './matcher';
 import { defaultSearchCache, type CachedGroup, type FileSink, type SearchCache } from './searchCache';
 
@@ -45,7 +45,7 @@ export interface RunSearchQuery {
   role?: string;
   /** Only trajectories that call this tool. */
   tool?: string;
-  /** Only trajectories ART's trainer trains on, does not, or that make it raise (src/viewer/verdicts.ts). */
+  /** Only trajectories ART's trainer trains on, does not, or that make it raise (src/files/verdicts.ts). */
   verdict?: Verdict;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Why a second search of the same run is faster than the first: per step file, the searchable
- * texts of each group (search/fields.ts) and what the filters read (rewards, tools called, and
+ * texts of each group (viewer/searchFields.ts) and what the filters read (rewards, tools called, and
  * verdicts once a search asked for them), so the next search decodes no Parquet page and parses
  * no JSON. Kept in memory, in the extension host (or the MCP server) process, under a budget of
  * characters (least recently used files go first; a file larger than a quarter of the budget is
@@ -9,7 +9,7 @@
  * search from the cache reports them as the first did. No `vscode` import.
  */
 import { stat } from 'node:fs/promises';
-import type { SearchField, TrajectoryFacts } from './fields';
+import type { SearchField, TrajectoryFacts } from '../viewer/searchFields';
 import type { RunProblem, Verdict } from './runSearch';
 
 export interface CachedGroup {

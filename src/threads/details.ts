@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { callRef, type ThreadRow } from '../api';
+import { THREAD_SCHEME } from '../common/ids';
 import type { ThreadsModel } from './model';
-
-export const THREAD_SCHEME = 'svc-thread';
 
 /** The URI of a thread's read-only details document. */
 export function threadDetailsUri(project: string, threadId: string): vscode.Uri {

@@ -4,7 +4,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { webviewHtml, webviewOptions } from '../ui/webview';
-import { parseMessage } from '../webview/shared/protocol';
+import { parseMessage } from '../webview/protocol';
 import { FromWebviewSchema, threadDetails, ToWebviewSchema, type FromWebview, type ToWebview } from './detailsProtocol';
 import type { ThreadsModel } from './model';
 import { background } from '../common/background';

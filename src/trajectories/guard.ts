@@ -15,7 +15,7 @@ import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { InputError } from '../api';
 import { FileBytes, type ByteSource } from '../files/bytes';
-import { openRegular, readRange } from '../files/regular';
+import { openRegular, readRange } from '../common/regular';
 
 /** What an upload checks a file against: its size, mtime and the hashes of its bytes when validated. */
 export interface Fingerprint {

@@ -7,7 +7,7 @@
  */
 import { NetworkError, ProtocolError, ValidationError, type ServiceClient } from '../api';
 import type { GroupRecord } from '../files';
-import { dict } from '../common/dict';
+import { dict } from '../api/dict';
 
 /** A run of consecutive groups sent in one request. */
 export interface Chunk {

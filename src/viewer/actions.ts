@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { background } from '../common/background';
 import type { UploadReport } from '../trajectories/report';
-import { asGroup } from './model';
+import { asGroup } from '../files/model';
 import type { FromWebview, GroupRow } from './protocol';
 import type { SessionDeps } from './session';
 import type { GroupIndex } from './source';

@@ -17,12 +17,21 @@ import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
 import { background, setContext } from '../common/background';
-import { rewardBand } from '../runs/commands';
 
-import { TRAJECTORY_VIEWER } from '../boot/ids';
+import { TRAJECTORY_VIEWER } from '../common/ids';
 import { looksLikeAtif } from '../harnesses/atif';
 
 export const VIEW_TYPE = TRAJECTORY_VIEWER;
+
+/** A reward band `{ min?, max? }` of a scripting object, checked (the viewer's filter; the Runs view passes one too). */
+export function rewardBand(value: unknown): { min?: number; max?: number } | undefined {
+  if (value === undefined) return undefined;
+  const v = value as { min?: unknown; max?: unknown };
+  const ok = (x: unknown) => x === undefined || (typeof x === 'number' && Number.isFinite(x));
+  if (!value || typeof value !== 'object' || !ok(v.min) || !ok(v.max)) throw new InputError('"reward" must be { min?: number, max?: number } (finite numbers).', { field: 'reward' });
+  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) throw new InputError(`"reward": min ${v.min} is above max ${v.max}.`, { field: 'reward' });
+  return { ...(v.min !== undefined ? { min: v.min as number } : {}), ...(v.max !== undefined ? { max: v.max as number } : {}) };
+}
 
 export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
   private readonly sessions = new Set<ViewerSession>();

@@ -16,10 +16,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isObject } from '../api/json';
 import { openArtParquet, readTrajectoryGroups } from '../files';
-import { hasExchanges, exchangeConversation } from './exchanges';
-import { itemsOf, messageViews } from './messages';
+import { hasExchanges, exchangeConversation } from '../files/exchanges';
+import { itemsOf, messageViews } from '../files/messages';
 import type { MessageView } from './protocol';
-import { chooseSteps, listStepFiles, type StepFile } from './stepShares';
+import { chooseSteps, listStepFiles, type StepFile } from '../files/stepShares';
 
 export const DEFAULT_SCENARIO_KEY = 'scenario_id';
 export const MAX_ANSWER = 400;

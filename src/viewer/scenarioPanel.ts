@@ -18,7 +18,7 @@ import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { registerCommand, type Invocation } from '../ui/commands';
 import { webviewHtml, webviewOptions } from '../ui/webview';
-import { parseMessage } from '../webview/shared/protocol';
+import { parseMessage } from '../webview/protocol';
 import type { TranscriptStore } from './compare';
 import { readTrajectoryAt, resolveRun, scenarioHistory, scenarioOf, scenariosInFile, DEFAULT_SCENARIO_KEY, type ScenarioHistory } from './scenario';
 import { FromScenario, type ToScenario } from './scenarioProtocol';

@@ -1,15 +1,15 @@
 /**
  * The viewer's search of one trajectory file: a cheap look at each group's raw text, then what
- * search/fields.ts finds searchable in the groups that may hold the query (messages, tool calls,
+ * searchFields.ts finds searchable in the groups that may hold the query (messages, tool calls,
  * metadata, logs, the group's exceptions): one hit per message, and one per other field, each
  * saying where it is. No `vscode` import.
  */
-import { groupFields, snippet, trajectoryFields, whereOf, type SearchField } from '../search/fields';
-import { asGroup } from './model';
+import { groupFields, snippet, trajectoryFields, whereOf, type SearchField } from './searchFields';
+import { asGroup } from '../files/model';
 import type { SearchHit } from './protocol';
 import type { GroupIndex } from './source';
 
-export { snippet } from '../search/fields';
+export { snippet } from './searchFields';
 
 const MAX_HITS = 1000;
 

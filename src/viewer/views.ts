@@ -3,12 +3,12 @@
  * problems) and a trajectory's (its bubbles, tools, histories, metrics), and the order and filter of
  * the rows. No `vscode` import.
  */
-import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from './exchanges';
-import { extras, isChoice, itemsOf, messageOf, messageViews, rawToolCalls, toolViews } from './messages';
+import { exchangeConversation, exchangeTotals, hasExchanges, sumTotals } from '../files/exchanges';
+import { extras, isChoice, itemsOf, messageOf, messageViews, rawToolCalls, toolViews } from '../files/messages';
 import { isObject } from '../api/json';
-import { asGroup, entries, exceptionsOf, GROUP_FIELDS, jsonText, numericMetrics, rewardOf } from './model';
+import { asGroup, entries, exceptionsOf, GROUP_FIELDS, jsonText, numericMetrics, rewardOf } from '../files/model';
 import type { GroupDetail, GroupRow, ProblemView, TrajectorySummary, TrajectoryView } from './protocol';
-import { fmt, groupCell, groupVerdict, type GroupVerdict, type TrajectoryVerdict, type VerdictCode } from './verdicts';
+import { fmt, groupCell, groupVerdict, type GroupVerdict, type TrajectoryVerdict, type VerdictCode } from '../files/verdicts';
 
 /** The short row of a trajectory in the group's list. */
 export function summarize(t: unknown, index: number): TrajectorySummary {

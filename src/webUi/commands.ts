@@ -5,15 +5,20 @@
  * prompts. Not configured: the error names the setting, and a user gets a button that opens it.
  */
 import * as vscode from 'vscode';
-import { InputError, parseRef } from '../api';
+import { InputError, parseRef, type ThreadRow } from '../api';
 import { isScriptArgument, registerCommand } from '../ui/commands';
 import type { Connection } from '../service/connection';
-import type { ThreadsModel } from '../threads/model';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
 
 export const OPEN_IN_WEB_UI = 'svc.openInWebUi';
 
 const OPEN_SETTING = { title: 'Open Setting', command: 'workbench.action.openSettings', args: WEB_UI_SETTING };
+
+/** What Open in Web UI reads of the Threads view's model (threads/model.ts): the project shown and its loaded rows. */
+export interface LoadedThreads {
+  readonly project: string;
+  findRow(threadId: string): ThreadRow | undefined;
+}
 
 export class WebUi {
   /** Opens a URL in the browser; no credential goes with it. Replaced by the in-host tests. */
@@ -21,7 +26,7 @@ export class WebUi {
 
   constructor(
     private readonly connection: Connection,
-    private readonly threads: ThreadsModel,
+    private readonly threads: LoadedThreads,
   ) {}
 
   register(): vscode.Disposable[] {

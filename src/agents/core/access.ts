@@ -9,7 +9,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { entryKind } from '../../files/regular';
+import { entryKind } from '../../common/regular';
 import { ToolProblem, type ToolHost } from './host';
 
 /** What a run may read beyond the roots: the real paths the user confirmed. */

@@ -4,7 +4,7 @@ import { defaultBestMetric, guessDirection, orderedMetrics, type Direction } fro
 import { count, cutNote, num, table } from './format';
 import { describeError, readyClient, ToolProblem, type ToolHost } from './host';
 import type { ListCheckpointsInput } from './schemas';
-import { hasOwn } from '../../common/dict';
+import { hasOwn } from '../../api/dict';
 
 /** Checkpoints read at most for one answer (pages of 100). */
 export const CHECKPOINT_CAP = 5_000;

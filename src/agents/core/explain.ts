@@ -1,11 +1,11 @@
 /**
  * svc_explain_trajectory: whether ART's trainer trains on one trajectory of a file, and why not, with
  * the numbers (reward, group mean and std, the advantage as ART computes it) and the ART rule behind
- * each reason (src/viewer/verdicts.ts). Reads the file locally; sends nothing. Pure: no vscode import.
+ * each reason (src/files/verdicts.ts). Reads the file locally; sends nothing. Pure: no vscode import.
  */
 import { readTrajectoryGroups, validateTrajectoryFile, type GroupRecord } from '../../files';
-import { ART_SETTINGS } from '../../viewer/artRules';
-import { fmt, groupVerdict, WHY, type GroupVerdict, type TrajectoryVerdict, type VerdictReason } from '../../viewer/verdicts';
+import { ART_SETTINGS } from '../../files/artRules';
+import { fmt, groupVerdict, WHY, type GroupVerdict, type TrajectoryVerdict, type VerdictReason } from '../../files/verdicts';
 import { count } from './format';
 import { readablePath, type RunContext } from './access';
 import { ToolProblem, type ToolHost } from './host';

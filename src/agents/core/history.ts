@@ -5,8 +5,8 @@
  * metrics were written as non-finite (`Infinity`, `NaN`), as `null`. Pure: no vscode import.
  */
 import { HistoryLines, isProblem, MAX_HISTORY_LINE_BYTES, parseHistoryLine } from '../../dashboard/shared/history';
-import { openRegular, readRange } from '../../files/regular';
-import { dict } from '../../common/dict';
+import { openRegular, readRange } from '../../common/regular';
+import { dict } from '../../api/dict';
 
 export interface RunPoint {
   step: number;

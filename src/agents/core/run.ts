@@ -11,10 +11,10 @@ import { count, num, signed, table } from './format';
 import { readHistory, type RunPoint } from './history';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeRunInput } from './schemas';
-import { dict, hasOwn, own } from '../../common/dict';
+import { dict, hasOwn, own } from '../../api/dict';
 import * as fs from 'fs';
 import * as nodePath from 'path';
-import { readStepShares, shareOf, TRAIN_SPLIT, type StepShares } from '../../viewer/stepShares';
+import { readStepShares, shareOf, TRAIN_SPLIT, type StepShares } from '../../files/stepShares';
 
 /** Points the trend is fitted over. */
 export const TREND_WINDOW = 10;

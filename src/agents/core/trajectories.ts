@@ -1,6 +1,6 @@
 /**
  * svc_summarize_trajectories: per group of a trajectory file, the rewards and what else the file
- * says (exceptions, tokens, time), what ART's trainer will train on (src/viewer/verdicts.ts), and the
+ * says (exceptions, tokens, time), what ART's trainer will train on (src/files/verdicts.ts), and the
  * validation problems with line and column. Reads the file
  * with the uploader's reader and validator. Pure: no vscode import.
  */
@@ -9,11 +9,11 @@ import { formatPath } from '../../api/errors';
 import { TrajectoryGroup } from '../../api/schemas/models';
 import { readTrajectoryGroups, validateTrajectoryFile, type Problem, type ValidationSummary } from '../../files';
 import { isObject } from '../../api/json';
-import { exceptionsOf, groupRewards, groupStats } from '../../viewer/model';
+import { exceptionsOf, groupRewards, groupStats } from '../../files/model';
 import { readablePath, type RunContext } from './access';
-import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../viewer/verdicts';
+import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../files/verdicts';
 import { bytes, count, cutNote, num, stats, table } from './format';
-import { LogprobDistribution, QUANTILES } from '../../viewer/logprobStats';
+import { LogprobDistribution, QUANTILES } from '../../files/logprobStats';
 import { ToolProblem, type ToolHost } from './host';
 import { stat } from 'node:fs/promises';
 import { detectHarness } from '../../harnesses/convert';
@@ -40,7 +40,7 @@ export interface GroupFigures {
   tokens?: number;
   /** Sum over trajectories of time-like metrics, with the metric names. */
   time?: { total: number; names: string[] };
-  /** What ART's trainer trains on here: "3 of 4", "0 of 3: no reward variance" (src/viewer/verdicts.ts). */
+  /** What ART's trainer trains on here: "3 of 4", "0 of 3: no reward variance" (src/files/verdicts.ts). */
   trains?: string;
 }
 

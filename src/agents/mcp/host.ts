@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { createServiceClient, originOf, serviceUrlProblem, type Credentials, type ServiceClient } from '../../api';
 import { netrcPath, readNetrc } from '../../auth/netrc';
 import { findKey, fromEnvironment, type FoundKey, type KeySources } from '../../auth/resolve';
-import { redactSecrets, secretForms } from '../../auth/secrets';
+import { secretForms } from '../../auth/secrets';
+import { redactSecrets } from '../../common/redact';
 import { MemoryStore, SentUploads } from '../../trajectories/sent';
 import type { Base, ToolHost } from '../core/host';
 

@@ -1,7 +1,7 @@
 /**
  * The reward distribution of a step: quantiles, a bounded sketch of the sorted rewards, and the
  * histogram bins the dashboard draws over a range shared by every step of a split. Pure: the
- * extension computes the summaries from the step files' small columns (src/runs/stepStats.ts), the
+ * extension computes the summaries from the step files' small columns (src/dashboard/stepStats.ts), the
  * webview bins them for the heat map, and both use these functions.
  */
 import * as z from 'zod/mini';

@@ -9,7 +9,7 @@
  */
 import { firstSyntaxError } from '../../files/jsonText';
 import type { CheckpointRow } from './series';
-import { dict } from '../../common/dict';
+import { dict } from '../../api/dict';
 
 /** What a line that Python's json.dumps wrote with an infinite (or NaN) value looks like (not JSON). */
 const PY_NON_FINITE = /(:\s*)(?:-?Infinity|NaN)(?=\s*[,}])/g;

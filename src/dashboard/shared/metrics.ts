@@ -87,7 +87,7 @@ export function defaultBestMetric(names: Iterable<string>): string | undefined {
   );
 }
 
-/** The share of a step's groups that ART would train on (a history's step files, src/viewer/stepShares.ts). */
+/** The share of a step's groups that ART would train on (a history's step files, src/files/stepShares.ts). */
 export const TRAINABLE_SHARE = 'trainable/group_share';
 
 /**

@@ -6,7 +6,7 @@
  * from outside is read by its own keys only (own()), so "__proto__", "constructor" or "toString"
  * are metrics like any other.
  */
-import { dict, own } from '../../common/dict';
+import { dict, own } from '../../api/dict';
 
 /** A checkpoint as the dashboard keeps it: numbers only (other metric values count as missing). */
 export interface CheckpointRow {

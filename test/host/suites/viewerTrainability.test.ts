@@ -1,6 +1,6 @@
 // The trajectory viewer says what ART's trainer will train on: each group row carries its verdict
 // ("0 of 3: no reward variance") and the file's progress its summary line, from the same verdicts
-// as the agents' tools (src/viewer/verdicts.ts). Fixture: test/fixtures/trainability/step.jsonl,
+// as the agents' tools (src/files/verdicts.ts). Fixture: test/fixtures/trainability/step.jsonl,
 // written by Python's json in ART's shapes.
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -9,7 +9,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TrajectoryIndex } from '../../../src/files/groupIndex';
 import type { ViewerSession } from '../../../src/viewer/session';
-import { summaryText } from '../../../src/viewer/verdicts';
+import { summaryText } from '../../../src/files/verdicts';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 import { api, waitFor } from './helpers';
 

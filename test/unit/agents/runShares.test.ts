@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
-import { readStepShares, shareOf } from '../../../src/viewer/stepShares';
+import { readStepShares, shareOf } from '../../../src/files/stepShares';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 
 /**

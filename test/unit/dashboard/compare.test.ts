@@ -1,7 +1,7 @@
 import * as assert from 'assert';
 import { alignByStep, compareCellTexts, compareTable, stepRange, summarize } from '../../../src/dashboard/shared/compare';
 import { CompareState, FromCompare, ToCompare } from '../../../src/dashboard/shared/compareProtocol';
-import { parseMessage } from '../../../src/webview/shared/protocol';
+import { parseMessage } from '../../../src/webview/protocol';
 import { CheckpointSeries, rowsFromCheckpoints } from '../../../src/dashboard/shared/series';
 
 function run(points: [number, Record<string, number>][], prefix = 'r'): CheckpointSeries {

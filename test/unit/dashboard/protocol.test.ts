@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { smoothEma } from '../../../src/dashboard/shared/smooth';
 import { pollDelayMs } from '../../../src/dashboard/shared/poll';
 import { DEFAULT_UI, FromWebview, ToWebview } from '../../../src/dashboard/shared/protocol';
-import { parseMessage } from '../../../src/webview/shared/protocol';
+import { parseMessage } from '../../../src/webview/protocol';
 
 describe('dashboard/protocol: messages checked at both ends', () => {
   it('accepts well-formed messages in both directions', () => {

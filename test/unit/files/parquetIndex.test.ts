@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ParquetIndex, V1_NOTICE } from '../../../src/files/parquetIndex';
-import { asGroup } from '../../../src/viewer/model';
+import { asGroup } from '../../../src/files/model';
 import { groupDetail } from '../../../src/viewer/views';
 import { GroupFiles } from '../../../src/viewer/groupFile';
 import { ParquetFile } from '../../../src/files';

@@ -3,7 +3,7 @@
 // (tokenize_trajectory_groups: skip when zero variance, or reward == mean).
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../../src/viewer/verdicts';
+import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText } from '../../../src/files/verdicts';
 import { fuzz } from './helpers';
 
 const choice = (n: number) => ({

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { atifViewerGroups, convertToArt } from '../../../src/harnesses/convert';
 import { validateTrajectoryFile } from '../../../src/files';
-import { groupVerdict } from '../../../src/viewer/verdicts';
+import { groupVerdict } from '../../../src/files/verdicts';
 
 const { writeHarborDemo } = require('../../../scripts/demo-harbor.js') as { writeHarborDemo: (dir: string) => string };
 

@@ -12,7 +12,7 @@ import { findRuns, runSteps } from '../../../src/runs/discovery';
 import { DistributionFeed } from '../../../src/dashboard/distributionFeed';
 import { StepDistribution } from '../../../src/dashboard/shared/distribution';
 import type { ToWebview } from '../../../src/dashboard/shared/protocol';
-import { readStepStats, StepStatsCache } from '../../../src/runs/stepStats';
+import { readStepStats, StepStatsCache } from '../../../src/dashboard/stepStats';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 import { artWithTrajectoryPage, Codec, zstdRleFrame } from '../../fixtures/art/hostileParquet';
 import { readTrajectoryGroups } from '../../../src/files';

@@ -7,7 +7,7 @@ import { validateCallsFile } from '../../../src/calls/reader';
 import { groupText, openArtParquet, readArtGroups, validateTrajectoryFile, type ArtGroup } from '../../../src/files';
 import { readHistory } from '../../../src/dashboard/shared/history';
 import { ART_CHOICE_TOKEN_FIELDS, ART_EXCEPTION_FIELDS, ART_GROUP_FIELDS, ART_TRAJECTORY_FIELDS, OPENAI_CHOICE_FIELDS, OPENAI_MESSAGE_FIELDS } from '../../fixtures/viewer/producers';
-import { groupVerdict } from '../../../src/viewer/verdicts';
+import { groupVerdict } from '../../../src/files/verdicts';
 
 const root = path.resolve(__dirname, '..', '..', '..');
 import { scenarioHistory } from '../../../src/viewer/scenario';

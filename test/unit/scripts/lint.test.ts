@@ -30,6 +30,7 @@ describe('scripts/lint.js (the text checks)', () => {
       'test/unit/y.test.ts': `${['describe', 'only'].join('.')}('x', () => {});\n`,
       'src/a.ts': `const a = 1;\n// ${disable} no-console\nconsole.log(a);\n// ${disable} no-console -- a reason\nconsole.log(a);\n`,
       'src/webview/w.ts': "import * as fs from 'node:fs';\n",
+      'src/viewer/webview/v.ts': "import * as vscode from 'vscode';\n",
     });
     const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
     assert.equal(r.status, 1);
@@ -37,6 +38,7 @@ describe('scripts/lint.js (the text checks)', () => {
     assert.match(r.stderr, /src\/a\.ts:2: an eslint-disable comment needs its reason/);
     assert.doesNotMatch(r.stderr, /src\/a\.ts:4:/);
     assert.match(r.stderr, /src\/webview\/w\.ts:1: webview code must not import/);
+    assert.match(r.stderr, /src\/viewer\/webview\/v\.ts:1: webview code must not import/);
   });
 
   it('fails on a require cycle among the scripts, naming it once', () => {
@@ -64,6 +66,36 @@ describe('scripts/lint.js (the text checks)', () => {
     assert.equal(r.status, 1);
     assert.match(r.stderr, /src\/files\/jsonFile\.ts: import cycle: src\/files\/jsonFile\.ts -> src\/files\/reader\.ts -> src\/files\/jsonFile\.ts/);
     assert.equal(r.stderr.match(/import cycle/g)?.length, 1, r.stderr);
+  });
+
+  it('fails on an import against the folder order (a static import or an import type), naming file, line, import and rule', () => {
+    const dir = tree({
+      'src/api/a.ts': "export const a = 1;\n",
+      'src/common/c.ts': "import { a } from '../api/a';\nexport const c = a;\n",
+      // files is below viewer: both a value import and a type-only import are against the order.
+      'src/files/model.ts': "import { c } from '../common/c';\nimport type { V } from '../viewer/protocol';\nexport const m = (v: V) => [v, c];\n",
+      'src/files/index.ts': "export { m } from './model';\nexport { p } from '../viewer/protocol';\n",
+      'src/viewer/protocol.ts': "import { m } from '../files';\nexport type V = number;\nexport const p = m;\n",
+      // calls and harnesses share a tier: neither imports the other.
+      'src/calls/x.ts': "import { h } from '../harnesses/h';\nexport const x = h;\n",
+      'src/harnesses/h.ts': "export const h = 1;\n",
+      // a dynamic import() loads later: it does not count.
+      'src/ui/u.ts': "export const load = () => import('../viewer/protocol');\n",
+      'src/newFolder/n.ts': "export const n = 1;\n",
+    });
+    const r = spawnSync(process.execPath, [lint, '--root', dir], { encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^src\/files\/model\.ts:2: folder order: files may not import viewer \('\.\.\/viewer\/protocol'\): viewer is above files/m);
+    assert.match(r.stderr, /^src\/files\/index\.ts:2: folder order: files may not import viewer/m);
+    assert.match(r.stderr, /^src\/calls\/x\.ts:1: folder order: calls may not import harnesses \('\.\.\/harnesses\/h'\): calls and harnesses share a tier/m);
+    assert.match(r.stderr, /src\/newFolder\/n\.ts: folder order: src\/newFolder\/ has no place in FOLDER_ORDER/);
+    assert.doesNotMatch(r.stderr, /src\/(common|viewer|ui)\/\w+\.ts:\d+: folder order/);
+    assert.equal(r.stderr.match(/folder order/g)?.length, 4, r.stderr);
+  });
+
+  it('finds no import against the folder order in this repository\'s src/', () => {
+    const r = spawnSync(process.execPath, [lint, '--root', root], { encoding: 'utf8' });
+    assert.doesNotMatch(r.stderr, /folder order/, r.stderr);
   });
 
   it('finds no import cycle in this repository\'s src/', () => {
@@ -107,7 +139,7 @@ describe('eslint.config.mjs (the typed rules)', function () {
     const found = await rules(bad, 'src/common/format.ts');
     assert.equal(found.filter((r) => r === RULE).length, 6, found.join(', '));
     const good = [
-      "import { dict } from './dict';",
+      "import { dict } from '../api/dict';",
       'export function g(names: string[], from: Record<string, number>, opts: { signal?: AbortSignal } = {}): unknown[] {',
       '  const a = dict<number>();', // null prototype
       '  for (const n of names) a[n] = 1;',

@@ -1,6 +1,6 @@
 // Issue 19, item 12: links in untrusted trajectory files are not live in the viewer.
 import assert from 'node:assert/strict';
-import { renderMarkdown } from '../../../src/webview/viewer/markdown';
+import { renderMarkdown } from '../../../src/viewer/webview/markdown';
 
 describe('issue 19: promises under attack', () => {
   describe('hostile input', () => {

@@ -11,7 +11,7 @@ import { summarizePoints } from '../../../src/agents/core/run';
 import { ColumnsMessage } from '../../../src/dashboard/shared/protocol';
 import { FromCompare } from '../../../src/dashboard/shared/compareProtocol';
 import { TrajectorySummary } from '../../../src/viewer/protocol';
-import { numericMetrics } from '../../../src/viewer/model';
+import { numericMetrics } from '../../../src/files/model';
 import { metricDescription, metricNames } from '../../../src/checkpoints/metric';
 import { toCsv } from '../../../src/dashboard/shared/csv';
 import { harness, type Harness } from '../contract/helpers';

@@ -3,8 +3,8 @@
 // exchange's model, duration and tokens. Fixtures from the producers' field lists
 // (test/fixtures/art/producers.ts), not from our schemas.
 import assert from 'node:assert/strict';
-import { exchangeConversation, timeMs, usageOf } from '../../../src/viewer/exchanges';
-import { asGroup } from '../../../src/viewer/model';
+import { exchangeConversation, timeMs, usageOf } from '../../../src/files/exchanges';
+import { asGroup } from '../../../src/files/model';
 import { searchTrajectory } from '../../../src/viewer/search';
 import { groupDetail, summarize, trajectoryView } from '../../../src/viewer/views';
 import { ToWebview, type GroupRow } from '../../../src/viewer/protocol';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
-import { binOf, LOGPROB_EDGES, LogprobHistogram } from '../../../src/viewer/logprobStats';
+import { binOf, LOGPROB_EDGES, LogprobHistogram } from '../../../src/files/logprobStats';
 
 // Tokens: g0t0 [-.1 -.2 -.3], g0t1 [-1 -5], g1t0 [-.5] and [-2 -.05], g1t1 (exchange) [-9 -1].
 // Bins (edges -20 -10 -5 -3 -2 -1 -.5 -.2 -.1 -.05 -.01; bin k holds edges[k-1] <= v < edges[k]):

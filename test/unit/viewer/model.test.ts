@@ -1,8 +1,8 @@
 // The trajectory viewer's view model: tool-call pairing, group stats, zero variance, ordering,
 // search, and leniency towards what producers write.
 import assert from 'node:assert/strict';
-import { contentParts, messageViews } from '../../../src/viewer/messages';
-import { asGroup, groupRewards, groupStats } from '../../../src/viewer/model';
+import { contentParts, messageViews } from '../../../src/files/messages';
+import { asGroup, groupRewards, groupStats } from '../../../src/files/model';
 import { mayContain, searchTrajectory } from '../../../src/viewer/search';
 import { filterByReward, groupDetail, sortSummaries, summarize, trajectoryView } from '../../../src/viewer/views';
 import type { GroupRow, TrajectorySummary } from '../../../src/viewer/protocol';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { decoderFromJson, decoderFromText, MAX_VOCAB } from '../../../src/viewer/bpeDecode';
 import { decodeStrips, findTokenizer, hubCaches } from '../../../src/viewer/tokenizer';
 import { bucketOf, rankOf, stripNumbers } from '../../../src/viewer/tokenStats';
-import { tokenStrip } from '../../../src/viewer/tokens';
+import { tokenStrip } from '../../../src/files/tokens';
 import { trajectoryView } from '../../../src/viewer/views';
 
 const dir = path.resolve(__dirname, '../../fixtures/tokenizer');

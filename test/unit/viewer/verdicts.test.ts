@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MemoryBytes, TrajectoryIndex } from '../../../src/files/groupIndex';
-import { ART_RULES, ART_SETTINGS, ruleRef } from '../../../src/viewer/artRules';
-import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText, zeroVariance, type GroupVerdict, type VerdictCode } from '../../../src/viewer/verdicts';
+import { ART_RULES, ART_SETTINGS, ruleRef } from '../../../src/files/artRules';
+import { addToSummary, emptySummary, groupCell, groupVerdict, summaryText, zeroVariance, type GroupVerdict, type VerdictCode } from '../../../src/files/verdicts';
 
 const dir = path.resolve(__dirname, '../../fixtures/trainability');
 const groupsOf = (file: string): unknown[] =>

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { FromWebview as FromDashboard } from '../../../src/dashboard/shared/protocol';
 import { FromWebviewSchema as FromThreadDetails, ToWebviewSchema as ToThreadDetails } from '../../../src/threads/detailsProtocol';
 import { FromWebview as FromViewer, ToWebview as ToViewer } from '../../../src/viewer/protocol';
-import { parseMessage } from '../../../src/webview/shared/protocol';
+import { parseMessage } from '../../../src/webview/protocol';
 
 describe('webviews: one message check at both ends (parseMessage)', () => {
   it('accepts what each protocol allows, in both directions', () => {
