@@ -27,7 +27,7 @@ import { trajectoryView } from './views';
 import type { RunsModel } from '../runs/model';
 import { pickWorkspaceRun } from '../runs/pick';
 import { runSteps } from '../runs/discovery';
-import type { StepFile } from './stepShares';
+import type { StepFile } from '../files/stepShares';
 
 export const SCENARIO_VIEW = 'svc.scenario';
 

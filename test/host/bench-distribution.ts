@@ -10,7 +10,7 @@ import type { Exports } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { DistributionRendered } from '../../src/dashboard/panel';
 import { DistributionFeed } from '../../src/dashboard/distributionFeed';
-import { StepStatsCache } from '../../src/runs/stepStats';
+import { StepStatsCache } from '../../src/dashboard/stepStats';
 
 /** What the bench reports per run (scripts/bench/distribution.ts reads it). */
 export interface DistributionFigures {
