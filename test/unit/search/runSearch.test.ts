@@ -119,6 +119,7 @@ describe('search/runSearch: search across a run', function () {
   it('reads a JSONL step file once', async () => {
     const jsonl = files.find((f) => f.file.endsWith('.jsonl'))!;
     let read = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below, and put back after
     const original = FileBytes.prototype.read;
     FileBytes.prototype.read = async function (this: FileBytes, start: number, end: number) {
       const b = await original.call(this, start, end);
