@@ -18,6 +18,9 @@ import { InputError } from '../api/errors';
 import { registerCommand } from '../ui/commands';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
+import { readSearchCacheBytes } from '../common/config';
+import { SearchDiskCache } from './diskCache';
+import type { SearchCache } from './searchCache';
 import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
 
 /** Hits a search shows (and a scripted call returns by default) before it stops and says so. */
@@ -52,8 +55,30 @@ export interface SearchRunResult {
   truncated: boolean;
 }
 
-export function registerRunSearch(viewer: TrajectoryViewerProvider): vscode.Disposable[] {
+/**
+ * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
+ * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
+ */
+export function registerRunSearch(viewer: TrajectoryViewerProvider, cache: SearchCache, folder: string): vscode.Disposable[] {
+  const apply = () => {
+    const bytes = readSearchCacheBytes();
+    cache.useDisk(bytes > 0 ? folder : undefined, bytes);
+  };
+  apply();
   return [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('svc.search.cacheSizeGiB')) apply();
+    }),
+    registerCommand('svc.clearSearchCache', async (how) => {
+      // The folder is cleared even when the setting turned the disk cache off since it was filled.
+      const disk = new SearchDiskCache(folder);
+      const { bytes } = await disk.usage();
+      const files = await disk.clear();
+      await cache.clear();
+      const result = { files, bytes };
+      if (how.interactive) void vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`);
+      return result;
+    }),
     registerCommand('svc.searchRun', async (how, arg?: unknown) => {
       if (!how.interactive) return scripted(viewer, arg);
       const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun();
