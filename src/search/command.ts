@@ -76,7 +76,7 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, cache: Searc
       const files = await disk.clear();
       await cache.clear();
       const result = { files, bytes };
-      if (how.interactive) void vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`);
+      if (how.interactive) background(Promise.resolve(vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`)), 'Saying the search cache is cleared');
       return result;
     }),
     registerCommand('svc.searchRun', async (how, arg?: unknown) => {

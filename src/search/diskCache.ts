@@ -23,15 +23,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, statfs, utimes, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { asCachedGroup, Corrupt, groupRecord, isHeader, isProblem, MAGIC, MAX_RECORD, readExact, RecordReader, TRAILER, TRAILER_BYTES } from './diskCacheFormat';
 import type { CachedGroup, FileSink } from './searchCache';
-import type { RunProblem, Verdict } from './runSearch';
+import type { RunProblem } from './runSearch';
 
-const MAGIC = Buffer.from('SVCSRCH1');
-const TRAILER = Buffer.from('SVCSEND1');
-const TRAILER_BYTES = TRAILER.length + 8;
+export { MAX_RECORD } from './diskCacheFormat';
+
 const EXT = '.svcsearch';
-/** The largest record read or written: a group whose texts are larger is not cached (its file is read each time). */
-export const MAX_RECORD = 64 * 1024 * 1024;
+/** Bytes written at a time. */
 const CHUNK = 1024 * 1024;
 /**
  * Default budget: 8 GiB holds the searchable text of about 5.5 GiB of Parquet step files (the
@@ -49,8 +48,6 @@ export interface StepStat {
 
 /** What a replay did: no usable entry; the whole entry (or until the sink stopped); or a fault after some records. */
 export type Replay = { kind: 'miss' } | { kind: 'hit'; complete: boolean } | { kind: 'broken'; groups: number; problems: number };
-
-class Corrupt extends Error {}
 
 export class SearchDiskCache {
   /** Entries replayed, written, found unusable, and evicted (for the tests and the bench). */
@@ -241,7 +238,7 @@ export class EntryWriter {
   group(g: CachedGroup): void {
     if (this.failed) return;
     this.groups++;
-    this.record('G', [g.group, g.fields.map((f) => [f.trajectory, f.history, f.message, f.role ?? null, f.tool ?? null, f.field, f.text]), g.facts.map((x) => [x.reward ?? null, x.tools]), g.verdicts ?? null]);
+    this.record('G', groupRecord(g));
   }
 
   problem(p: RunProblem): void {
@@ -329,105 +326,6 @@ export class EntryWriter {
   }
 }
 
-/** Reads records of a cache file between `pos` and `end`, a chunk at a time. */
-class RecordReader {
-  private buf: Buffer = Buffer.alloc(0);
-  private at = 0;
-
-  constructor(
-    private readonly fh: FileHandle,
-    private pos: number,
-    private readonly end: number,
-  ) {}
-
-  atEnd(): boolean {
-    return this.at >= this.buf.length && this.pos >= this.end;
-  }
-
-  /** The next `n` bytes (a view valid until the next call). */
-  async take(n: number): Promise<Buffer> {
-    if (this.buf.length - this.at >= n) {
-      this.at += n;
-      return this.buf.subarray(this.at - n, this.at);
-    }
-    const have = this.buf.subarray(this.at);
-    const more = Math.min(Math.max(n, CHUNK) - have.length, this.end - this.pos);
-    if (have.length + more < n) throw new Corrupt('truncated');
-    const next = Buffer.allocUnsafe(have.length + more);
-    have.copy(next);
-    const read = await readExact(this.fh, this.pos, more);
-    read.copy(next, have.length);
-    this.pos += more;
-    this.buf = next;
-    this.at = n;
-    return next.subarray(0, n);
-  }
-
-  async record(): Promise<{ kind: string; value: unknown }> {
-    const head = await this.take(5);
-    const length = head.readUInt32LE(0);
-    const kind = String.fromCharCode(head[4]!);
-    if (length > MAX_RECORD) throw new Corrupt('record too large');
-    const body = await this.take(length);
-    try {
-      return { kind, value: JSON.parse(body.toString('utf8')) };
-    } catch {
-      throw new Corrupt('bad JSON');
-    }
-  }
-}
-
-async function readExact(fh: FileHandle, pos: number, n: number): Promise<Buffer> {
-  const out = Buffer.allocUnsafe(n);
-  for (let at = 0; at < n; ) {
-    const { bytesRead } = await fh.read(out, at, n - at, pos + at);
-    if (bytesRead === 0) throw new Corrupt('truncated');
-    at += bytesRead;
-  }
-  return out;
-}
-
 function isFsError(e: unknown): boolean {
   return e instanceof Error && typeof (e as NodeJS.ErrnoException).code === 'string';
-}
-
-// Records are checked by hand rather than by a zod schema: a step file's entry holds some 150,000
-// fields, and this check runs on each of them in the second search's hot loop.
-const VERDICT_SET = new Set<unknown>(['trains', 'not-trained', 'fails'] satisfies Verdict[]);
-const isInt = (v: unknown): v is number => Number.isInteger(v);
-const optString = (v: unknown) => v === null || typeof v === 'string';
-
-function isHeader(v: unknown): v is { path: string; size: number; mtimeMs: number; verdicts: boolean } {
-  const o = v as Record<string, unknown> | null;
-  return typeof o === 'object' && o !== null && typeof o.path === 'string' && typeof o.size === 'number' && typeof o.mtimeMs === 'number' && typeof o.verdicts === 'boolean';
-}
-
-function isProblem(v: unknown): v is RunProblem {
-  const o = v as Record<string, unknown> | null;
-  return typeof o === 'object' && o !== null && typeof o.file === 'string' && typeof o.message === 'string' && (o.at === undefined || typeof o.at === 'string');
-}
-
-/** A group record back as a CachedGroup; undefined when it is not one. */
-function asCachedGroup(v: unknown): CachedGroup | undefined {
-  if (!Array.isArray(v) || v.length !== 4) return undefined;
-  const [group, fields, facts, verdicts] = v as unknown[];
-  if (!isInt(group) || !Array.isArray(fields) || !Array.isArray(facts)) return undefined;
-  const g: CachedGroup = { group, fields: [], facts: [] };
-  for (const f of fields) {
-    if (!Array.isArray(f) || f.length !== 7) return undefined;
-    const [trajectory, history, message, role, tool, field, text] = f as unknown[];
-    if (!isInt(trajectory) || !isInt(history) || !isInt(message) || !optString(role) || !optString(tool) || typeof field !== 'string' || typeof text !== 'string') return undefined;
-    g.fields.push({ trajectory, history, message, ...(role !== null ? { role: role as string } : {}), ...(tool !== null ? { tool: tool as string } : {}), field, text });
-  }
-  for (const x of facts) {
-    if (!Array.isArray(x) || x.length !== 2) return undefined;
-    const [reward, tools] = x as unknown[];
-    if ((reward !== null && typeof reward !== 'number') || !Array.isArray(tools) || !tools.every((t) => typeof t === 'string')) return undefined;
-    g.facts.push({ reward: reward === null ? undefined : reward, tools: tools as string[] });
-  }
-  if (verdicts !== null) {
-    if (!Array.isArray(verdicts) || !verdicts.every((x) => VERDICT_SET.has(x))) return undefined;
-    g.verdicts = verdicts as Verdict[];
-  }
-  return g;
 }
