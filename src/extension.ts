@@ -4,6 +4,7 @@
  * tree views, the custom editor and the panel serializer and passes them in through `CoreHost`.
  * compose() makes no network request; views load when they are first shown.
  */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ConnectionHost } from './agents/connectionHost';
 import type { ToolHost } from './agents/core/host';
@@ -49,6 +50,7 @@ import { TrajectoryViewerProvider } from './viewer/provider';
 import { registerHarnessCommands } from './harnesses/commands';
 import { ScenarioPanels } from './viewer/scenarioPanel';
 import { registerRunSearch } from './search/command';
+import { defaultSearchCache } from './search/searchCache';
 import { reportBackgroundFailuresTo, background } from './common/background';
 import { registerLinkCommands } from './links/commands';
 import { LinkHandler } from './links/handler';
@@ -244,7 +246,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...viewer.register(),
     ...registerHarnessCommands(log),
     ...scenarios.register(),
-    ...registerRunSearch(viewer, runs),
+    ...registerRunSearch(viewer, runs, defaultSearchCache, path.join(context.globalStorageUri.fsPath, 'search-cache')),
     ...registerImportCommands(imports),
   );
 

@@ -145,6 +145,13 @@ export function readConfig(): SvcConfig {
   };
 }
 
+/** svc.search.cacheSizeGiB in bytes: the run search's disk cache budget (0: no disk cache). Machine scope: a workspace cannot set it. */
+export function readSearchCacheBytes(): number {
+  const gib = vscode.workspace.getConfiguration(SECTION).get<unknown>('search.cacheSizeGiB');
+  const n = typeof gib === 'number' && Number.isFinite(gib) ? Math.min(1024, Math.max(0, gib)) : 8;
+  return Math.round(n * 1024 ** 3);
+}
+
 /**
  * The restricted svc settings this workspace's files set. In Restricted Mode VS Code hides them
  * from the API (inspect() too), so the files are read: the views must say they are ignored.

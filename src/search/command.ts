@@ -21,6 +21,9 @@ import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
 import type { RunsModel } from '../runs/model';
 import { pickWorkspaceRun } from '../runs/pick';
+import { readSearchCacheBytes } from '../common/config';
+import { SearchDiskCache } from './diskCache';
+import type { SearchCache } from './searchCache';
 import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
 
 /** Hits a search shows (and a scripted call returns by default) before it stops and says so. */
@@ -55,8 +58,30 @@ export interface SearchRunResult {
   truncated: boolean;
 }
 
-export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: RunsModel): vscode.Disposable[] {
+/**
+ * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
+ * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
+ */
+export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: RunsModel, cache: SearchCache, folder: string): vscode.Disposable[] {
+  const apply = () => {
+    const bytes = readSearchCacheBytes();
+    cache.useDisk(bytes > 0 ? folder : undefined, bytes);
+  };
+  apply();
   return [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('svc.search.cacheSizeGiB')) apply();
+    }),
+    registerCommand('svc.clearSearchCache', async (how) => {
+      // The folder is cleared even when the setting turned the disk cache off since it was filled.
+      const disk = new SearchDiskCache(folder);
+      const { bytes } = await disk.usage();
+      const files = await disk.clear();
+      await cache.clear();
+      const result = { files, bytes };
+      if (how.interactive) background(Promise.resolve(vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`)), 'Saying the search cache is cleared');
+      return result;
+    }),
     registerCommand('svc.searchRun', async (how, arg?: unknown) => {
       if (!how.interactive) return scripted(viewer, arg);
       const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun(runs);

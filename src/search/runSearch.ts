@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { InputError } from '../api/errors';
 import { formatOf, groupText, openArtParquet, ParquetError, readArtGroups } from '../files';
 import { FileBytes, TrajectoryIndex } from '../files/groupIndex';
+import { DEFAULT_MAX_LINE_BYTES, readLines } from '../files/lines';
 import { ParquetIndex } from '../files/parquetIndex';
 import { stepFiles } from '../trajectories/layout';
 import { asGroup, rewardOf } from '../files/model';
@@ -93,8 +94,10 @@ export interface RunSearchSummary {
   hits: number;
   /** Stopped by onHit before the end. */
   stopped: boolean;
-  /** Files that came from the cache (searchCache.ts). */
+  /** Files that came from the cache (searchCache.ts), from memory or from disk. */
   cached: number;
+  /** Of those, the files that came from the disk cache (diskCache.ts). */
+  fromDisk: number;
   problems: number;
 }
 
@@ -146,7 +149,8 @@ export function filesAsSteps(files: readonly string[]): StepFile[] {
 export async function searchRun(files: readonly StepFile[], q: RunSearchQuery, events: RunSearchEvents, signal?: AbortSignal, cache: SearchCache = defaultSearchCache): Promise<RunSearchSummary> {
   const m = matcher(q.query, q.regex, q.caseSensitive);
   const picked = files.filter((f) => (q.split === undefined || f.split === q.split) && (q.steps?.from === undefined || f.step >= q.steps.from) && (q.steps?.to === undefined || f.step <= q.steps.to));
-  const summary: RunSearchSummary = { files: picked.length, filesSearched: 0, groups: 0, hits: 0, stopped: false, cached: 0, problems: 0 };
+  const summary: RunSearchSummary = { files: picked.length, filesSearched: 0, groups: 0, hits: 0, stopped: false, cached: 0, fromDisk: 0, problems: 0 };
+  cache.startSearch();
   const problem = (p: RunProblem) => {
     summary.problems++;
     events.onProblem?.(p);
@@ -179,6 +183,7 @@ export async function searchRun(files: readonly StepFile[], q: RunSearchQuery, e
     try {
       const fromCache = await cache.search(f.file, q.verdict !== undefined, sink, (s) => readFile(f.file, q.verdict !== undefined, s, pause, signal), pause);
       if (fromCache) summary.cached++;
+      if (fromCache === 'disk') summary.fromDisk++;
       summary.filesSearched++;
     } catch (e) {
       if (signal?.aborted) throw signal.reason;
@@ -229,8 +234,9 @@ async function readFile(file: string, verdicts: boolean, sink: FileSink, pause: 
     const done = await readParquetInOrder(file, verdicts, sink, pause, signal);
     if (done !== undefined) return done;
   }
-  // JSONL and JSON steps, and ART's lossy Parquet version 1: through the viewer's index.
-  const index = parquet ? await ParquetIndex.open(file) : new TrajectoryIndex(await FileBytes.open(file), formatOf(file) === 'json' ? 'json' : 'jsonl');
+  if (formatOf(file) === 'jsonl') return readJsonlInOrder(file, verdicts, sink, pause, signal);
+  // JSON steps, and ART's lossy Parquet version 1: through the viewer's index.
+  const index = parquet ? await ParquetIndex.open(file) : new TrajectoryIndex(await FileBytes.open(file), 'json');
   try {
     await index.build({ signal });
     if (index.shapeError) throw new Error(index.shapeError);
@@ -250,6 +256,39 @@ async function readFile(file: string, verdicts: boolean, sink: FileSink, pause: 
   } finally {
     await index.source.close();
   }
+}
+
+/**
+ * A JSONL step file in one pass, each line parsed once (the viewer's index would read and parse
+ * every line to build itself, then read and parse each group again). Groups are numbered as the
+ * viewer numbers them: one per non-blank line. A line over 64 MiB is reported and skipped.
+ */
+async function readJsonlInOrder(file: string, verdicts: boolean, sink: FileSink, pause: () => Promise<void>, signal?: AbortSignal): Promise<boolean> {
+  let group = 0;
+  for await (const line of readLines(file, { signal, skipOverlong: true, chunkBytes: 1024 * 1024 })) {
+    if (!line.overlong && /^[ \t\r]*$/.test(line.text)) continue;
+    const i = group++;
+    const at = `line ${line.line}`;
+    if (line.overlong) {
+      sink.problem({ file, at, message: `the line is longer than ${DEFAULT_MAX_LINE_BYTES / 1024 / 1024} MiB: skipped` });
+      continue;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(line.text);
+    } catch (e) {
+      sink.problem({ file, at, message: `Invalid JSON: ${(e as Error).message}` });
+      continue;
+    }
+    const g = cachedGroup(i, value, verdicts);
+    if (!g) {
+      sink.problem({ file, at, message: 'not a trajectory group: skipped' });
+      continue;
+    }
+    if (!sink.group(g)) return false;
+    await pause();
+  }
+  return true;
 }
 
 /**

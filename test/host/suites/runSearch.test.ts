@@ -56,6 +56,22 @@ describe('search across a run (svc.searchRun)', function () {
     prompts.assertDone();
   });
 
+  it('keeps the searchable texts in the extension\'s storage too, and svc: Clear Search Cache empties both caches', async () => {
+    const n = TRAIN_STEPS.length + VAL_STEPS.length;
+    await vscode.commands.executeCommand('svc.clearSearchCache', {});
+    const first = (await vscode.commands.executeCommand<SearchRunResult>('svc.searchRun', { run: model, query: 'paris' }))!;
+    assert.deepStrictEqual([first.summary.cached, first.summary.filesSearched], [0, n]);
+    const cleared = (await vscode.commands.executeCommand<{ files: number; bytes: number }>('svc.clearSearchCache', {}))!;
+    assert.strictEqual(cleared.files, n, 'one disk entry per step file');
+    assert.ok(cleared.bytes > 0);
+    const after = (await vscode.commands.executeCommand<SearchRunResult>('svc.searchRun', { run: model, query: 'paris' }))!;
+    assert.deepStrictEqual([after.summary.cached, after.hits], [0, first.hits]);
+    const again = (await vscode.commands.executeCommand<SearchRunResult>('svc.searchRun', { run: model, query: 'paris' }))!;
+    assert.strictEqual(again.summary.cached, n);
+    assert.strictEqual((await vscode.commands.executeCommand<{ files: number }>('svc.clearSearchCache', {}))!.files, n);
+    prompts.assertDone();
+  });
+
   it('refuses bad arguments by name and opens nothing', async () => {
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.searchRun', { run: model })), /"query" must be a non-empty string/);
     await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.searchRun', { run: model, query: '(a+)+', regex: true })), /is refused: a quantified group holds a quantifier/);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { cpSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { FileBytes } from '../../../src/files/groupIndex';
 import { join } from 'node:path';
 import { InputError } from '../../../src/api/errors';
 import { matcher, regexProblem } from '../../../src/search/matcher';
@@ -113,6 +114,26 @@ describe('search/runSearch: search across a run', function () {
     assert.equal(summary.filesSearched, steps.length - 1);
     // Paris is group 1: every file but the broken Parquet one.
     assert.equal(hits.length, (steps.length - 1) * TRAJECTORIES * 4);
+  });
+
+  it('reads a JSONL step file once', async () => {
+    const jsonl = files.find((f) => f.file.endsWith('.jsonl'))!;
+    let read = 0;
+    // eslint-disable-next-line @typescript-eslint/unbound-method -- called with its own `this` below, and put back after
+    const original = FileBytes.prototype.read;
+    FileBytes.prototype.read = async function (this: FileBytes, start: number, end: number) {
+      const b = await original.call(this, start, end);
+      read += b.length;
+      return b;
+    };
+    try {
+      const { hits } = await collect([jsonl], { query: 'paris' });
+      assert.equal(hits.length, TRAJECTORIES * 4);
+    } finally {
+      FileBytes.prototype.read = original;
+    }
+    // The whole file once, and its first 3 bytes again (readLines looks for a byte order mark).
+    assert.equal(read, statSync(jsonl.file).size + 3);
   });
 
   it('stops when cancelled, and when the caller has enough hits', async () => {
