@@ -87,8 +87,9 @@ const SAMPLE_NAME = /^samples\/(.+)_epoch_(\d+)\.json$/;
 
 const ATTACHMENT = 'attachment://';
 
-/** Epochs listed from their entry names whose summary is not read (yet). */
-const listedOnly = new WeakSet<EvalSampleSummary>();
+/** Marks an epoch listed from its entry name whose summary is not read (yet): a symbol key, unseen by Object.keys and JSON. */
+const LISTED = Symbol('listed from the entry name');
+const listedOnly = { has: (s: EvalSampleSummary) => LISTED in s };
 
 /** Work between yields while the entry names are listed. */
 const SLICE_MS = 8;
@@ -175,9 +176,7 @@ export class EvalLog {
         const m = SAMPLE_NAME.exec(name);
         if (!m) continue;
         const id = /^(0|-?[1-9]\d{0,14})$/.test(m[1]!) ? Number(m[1]) : m[1]!;
-        const listed: EvalSampleSummary = { id, epoch: Number(m[2]), input: undefined, target: undefined };
-        listedOnly.add(listed);
-        log.place(listed);
+        log.place({ id, epoch: Number(m[2]), input: undefined, target: undefined, [LISTED]: true } as EvalSampleSummary);
       }
       for (const g of log.samples) if (g.epochs.length > 1) g.epochs.sort((a, b) => a.epoch - b.epoch);
       return log;
