@@ -84,12 +84,21 @@ export interface EvalSampleGroup {
 export const SAMPLE_ENTRY = (id: string | number, epoch: number) => `samples/${id}_epoch_${epoch}.json`;
 /** A sample entry's name: its id (a number when it reads as one) and epoch. */
 const SAMPLE_NAME = /^samples\/(.+)_epoch_(\d+)\.json$/;
+/** An id that reads as a (safe) integer is one, as Inspect wrote it. */
+const INTEGER = /^(0|-?[1-9]\d{0,14})$/;
 
 const ATTACHMENT = 'attachment://';
 
-/** Marks an epoch listed from its entry name whose summary is not read (yet): a symbol key, unseen by Object.keys and JSON. */
-const LISTED = Symbol('listed from the entry name');
-const listedOnly = { has: (s: EvalSampleSummary) => LISTED in s };
+/** An epoch listed from its entry name whose summary is not read (yet). */
+class Listed {
+  input: unknown = undefined;
+  target: unknown = undefined;
+  constructor(
+    readonly id: string | number,
+    readonly epoch: number,
+  ) {}
+}
+const listedOnly = { has: (s: EvalSampleSummary) => s instanceof Listed };
 
 /** Work between yields while the entry names are listed. */
 const SLICE_MS = 8;
@@ -173,10 +182,11 @@ export class EvalLog {
           await new Promise<void>((resolve) => setImmediate(resolve));
           slice = performance.now();
         }
+        if (!name.startsWith('samples/')) continue;
         const m = SAMPLE_NAME.exec(name);
         if (!m) continue;
-        const id = /^(0|-?[1-9]\d{0,14})$/.test(m[1]!) ? Number(m[1]) : m[1]!;
-        log.place({ id, epoch: Number(m[2]), input: undefined, target: undefined, [LISTED]: true } as EvalSampleSummary);
+        const id = INTEGER.test(m[1]!) ? Number(m[1]) : m[1]!;
+        log.place(new Listed(id, Number(m[2])) as EvalSampleSummary);
       }
       for (const g of log.samples) if (g.epochs.length > 1) g.epochs.sort((a, b) => a.epoch - b.epoch);
       return log;

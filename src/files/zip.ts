@@ -164,9 +164,11 @@ export class ZipReader {
     const list: ZipEntry[] = [];
     // In batches of a synchronous loop (which the JIT compiles well), a yield between batches.
     const at = { pos: 0, i: 0 };
+    // The directory as Latin-1 once (names are sliced from it), when that is one short call: up to 16 MiB.
+    const latin1 = dir.length <= 16 * MiB ? dir.toString('latin1') : undefined;
     while (at.i < count) {
       opts.signal?.throwIfAborted();
-      this.parseEntries(dir, dirOffset, count, at, list, performance.now() + SLICE_MS);
+      this.parseEntries(dir, latin1, dirOffset, count, at, list, performance.now() + SLICE_MS);
       if (at.i < count) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // Entries must not overlap (the overlapping-entry zip bomb); each one's data ends before the next one starts.
@@ -190,7 +192,7 @@ export class ZipReader {
   }
 
   /** Parses central directory entries from `at` on until `count` or the clock passes `until` (checked every 256 entries). */
-  private parseEntries(dir: Buffer, dirOffset: number, count: number, at: { pos: number; i: number }, list: ZipEntry[], until: number): void {
+  private parseEntries(dir: Buffer, latin1: string | undefined, dirOffset: number, count: number, at: { pos: number; i: number }, list: ZipEntry[], until: number): void {
     let pos = at.pos;
     let i = at.i;
     for (; i < count; i++) {
@@ -201,7 +203,10 @@ export class ZipReader {
       const commentLength = dir.readUInt16LE(pos + 32);
       const next = pos + 46 + nameLength + extraLength + commentLength;
       if (next > dir.length) throw this.fail(`its central directory is cut short at entry ${n(i + 1)} of ${n(count)}`);
-      const name = dir.toString('utf8', pos + 46, pos + 46 + nameLength);
+      // Most names are ASCII: a slice of the directory read once as Latin-1 (no call into C++ per name); others decoded as UTF-8.
+      let ascii = latin1 !== undefined;
+      for (let k = pos + 46, end = pos + 46 + nameLength; k < end && ascii; k++) ascii = dir[k]! < 0x80;
+      const name = ascii && latin1 !== undefined ? latin1.slice(pos + 46, pos + 46 + nameLength) : dir.toString('utf8', pos + 46, pos + 46 + nameLength);
       const entry: ZipEntry = {
         name,
         flags: dir.readUInt16LE(pos + 8),

@@ -122,7 +122,7 @@ describe('files/evalIndex: an Inspect log opens from its central directory (issu
 
   it('a log of 4,000 samples: listing, the first group and the summaries read after it hold the event loop under 100 ms', async () => {
     const path = writeEval(join(dir(), 'many.eval'), { samples: 4000, epochs: 1, compression: 'deflate' });
-    const { result, hold } = await maxHold(async () => {
+    const { result, hold, cpuHold } = await maxHold(async () => {
       const { index, built, first } = await openToFirstGroup(path, Promise.resolve());
       await built;
       await index.source.close();
@@ -131,7 +131,8 @@ describe('files/evalIndex: an Inspect log opens from its central directory (issu
     assert.equal(result.groups, 4000);
     assert.equal(result.trajectories, 4000);
     assert.equal(result.first.error, undefined);
-    console.log(`      4,000-sample log: the event loop held at most ${hold.toFixed(1)} ms`);
-    assert.ok(hold < 100, `the event loop was held ${hold.toFixed(0)} ms`);
+    console.log(`      4,000-sample log: the event loop held at most ${hold.toFixed(1)} ms (${cpuHold.toFixed(1)} ms of CPU time in one gap)`);
+    // The CPU time in a gap, not the gap: on the shared CI machine a waiting process shows long gaps it did no work in.
+    assert.ok(cpuHold < 100, `the event loop was held ${cpuHold.toFixed(0)} ms of CPU time (${hold.toFixed(0)} ms wall)`);
   });
 });
