@@ -146,11 +146,6 @@ export class EvalLog {
     return n;
   }
 
-  /** Whether `s` is a summary read from the log (not an epoch listed from its entry name alone). */
-  static isSummary(s: EvalSampleSummary): boolean {
-    return !listedOnly.has(s);
-  }
-
   /** Opens the log and reads its summaries (scores, errors): what every reader but the viewer needs. */
   static async open(file: string, opts: ZipOpenOptions = {}): Promise<EvalLog> {
     const log = await EvalLog.list(file, opts);
