@@ -24,6 +24,7 @@ import { distributionBench, distributionHostBench } from './distribution';
 import { verdictBench } from './verdicts';
 import { tokenBench, tokenStripHostBench } from './tokens';
 import { runSearchDir } from './data';
+import { inspectBench } from './inspect';
 
 /** One VS Code host of scripts/host/paths.js (plain CommonJS). */
 interface HostSpec {
@@ -782,6 +783,12 @@ async function main() {
     for (const v of await verdictBench(VERDICT_JSONL_MB, VERDICT_PARQUET_JSON_MB, VERDICT_RUNS)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log('\nthe token strip of a 32k-token turn, and the tokenizer.json decoder');
     for (const v of await tokenBench(quick ? 3 : 9)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
+  }
+
+  // 4d. An Inspect AI log (issue 32): the first group of a 1.1 GB .eval against a 3-sample one, fresh processes.
+  if (!hostOnly) {
+    console.log(`\nan Inspect AI .eval log (${quick ? '200' : '20,000'} samples) in the viewer's index`);
+    for (const v of inspectBench(quick ? 200 : 20_000, quick ? 1 : 5)) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.goal);
   }
 
   // 4c. Search across a run (issue 31): every step file of a run, against decoding the same columns and running the same regex.

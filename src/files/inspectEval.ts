@@ -4,8 +4,9 @@
  * `reductions.json`, and `samples/<id>_epoch_<n>.json` (one EvalSample each). A log still being
  * written has `_journal/start.json` and `_journal/summaries/<n>.json` instead of the header and
  * summaries (inspect_ai/log/_recorders/eval.py, commit 499e615; docs/inspect.md lists the fields).
- * Opening reads the central directory, the header and the summaries only; a sample is read when it
- * is asked for, its `attachment://<hash>` strings resolved from its `attachments`.
+ * Listing reads the central directory and the header only (the samples and epochs come from the
+ * entry names); the summaries are read item by item, on their own; a sample is read when it is
+ * asked for, its `attachment://<hash>` strings resolved from its `attachments`.
  * Errors name the file, the entry and the field. No `vscode` import.
  */
 import * as path from 'node:path';
@@ -71,17 +72,45 @@ export const EvalSample = z.looseObject({
 });
 export type EvalSample = z.infer<typeof EvalSample>;
 
-/** A sample and its epochs, as the summaries list them (in the order first met). */
+/**
+ * A sample and its epochs: first as the zip's entry names list them (`samples/<id>_epoch_<n>.json`,
+ * in the order written), each epoch's summary filled in once the summaries are read.
+ */
 export interface EvalSampleGroup {
   id: string | number;
   epochs: EvalSampleSummary[];
 }
 
 export const SAMPLE_ENTRY = (id: string | number, epoch: number) => `samples/${id}_epoch_${epoch}.json`;
+/** A sample entry's name: its id (a number when it reads as one) and epoch. */
+const SAMPLE_NAME = /^samples\/(.+)_epoch_(\d+)\.json$/;
+/** An id that reads as a (safe) integer is one, as Inspect wrote it. */
+const INTEGER = /^(0|-?[1-9]\d{0,14})$/;
 
 const ATTACHMENT = 'attachment://';
 
+/** An epoch listed from its entry name whose summary is not read (yet). */
+class Listed {
+  input: unknown = undefined;
+  target: unknown = undefined;
+  constructor(
+    readonly id: string | number,
+    readonly epoch: number,
+  ) {}
+}
+const listedOnly = { has: (s: EvalSampleSummary) => s instanceof Listed };
+
+/** Work between yields while the entry names are listed. */
+const SLICE_MS = 8;
+
 export class EvalLog {
+  /** Sample runs summarised so far (the summaries read, a retried run once). */
+  summaries = 0;
+  /** Whether the summaries have been read (readSummaries). */
+  summarised = false;
+  private readonly byId = new Map<string, EvalSampleGroup>();
+  private reading: Promise<void> | undefined;
+
   private constructor(
     readonly path: string,
     readonly zip: ZipReader,
@@ -89,7 +118,6 @@ export class EvalLog {
     /** The log is unfinished: read from its journal (no header.json). */
     readonly journal: boolean,
     readonly samples: EvalSampleGroup[],
-    readonly summaries: number,
   ) {}
 
   get name(): string {
@@ -111,46 +139,112 @@ export class EvalLog {
     return [...names];
   }
 
-  /** Opens the log: the zip's central directory, the header and the summaries; no sample is read. */
+  /** Sample runs listed: one per sample entry, and per summary of a run the zip has no entry for. */
+  get runs(): number {
+    let n = 0;
+    for (const g of this.samples) n += g.epochs.length;
+    return n;
+  }
+
+  /** Opens the log and reads its summaries (scores, errors): what every reader but the viewer needs. */
   static async open(file: string, opts: ZipOpenOptions = {}): Promise<EvalLog> {
+    const log = await EvalLog.list(file, opts);
+    try {
+      await log.readSummaries(opts.signal);
+      return log;
+    } catch (e) {
+      await log.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Opens the log: the zip's central directory and the header only. The samples and their epochs
+   * are listed from the entry names; their summaries (scores, errors) are read by readSummaries.
+   */
+  static async list(file: string, opts: ZipOpenOptions = {}): Promise<EvalLog> {
     const zip = await ZipReader.open(file, opts);
     try {
       const journal = !zip.has('header.json');
       const headerEntry = journal ? '_journal/start.json' : 'header.json';
       if (!zip.has(headerEntry)) throw new EvalLogError(`${zip.name}: not an Inspect log: it has neither header.json nor _journal/start.json`);
       const header = parse(Header, await readJson(zip, headerEntry, opts.signal), zip.name, headerEntry);
-      const list: EvalSampleSummary[] = [];
-      if (zip.has('summaries.json')) {
-        await readList(zip, 'summaries.json', (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, 'summaries.json', [i])), opts.signal);
-      } else {
-        // An unfinished log: one journal file per flush, in their numeric order.
-        const entries = zip
-          .names()
-          .map((name) => ({ name, n: /^_journal\/summaries\/(\d+)\.json$/.exec(name)?.[1] }))
-          .filter((e) => e.n !== undefined)
-          .sort((a, b) => Number(a.n) - Number(b.n));
-        for (const e of entries) await readList(zip, e.name, (s, i) => list.push(parse(EvalSampleSummary, s, zip.name, e.name, [i])), opts.signal);
+      const log = new EvalLog(file, zip, header, journal, []);
+      let slice = performance.now();
+      for (const name of zip.entries.keys()) {
+        if (performance.now() - slice >= SLICE_MS) {
+          opts.signal?.throwIfAborted();
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = performance.now();
+        }
+        if (!name.startsWith('samples/')) continue;
+        const m = SAMPLE_NAME.exec(name);
+        if (!m) continue;
+        const id = INTEGER.test(m[1]!) ? Number(m[1]) : m[1]!;
+        log.place(new Listed(id, Number(m[2])) as EvalSampleSummary);
       }
-      // A sample and epoch summarised twice (a retried sample) is its last summary, as Inspect reads it.
-      const byKey = new Map<string, EvalSampleSummary>();
-      for (const s of list) {
-        const key = `${typeof s.id}:${s.id}#${s.epoch}`;
-        byKey.delete(key);
-        byKey.set(key, s);
-      }
-      const groups = new Map<string, EvalSampleGroup>();
-      for (const s of byKey.values()) {
-        const key = `${typeof s.id}:${s.id}`;
-        let g = groups.get(key);
-        if (!g) groups.set(key, (g = { id: s.id, epochs: [] }));
-        g.epochs.push(s);
-      }
-      for (const g of groups.values()) g.epochs.sort((a, b) => a.epoch - b.epoch);
-      return new EvalLog(file, zip, header, journal, [...groups.values()], byKey.size);
+      for (const g of log.samples) if (g.epochs.length > 1) g.epochs.sort((a, b) => a.epoch - b.epoch);
+      return log;
     } catch (e) {
       await zip.close();
       throw e;
     }
+  }
+
+  /** Puts a run in its sample's group (a new group at the end): a run met again replaces the one before. */
+  private place(s: EvalSampleSummary): void {
+    const key = String(s.id);
+    let g = this.byId.get(key);
+    if (!g) {
+      this.byId.set(key, (g = { id: s.id, epochs: [] }));
+      this.samples.push(g);
+    }
+    const at = g.epochs.findIndex((e) => e.epoch === s.epoch);
+    if (at >= 0) {
+      if (!listedOnly.has(g.epochs[at]!)) this.summaries--;
+      g.epochs[at] = s;
+    } else {
+      g.epochs.push(s);
+      if (g.epochs.length > 1 && g.epochs[g.epochs.length - 2]!.epoch > s.epoch) g.epochs.sort((a, b) => a.epoch - b.epoch);
+    }
+    if (!listedOnly.has(s)) {
+      g.id = s.id;
+      this.summaries++;
+    }
+  }
+
+  /**
+   * Reads the summaries (`summaries.json`, or an unfinished log's journal files in their numeric
+   * order) item by item with yields between, each put on its sample's epoch as it is read (a run
+   * summarised twice, a retried sample, is its last summary, as Inspect reads it; a run the zip
+   * has no entry for is added, and says so when it is shown). Once: a second call waits for the first.
+   */
+  readSummaries(signal?: AbortSignal, onItem?: (read: number) => void): Promise<void> {
+    this.reading ??= (async () => {
+      const zip = this.zip;
+      const entries = zip.has('summaries.json')
+        ? ['summaries.json']
+        : zip
+            .names()
+            .map((name) => ({ name, n: /^_journal\/summaries\/(\d+)\.json$/.exec(name)?.[1] }))
+            .filter((e) => e.n !== undefined)
+            .sort((a, b) => Number(a.n) - Number(b.n))
+            .map((e) => e.name);
+      let read = 0;
+      for (const entry of entries) {
+        await readList(
+          zip,
+          entry,
+          (s, i) => {
+            this.place(parse(EvalSampleSummary, s, zip.name, entry, [i]));
+            onItem?.(++read);
+          },
+          signal,
+        );
+      }
+      this.summarised = true;
+    })();
+    return this.reading;
   }
 
   async close(): Promise<void> {

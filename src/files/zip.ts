@@ -162,41 +162,20 @@ export class ZipReader {
     if (count * 46 > dirSize) throw this.fail(`its central directory lists ${n(count)} entries in ${n(dirSize)} bytes, too few for them`);
     const dir = await this.bytes(dirOffset, dirSize);
     const list: ZipEntry[] = [];
-    let pos = 0;
-    let slice = performance.now();
-    for (let i = 0; i < count; i++) {
+    // In batches of a synchronous loop (which the JIT compiles well), a yield between batches.
+    const at = { pos: 0, i: 0 };
+    // The directory as Latin-1 once (names are sliced from it), when that is one short call: up to 16 MiB.
+    const latin1 = dir.length <= 16 * MiB ? dir.toString('latin1') : undefined;
+    while (at.i < count) {
       opts.signal?.throwIfAborted();
-      if (performance.now() - slice >= SLICE_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        slice = performance.now();
-      }
-      if (pos + 46 > dir.length || dir.readUInt32LE(pos) !== CENTRAL) throw this.fail(`its central directory is damaged at entry ${n(i + 1)} of ${n(count)} (byte ${n(dirOffset + pos)})`);
-      const nameLength = dir.readUInt16LE(pos + 28);
-      const extraLength = dir.readUInt16LE(pos + 30);
-      const commentLength = dir.readUInt16LE(pos + 32);
-      const next = pos + 46 + nameLength + extraLength + commentLength;
-      if (next > dir.length) throw this.fail(`its central directory is cut short at entry ${n(i + 1)} of ${n(count)}`);
-      const name = dir.toString('utf8', pos + 46, pos + 46 + nameLength);
-      const entry: ZipEntry = {
-        name,
-        flags: dir.readUInt16LE(pos + 8),
-        method: dir.readUInt16LE(pos + 10),
-        crc32: dir.readUInt32LE(pos + 16),
-        compressedSize: dir.readUInt32LE(pos + 20),
-        size: dir.readUInt32LE(pos + 24),
-        offset: dir.readUInt32LE(pos + 42),
-        limit: dirOffset,
-      };
-      if (dir.readUInt16LE(pos + 34) !== 0 && dir.readUInt16LE(pos + 34) !== 0xffff) throw this.fail('it is on another disk of a split zip', name);
-      this.zip64Extra(entry, dir.subarray(pos + 46 + nameLength, pos + 46 + nameLength + extraLength));
-      if (entry.offset + 30 + entry.compressedSize > dirOffset) {
-        throw this.fail(`the central directory says its ${n(entry.compressedSize)} compressed bytes start at byte ${n(entry.offset)}, which runs past the entries' end (byte ${n(dirOffset)})`, name);
-      }
-      list.push(entry);
-      pos = next;
+      this.parseEntries(dir, latin1, dirOffset, count, at, list, performance.now() + SLICE_MS);
+      if (at.i < count) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     // Entries must not overlap (the overlapping-entry zip bomb); each one's data ends before the next one starts.
-    const byOffset = [...list].sort((a, b) => a.offset - b.offset);
+    // A writer lists its entries in the order it wrote them: sort only a directory that is not in that order.
+    let ordered = true;
+    for (let i = 1; i < list.length && ordered; i++) ordered = list[i - 1]!.offset <= list[i]!.offset;
+    const byOffset = ordered ? list : [...list].sort((a, b) => a.offset - b.offset);
     for (let i = 0; i < byOffset.length; i++) {
       const e = byOffset[i]!;
       const next = byOffset[i + 1];
@@ -210,6 +189,45 @@ export class ZipReader {
     // Entries by name in the order written: a name written twice keeps its last one.
     this.entries.clear();
     for (const e of byOffset) this.entries.set(e.name, e);
+  }
+
+  /** Parses central directory entries from `at` on until `count` or the clock passes `until` (checked every 256 entries). */
+  private parseEntries(dir: Buffer, latin1: string | undefined, dirOffset: number, count: number, at: { pos: number; i: number }, list: ZipEntry[], until: number): void {
+    let pos = at.pos;
+    let i = at.i;
+    for (; i < count; i++) {
+      if ((i & 255) === 255 && performance.now() >= until) break;
+      if (pos + 46 > dir.length || dir.readUInt32LE(pos) !== CENTRAL) throw this.fail(`its central directory is damaged at entry ${n(i + 1)} of ${n(count)} (byte ${n(dirOffset + pos)})`);
+      const nameLength = dir.readUInt16LE(pos + 28);
+      const extraLength = dir.readUInt16LE(pos + 30);
+      const commentLength = dir.readUInt16LE(pos + 32);
+      const next = pos + 46 + nameLength + extraLength + commentLength;
+      if (next > dir.length) throw this.fail(`its central directory is cut short at entry ${n(i + 1)} of ${n(count)}`);
+      // Most names are ASCII: a slice of the directory read once as Latin-1 (no call into C++ per name); others decoded as UTF-8.
+      let ascii = latin1 !== undefined;
+      for (let k = pos + 46, end = pos + 46 + nameLength; k < end && ascii; k++) ascii = dir[k]! < 0x80;
+      const name = ascii && latin1 !== undefined ? latin1.slice(pos + 46, pos + 46 + nameLength) : dir.toString('utf8', pos + 46, pos + 46 + nameLength);
+      const entry: ZipEntry = {
+        name,
+        flags: dir.readUInt16LE(pos + 8),
+        method: dir.readUInt16LE(pos + 10),
+        crc32: dir.readUInt32LE(pos + 16),
+        compressedSize: dir.readUInt32LE(pos + 20),
+        size: dir.readUInt32LE(pos + 24),
+        offset: dir.readUInt32LE(pos + 42),
+        limit: dirOffset,
+      };
+      if (dir.readUInt16LE(pos + 34) !== 0 && dir.readUInt16LE(pos + 34) !== 0xffff) throw this.fail('it is on another disk of a split zip', name);
+      // Only an entry with a field set to 0xFFFFFFFF has a zip64 extra field to read (no Buffer made for the others).
+      if (entry.size === 0xffffffff || entry.compressedSize === 0xffffffff || entry.offset === 0xffffffff) this.zip64Extra(entry, dir.subarray(pos + 46 + nameLength, pos + 46 + nameLength + extraLength));
+      if (entry.offset + 30 + entry.compressedSize > dirOffset) {
+        throw this.fail(`the central directory says its ${n(entry.compressedSize)} compressed bytes start at byte ${n(entry.offset)}, which runs past the entries' end (byte ${n(dirOffset)})`, name);
+      }
+      list.push(entry);
+      pos = next;
+    }
+    at.pos = pos;
+    at.i = i;
   }
 
   /** The zip64 extra field (0x0001): the 64-bit values of the fields set to 0xFFFFFFFF, in order. */

@@ -211,6 +211,8 @@ export const FromWebview = z.discriminatedUnion('type', [
     groupRows: num,
     /** The group list's rendered rows (group numbers), and whether the "will not train" filter is on. */
     groupsListed: z.optional(z.array(num)),
+    /** The rendered group rows' stats lines ("2 trajectories · μ 0.5 · …"), in group order. */
+    groupStats: z.optional(z.array(z.string())),
     untrainedOnly: z.optional(z.boolean()),
     /** The file's summary line as rendered ("Of 17 trajectories, 7 will train; ..."). */
     trainability: z.optional(z.string()),

@@ -64,7 +64,8 @@ window.addEventListener('message', (e: MessageEvent) => {
 
 function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
   const changed = m.version !== page.version;
-  const newlyValidated = page.progress?.validating && !m.validating;
+  // An Inspect log lists its groups first and reads their scores after: rows shown before are stale.
+  const newlyValidated = (page.progress?.validating && !m.validating) || (page.samples && page.progress?.done === false && m.done);
   // A Parquet file's summary line comes after its index, once its groups are read: the report says so.
   const newSummary = !!m.trainability && m.trainability !== page.progress?.trainability;
   page.progress = m;
@@ -105,7 +106,7 @@ function onProgress(m: Extract<ToWebview, { type: 'progress' }>): void {
     groupList.select(displayOf(state.group));
     if (state.groupScroll) groupList.scrollTop = state.groupScroll;
   } else if (newlyValidated) {
-    // Problem counts arrived: page.rows and the open group show them.
+    // Problem counts (or an Inspect log's scores) arrived: page.rows and the open group show them.
     page.rows.clear();
     page.requested.clear();
     groupList.refresh();

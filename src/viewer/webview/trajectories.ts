@@ -189,6 +189,7 @@ export function report(v: TrajectoryView | undefined): void {
     ...(pane !== undefined ? { pane } : {}),
     groupRows: document.querySelectorAll('#groups .vrow').length,
     groupsListed: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].map((r) => Number(r.dataset.group) + 1).sort((a, b) => a - b),
+    groupStats: [...document.querySelectorAll<HTMLElement>('#groups .vrow')].sort((a, b) => Number(a.dataset.group) - Number(b.dataset.group)).map((r) => r.querySelector('.g-stats')?.textContent ?? ''),
     untrainedOnly: !!state.untrained,
     trainability: document.querySelector('.file-problems .trainability')?.textContent ?? undefined,
     ...(state.logprobs ? { logprobs: logprobsReport() } : {}),

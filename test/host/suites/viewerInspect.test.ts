@@ -57,6 +57,33 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
     assert.match(session.lastRendered!.bubbles[1]!.text, /^Question 2/);
   });
 
+  it('lists the groups before their scores are read, then shows each row\'s scores and exceptions once the summaries are', async () => {
+    const file = writeEval(path.join(dir, 'later.eval'), { samples: 4, epochs: 2, error_sample: 3 });
+    const uri = vscode.Uri.file(file);
+    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
+    const session = await sessionOf(uri);
+    await session.whenIndexed();
+    assert.doesNotMatch(session.index!.format === 'eval' ? (session.index!.notice ?? '') : '', /still being read/);
+    // The first paint came before the summaries were read (the build waits for it), its rows without
+    // scores. Once read, the rows on screen are asked again: each shows its rewards, sample 3 its two exceptions.
+    let t = 0;
+    let asked = 0;
+    await waitFor(
+      'the group rows to show their scores',
+      () => {
+        const stats = session.lastRendered?.groupStats ?? [];
+        if (stats.length === 4 && /μ/.test(stats[0]!) && /2 exceptions/.test(stats[2]!)) return true;
+        if (Date.now() - asked > 500) {
+          asked = Date.now();
+          session.select(0, (t = 1 - t));
+        }
+        return false;
+      },
+      20_000,
+    );
+    assert.deepStrictEqual(session.lastRendered!.groupStats, ['2 trajectories · μ 0.5 · σ 0.5 · 0 – 1', '2 trajectories · μ 0.5 · σ 0.5 · 0 – 1', '0 trajectories · 2 exceptions', '2 trajectories · μ 0.5 · σ 0.5 · 0 – 1']);
+  });
+
   it('names a damaged log, and a damaged sample entry on its group, instead of a blank view', async () => {
     const cut = writeEval(path.join(dir, 'cut.eval'), { samples: 1, epochs: 1 });
     const bytes = fs.readFileSync(cut);
