@@ -119,13 +119,28 @@ export async function animationsDone(locator: Locator): Promise<void> {
 }
 
 /**
- * A view of the sidebar has settled: no progress bar running, then two frames drawn (a load
- * re-renders its rows when it ends; a click in that moment meets VS Code's "Actual command not
- * found", the rows' commands being replaced).
+ * The sidebar has settled: no progress bar running, and then no change to its DOM for 20 drawn
+ * frames in a row (a load re-renders the rows when it ends, after a round trip to the extension
+ * host; a click in that moment meets VS Code's "Actual command not found", the rows' commands
+ * being replaced). Fails after `timeout` ms of a sidebar that keeps changing.
  */
 export async function sidebarSettled(wb: Workbench, timeout = 20_000): Promise<void> {
-  await wb.page.waitForFunction(`!document.querySelector('.part.sidebar .monaco-progress-container.active')`, undefined, { timeout });
-  await animationFrames(wb);
+  const settled = await wb.page.evaluate(`new Promise((resolve) => {
+    const root = document.querySelector('.part.sidebar');
+    if (!root) return resolve(false);
+    let quiet = 0;
+    const changes = new MutationObserver(() => (quiet = 0));
+    changes.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    const end = (ok) => (changes.disconnect(), resolve(ok));
+    const deadline = setTimeout(() => end(false), ${timeout});
+    const frame = () => {
+      quiet = root.querySelector('.monaco-progress-container.active') ? 0 : quiet + 1;
+      if (quiet >= 20) (clearTimeout(deadline), end(true));
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
+  assert.ok(settled, `the sidebar kept changing (or showed progress) for ${timeout} ms`);
 }
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
