@@ -4,7 +4,7 @@
 // rows' counts ("20+ checkpoints") through Load More and Toggle Order.
 import assert from 'node:assert/strict';
 import type { ReferenceServer } from '../server';
-import { errorToasts, type Workbench } from './helpers';
+import { errorToasts, poll, sidebarSettled, type Workbench } from './helpers';
 
 const BIG = 'demo-model-7b';
 const OTHER = 'demo-model-70b';
@@ -19,21 +19,11 @@ export async function runCheckpointsTitleButtons(wb: Workbench, server: Referenc
   const requests = (id: string) => server.stats.count(`/v1/preview/models/${id}/checkpoints`);
   const noErrors = async (after: string) => assert.deepEqual(await errorToasts(wb), [], `no error notification after ${after}`);
   // A load re-renders the rows when it ends: click once the view has settled.
-  const settled = async () => {
-    await page.waitForFunction(`!document.querySelector('.part.sidebar .monaco-progress-container.active')`, undefined, { timeout: 20_000 });
-    await page.waitForTimeout(500);
-  };
+  const settled = () => sidebarSettled(wb);
   /** The description of a model's row, once it reads `want` (the count is re-rendered after each load). */
   const count = async (id: string, want: string) => {
     const d = modelRow(id).locator('.label-description');
-    const t0 = Date.now();
-    let last = '';
-    while (Date.now() - t0 < 20_000) {
-      last = ((await d.innerText().catch(() => '')) || '').trim();
-      if (last === want) return;
-      await page.waitForTimeout(100);
-    }
-    assert.fail(`the row of ${id} reads "${last}", not "${want}"`);
+    await poll(`the row of ${id} to read "${want}"`, async () => ((await d.innerText().catch(() => '')) || '').trim(), (text) => text === want);
   };
   const expand = async (id: string) => {
     await settled();
@@ -46,13 +36,7 @@ export async function runCheckpointsTitleButtons(wb: Workbench, server: Referenc
     await stepRows.nth(1).click();
     await pane.locator('.monaco-list-row.focused', { hasText: /^step \d+/ }).waitFor({ state: 'visible', timeout: 10_000 });
   };
-  const waitUntil = async (what: string, predicate: () => boolean) => {
-    const t0 = Date.now();
-    while (!predicate()) {
-      assert.ok(Date.now() - t0 < 20_000, what);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitUntil = (what: string, predicate: () => boolean) => poll(what, async () => predicate(), (done) => done);
 
   // The list renders only the rows in view: give the Checkpoints view the sidebar's height (the
   // Threads view collapsed, as a user would) so both models' rows fit with 20 checkpoints open.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { closeAfter, errorToasts, openVsixWorkbench, type Workbench } from './helpers';
+import { closeAfter, errorToasts, expandExplorerFolders, explorerRow, openVsixWorkbench, runFromExplorerMenu, type Workbench } from './helpers';
 
 const { writeArtHistory } = require('../../scripts/demo-art-history.js') as { writeArtHistory: (dir: string) => string };
 
@@ -29,32 +29,12 @@ describe('UI: Compare Runs after a window reload (VSIX installed)', function () 
   it('comes back with both runs after the window reloads', async () => {
     await wb.waitForReady();
     await wb.clickActivity('Explorer');
-    const row = (name: string) => wb.page.locator('.part.sidebar .explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }).first();
-    for (const name of ['.art', 'demo', 'models']) {
-      await row(name).waitFor({ state: 'visible', timeout: 60_000 });
-      for (let i = 0; i < 5 && (await row(name).getAttribute('aria-expanded')) !== 'true'; i++) {
-        await row(name).click();
-        await wb.page.waitForTimeout(500);
-      }
-    }
+    await expandExplorerFolders(wb, ['.art', 'demo', 'models']);
     // Two run folders selected: a click, then a Ctrl-click (clicking a folder opens it; close it again).
-    await row('agent-7b').click();
-    await row('agent-8b').click({ modifiers: ['Control'] });
+    await explorerRow(wb, 'agent-7b').click();
+    await explorerRow(wb, 'agent-8b').click({ modifiers: ['Control'] });
     const tab = wb.page.locator('.tab', { hasText: 'Compare: agent-7b vs agent-8b' });
-    for (let attempt = 1; ; attempt++) {
-      await row('agent-8b').click({ button: 'right' });
-      const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: /^\s*Compare Runs\s*$/ }).first();
-      await item.waitFor({ state: 'visible', timeout: 10_000 });
-      await wb.page.waitForTimeout(400);
-      await item.click();
-      try {
-        await tab.waitFor({ state: 'visible', timeout: 30_000 });
-        break;
-      } catch (e) {
-        if (attempt === 2) throw e;
-        if (await wb.page.locator('.context-view .monaco-menu').isVisible()) await wb.page.keyboard.press('Escape');
-      }
-    }
+    await runFromExplorerMenu(wb, 'agent-8b', 'Compare Runs', 'Compare: agent-7b vs agent-8b');
     await legend().first().waitFor({ state: 'visible', timeout: 60_000 });
     assert.deepEqual(await legend().allInnerTexts(), ['agent-7b (history.jsonl)', 'agent-8b (history.jsonl)']);
 

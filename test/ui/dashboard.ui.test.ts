@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
-import { closeAfter, errorToasts, openVsixWorkbench, out, root, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, poll, root, type Workbench } from './helpers';
 
 const MODEL = 'demo-model-7b';
 
@@ -150,8 +150,7 @@ describe('UI: the training dashboard (VSIX installed)', function () {
     await toBottom();
     assert.ok((await scrollTop()) > 1000, 'scrolled down again');
     await page.locator('.grid-head button.sort', { hasText: /^loss\/train/ }).click();
-    await wb.page.waitForTimeout(300);
-    assert.equal(await scrollTop(), 0, 'back at the top after the sort');
+    await poll('the table back at the top after the sort', scrollTop, (top) => top === 0, 10_000);
     // One format per column: all fixed with the same decimals, or all exponent.
     const columns: string[][] = await page.locator('.grid-body .row').evaluateAll((rows: { querySelectorAll(s: string): ArrayLike<{ textContent: string | null }> }[]) => {
       const cols: string[][] = [];
@@ -179,14 +178,16 @@ describe('UI: the training dashboard (VSIX installed)', function () {
     // The grid lines of every chart are drawn in the theme's contrast border colour.
     const hex = contrast.replace('#', '');
     const rgb = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16));
-    await wb.page.waitForTimeout(500);
-    const shares: number[] = await page.locator('.chart-card canvas').evaluateAll((canvases: any[], want: number[]) =>
-      canvases.map((c) => {
-        const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-        let hits = 0;
-        for (let i = 0; i < data.length; i += 4) if (data[i] === want[0] && data[i + 1] === want[1] && data[i + 2] === want[2]) hits++;
-        return hits;
-      }), rgb);
+    // The charts are drawn again in the frames after the theme's class lands: poll their pixels.
+    const pixels = (): Promise<number[]> =>
+      page.locator('.chart-card canvas').evaluateAll((canvases: any[], want: number[]) =>
+        canvases.map((c) => {
+          const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let hits = 0;
+          for (let i = 0; i < data.length; i += 4) if (data[i] === want[0] && data[i + 1] === want[1] && data[i + 2] === want[2]) hits++;
+          return hits;
+        }), rgb);
+    const shares = await poll(`the charts' grid lines in ${contrast}`, pixels, (n) => n.length > 0 && n.every((x) => x > 50), 10_000);
     assert.ok(shares.every((n) => n > 50), `pixels in ${contrast} per chart: ${shares.join(', ')}`);
     await wb.screenshot(out('dashboard-high-contrast.png'));
   });

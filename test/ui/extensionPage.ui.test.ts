@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 
-import { closeAfter, openVsixWorkbench, out, root, type Workbench } from './helpers';
+import { closeAfter, openVsixWorkbench, out, poll, root, type Workbench } from './helpers';
 
 const images = require('../../scripts/readme-images.js') as { repositoryPathOfImage: (src: string, repositoryUrl: string | undefined) => string | undefined; vsceImageBase: (repositoryUrl: string | undefined) => string | undefined };
 const repositoryUrl = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { repository: { url: string } }).repository.url;
@@ -52,18 +52,16 @@ describe('UI: the extension page in the Extensions view (VSIX installed): https 
     await readme.locator('h1, h2').first().waitFor({ state: 'visible', timeout: 60_000 });
     const imgs = readme.locator('img');
     type Seen = { src: string; alt: string; width: number; complete: boolean };
-    let seen: Seen[] = [];
-    const deadline = Date.now() + 30_000;
-    do {
-      seen = await imgs.evaluateAll((els) =>
+    const look = (): Promise<Seen[]> =>
+      imgs.evaluateAll((els) =>
         els.map((el) => {
           const i = el as unknown as { naturalWidth: number; complete: boolean; getAttribute(n: string): string | null };
           return { src: i.getAttribute('src') ?? '', alt: i.getAttribute('alt') ?? '', width: i.naturalWidth, complete: i.complete };
         }),
       );
-      if (seen.length >= 2 && seen.every((i) => i.complete)) break;
-      await page.waitForTimeout(500);
-    } while (Date.now() < deadline);
+    const loaded = (s: Seen[]) => s.length >= 2 && s.every((i) => i.complete);
+    // Not loaded in 30 s: the assertions below say which picture is missing.
+    const seen = await poll("the README's pictures to load", look, loaded, 30_000).catch(look);
     await wb.screenshot(out('extension-page.png'));
     const short = seen.map((i) => ({ ...i, src: i.src.slice(0, 100) }));
     assert.ok(seen.length >= 2, `the README's pictures are on the page: ${JSON.stringify(short)}`);

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 
 import { openWorkbench, type OpenWorkbenchOptions, type Workbench } from '../host/ui/workbench';
 export type { Workbench };
+type Locator = ReturnType<Workbench['page']['locator']>;
 
 export const root = path.resolve(__dirname, '..', '..');
 /** Where screenshots go (the README's come from here). */
@@ -80,7 +81,119 @@ export async function setColorTheme(wb: Workbench, label: string, timeout = 20_0
   const light = /light/i.test(label);
   // The workbench root carries the theme's type: `vs` (light) or `vs-dark`.
   await wb.page.waitForFunction(`document.querySelector('.monaco-workbench')?.classList.contains(${JSON.stringify(light ? 'vs' : 'vs-dark')})`, undefined, { timeout });
-  await wb.page.waitForTimeout(300); // let webviews pick up the new colours
+  // Every webview page open takes the theme (its body's class), then draws a frame in it.
+  const want = light ? 'vscode-light' : 'vscode-dark';
+  await poll(`the webviews to take ${label}`, () => webviewThemes(wb), (themes) => themes.every((t) => t === want), timeout);
+  await animationFrames(wb);
+}
+
+/** The theme class (vscode-light, vscode-dark, vscode-high-contrast…) of each webview page's body. */
+async function webviewThemes(wb: Workbench): Promise<string[]> {
+  const classes = await Promise.all(wb.page.frames().map((f) => f.evaluate(`document.body ? document.body.className : ''`).catch(() => '') as Promise<string>));
+  return classes.map((c) => /\bvscode-(light|dark|high-contrast-light|high-contrast)\b/.exec(c)?.[0]).filter((t): t is string => !!t);
+}
+
+/** Two animation frames in the workbench and in every webview page: what a change scheduled has been drawn. */
+export async function animationFrames(wb: Workbench): Promise<void> {
+  const twoFrames = `new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))))`;
+  await Promise.all(wb.page.frames().map((f) => f.evaluate(twoFrames).catch(() => undefined)));
+}
+
+/**
+ * Polls `get` until `ok` holds of its value (every 50 ms), and returns the value; fails naming
+ * `what` and the last value after `timeout` ms. The UI tests' wait on a condition, never a sleep.
+ */
+export async function poll<T>(what: string, get: () => Promise<T>, ok: (value: T) => boolean, timeout = 20_000): Promise<T> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await get();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) assert.fail(`waited ${timeout} ms for ${what}; last: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Waits until the animations of `locator` and its children (a toast sliding in) have finished. */
+export async function animationsDone(locator: Locator): Promise<void> {
+  await locator.evaluate(`(el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished.catch(() => undefined)))`);
+}
+
+/**
+ * The sidebar has settled: no progress bar running, and then no change to its DOM for 20 drawn
+ * frames in a row (a load re-renders the rows when it ends, after a round trip to the extension
+ * host; a click in that moment meets VS Code's "Actual command not found", the rows' commands
+ * being replaced). Fails after `timeout` ms of a sidebar that keeps changing.
+ */
+export async function sidebarSettled(wb: Workbench, timeout = 20_000): Promise<void> {
+  const settled = await wb.page.evaluate(`new Promise((resolve) => {
+    const root = document.querySelector('.part.sidebar');
+    if (!root) return resolve(false);
+    let quiet = 0;
+    const changes = new MutationObserver(() => (quiet = 0));
+    changes.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+    const end = (ok) => (changes.disconnect(), resolve(ok));
+    const deadline = setTimeout(() => end(false), ${timeout});
+    const frame = () => {
+      quiet = root.querySelector('.monaco-progress-container.active') ? 0 : quiet + 1;
+      if (quiet >= 20) (clearTimeout(deadline), end(true));
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })`);
+  assert.ok(settled, `the sidebar kept changing (or showed progress) for ${timeout} ms`);
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The explorer's row of a file or folder, by its exact name. */
+export function explorerRow(wb: Workbench, name: string): Locator {
+  return wb.page.locator('.part.sidebar .explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }).first();
+}
+
+/**
+ * Opens the explorer's folders one below the other (`.art`, `demo`, `models`). The tree may redraw
+ * under a click while the workspace is still being read: each folder is clicked until it says it
+ * is open (each click given 5 s to show it), five clicks at most.
+ */
+export async function expandExplorerFolders(wb: Workbench, names: string[]): Promise<void> {
+  for (const name of names) {
+    const row = explorerRow(wb, name);
+    await row.waitFor({ state: 'visible', timeout: 60_000 });
+    for (let i = 0; (await row.getAttribute('aria-expanded')) !== 'true'; i++) {
+      assert.ok(i < 5, `the explorer folder ${name} did not open after 5 clicks`);
+      await row.click();
+      await wb.page
+        .waitForFunction(`[...document.querySelectorAll('.part.sidebar .explorer-folders-view .monaco-list-row[aria-expanded="true"]')].some((r) => r.innerText.trim() === ${JSON.stringify(name)})`, undefined, { timeout: 5_000 })
+        .catch(() => undefined);
+    }
+  }
+}
+
+/**
+ * Picks `label` in the context menu that is open: clicks it and waits for the menu to close. A
+ * menu ignores a mouse-up that comes right after it opened (so the click that opened it cannot
+ * also pick an item): a click it swallowed leaves it open, and is made again (three at most).
+ */
+export async function pickMenuItem(wb: Workbench, label: string): Promise<void> {
+  const menu = wb.page.locator('.context-view .monaco-menu');
+  const item = menu.locator('.action-item', { hasText: new RegExp(`^\\s*${escapeRegExp(label)}\\s*$`) }).first();
+  await item.waitFor({ state: 'visible', timeout: 10_000 });
+  for (let attempt = 1; ; attempt++) {
+    await item.click();
+    try {
+      await menu.waitFor({ state: 'hidden', timeout: 1_000 });
+      return;
+    } catch (e) {
+      if (attempt === 3) throw new Error(`the menu did not take a click on "${label}" (3 clicks)`, { cause: e });
+    }
+  }
+}
+
+/** Right-clicks the explorer row `name`, picks `label` in its menu and waits for the editor tab `tab`. */
+export async function runFromExplorerMenu(wb: Workbench, name: string, label: string, tab: string, timeout = 30_000): Promise<void> {
+  await explorerRow(wb, name).click({ button: 'right' });
+  await pickMenuItem(wb, label);
+  await wb.page.locator('.tab', { hasText: tab }).waitFor({ state: 'visible', timeout });
 }
 
 /** A fresh workbench with the packaged VSIX installed, as users get it. */

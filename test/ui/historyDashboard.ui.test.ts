@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { closeAfter, errorToasts, openVsixWorkbench, out, type Workbench } from './helpers';
+import { closeAfter, errorToasts, expandExplorerFolders, explorerRow, openVsixWorkbench, out, runFromExplorerMenu, type Workbench } from './helpers';
 
 const { writeArtHistory } = require('../../scripts/demo-art-history.js') as { writeArtHistory: (dir: string) => string };
 
@@ -35,32 +35,9 @@ describe('UI: the training dashboard of a history.jsonl (VSIX installed)', funct
   it('opens from the model folder in the explorer and draws the run, best and latest steps marked', async () => {
     await wb.waitForReady();
     await wb.clickActivity('Explorer');
-    const row = (name: string) => wb.page.locator('.part.sidebar .explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${name.replace('.', '\\.')}$`) }).first();
-    for (const name of ['.art', 'demo', 'models']) {
-      await row(name).waitFor({ state: 'visible', timeout: 60_000 });
-      // The tree may redraw under the first click (the workspace is still being read): click until it is open.
-      for (let i = 0; i < 5 && (await row(name).getAttribute('aria-expanded')) !== 'true'; i++) {
-        await row(name).click();
-        await wb.page.waitForTimeout(500);
-      }
-    }
-    await row('agent-7b').waitFor({ state: 'visible' });
-    const tab = wb.page.locator('.tab', { hasText: 'Training: agent-7b (history.jsonl)' });
-    for (let attempt = 1; ; attempt++) {
-      await row('agent-7b').click({ button: 'right' });
-      const item = wb.page.locator('.context-view .monaco-menu .action-item', { hasText: /^\s*Open Training Dashboard\s*$/ }).first();
-      await item.waitFor({ state: 'visible', timeout: 10_000 });
-      // A menu ignores a mouse-up right after it opened (see svc.ui.test.ts): a moment, as a user's second click has.
-      await wb.page.waitForTimeout(400);
-      await item.click();
-      try {
-        await tab.waitFor({ state: 'visible', timeout: 30_000 });
-        break;
-      } catch (e) {
-        if (attempt === 2) throw e;
-        if (await wb.page.locator('.context-view .monaco-menu').isVisible()) await wb.page.keyboard.press('Escape');
-      }
-    }
+    await expandExplorerFolders(wb, ['.art', 'demo', 'models']);
+    await explorerRow(wb, 'agent-7b').waitFor({ state: 'visible' });
+    await runFromExplorerMenu(wb, 'agent-7b', 'Open Training Dashboard', 'Training: agent-7b (history.jsonl)');
     const page = frame();
     await page.locator('.status', { hasText: '50 steps from .art/demo/models/agent-7b/history.jsonl' }).waitFor({ state: 'visible', timeout: 60_000 });
     assert.match(await page.locator('.status').innerText(), / · watching · last line Nov 19, 10:12:08/);

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { startReferenceServer, type ReferenceServer } from '../server';
 
 import { runCheckpointsTitleButtons } from './checkpointsTitle';
-import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
+import { animationsDone, closeAfter, errorToasts, openVsixWorkbench, out, pickMenuItem, poll, quickOpen, root, setColorTheme, sidebarSettled, type Workbench } from './helpers';
 // Runs in the browser page.
 const THREAD_ROWS_AT_LEAST_10 = `document.querySelectorAll('.part.sidebar .monaco-list-row[aria-label^="Thread "]').length >= 10`;
 
@@ -78,15 +78,9 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     const page = wb.page;
     const pane = page.locator('.part.sidebar .pane:has(.title:text-is("Threads"))');
     const rows = pane.locator('.monaco-list-row[aria-label^="Thread "]');
-    // A load re-renders the rows when it ends; a click in that moment meets VS Code's "Actual
-    // command not found" (the rows' commands are replaced), so the test waits for the view to settle.
-    const settled = async () => {
-      await page.waitForFunction(`!document.querySelector('.part.sidebar .monaco-progress-container.active')`, undefined, { timeout: 20_000 });
-      await page.waitForTimeout(500);
-    };
     // Clicking a row focuses it (and opens its details beside the tree, keeping the focus there).
     const focusRow = async () => {
-      await settled();
+      await sidebarSettled(wb);
       await rows.nth(2).click();
       await pane.locator('.monaco-list-row.focused[aria-label^="Thread "]').waitFor({ state: 'visible', timeout: 10_000 });
     };
@@ -101,12 +95,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
       for (let attempt = 1; ; attempt++) {
         await focusRow();
         await pane.locator('.pane-header .action-label[aria-label^="More Actions"]').click();
-        const item = page.locator('.context-view .monaco-menu .action-item', { hasText: new RegExp(`^\\s*${label}\\s*$`) }).first();
-        await item.waitFor({ state: 'visible', timeout: 10_000 });
-        // A menu ignores a mouse-up that comes right after it opened (so the click that opened it
-        // cannot also pick an item): give it a moment, as a user's second click has.
-        await page.waitForTimeout(400);
-        await item.click();
+        await pickMenuItem(wb, label);
         try {
           await shows();
           return;
@@ -126,11 +115,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
       await focusRow();
       const before = server.stats.count('/threads/stream_query');
       await titleButton('Refresh Threads').click();
-      const t0 = Date.now();
-      while (server.stats.count('/threads/stream_query') <= before) {
-        assert.ok(Date.now() - t0 < 20_000, 'Refresh did not reload the view');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await poll('Refresh to reload the view', async () => server.stats.count('/threads/stream_query'), (n) => n > before);
       await page.waitForFunction(THREAD_ROWS_AT_LEAST_10, undefined, { timeout: 20_000 });
       await noErrors('Refresh');
 
@@ -191,8 +176,9 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.ok(numbers[0]! > numbers[1]!, 'newest first by default');
     assert.ok(server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints').every((r) => r.authScheme === 'bearer'));
     // Expanding loads and refreshes the node; the tree must not register a checkpoint twice
-    // ("Element with id ... is already registered").
-    await new Promise((r) => setTimeout(r, 500));
+    // ("Element with id ... is already registered"): once the load has ended and the rows are drawn.
+    await poll('the checkpoints load to end', async () => server.stats.filter('/v1/preview/models/demo-model-7b/checkpoints').every((r) => r.completed), (done) => done);
+    await sidebarSettled(wb);
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
     await wb.screenshot(out('checkpoints.png'));
   });
@@ -209,11 +195,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     await input.fill('turns ↓');
     await wb.page.keyboard.press('Enter');
     await wb.page.waitForFunction(`/by turns ↓/.test(document.querySelector('.part.sidebar')?.textContent ?? '')`, undefined, { timeout: 20_000 });
-    const t0 = Date.now();
-    while (server.stats.count('/threads/stream_query') <= before) {
-      assert.ok(Date.now() - t0 < 20_000, 'the view did not reload');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await poll('the view to reload', async () => server.stats.count('/threads/stream_query'), (n) => n > before);
     // The first row of the new order has the most turns of the demo data (12).
     await wb.page.waitForFunction(
       `(document.querySelector('.part.sidebar .monaco-list-row[aria-label^="Thread "]')?.getAttribute('aria-label') ?? '').includes(', 12 turns')`,
@@ -321,7 +303,7 @@ describe('UI: the svc views in a real workbench (VSIX installed)', function () {
     assert.deepEqual(rows[0]!.payload, { note: 'picked the wrong tool' });
     assert.equal(rows[0]!.creator, 'Dana Reviewer');
     assert.deepEqual(await errorToasts(wb), [], 'no error notification');
-    await new Promise((r) => setTimeout(r, 500)); // let the toast finish sliding in
+    await animationsDone(wb.page.locator('.notifications-toasts')); // the toast has finished sliding in
     await wb.screenshot(out('feedback-link.png'));
   });
   it('shows the same views in the light theme', async () => {

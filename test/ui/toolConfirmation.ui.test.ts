@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 import { startReferenceServer, type ReferenceServer } from '../server';
-import { closeAfter, openVsixWorkbench, out, root, type Workbench } from './helpers';
+import { closeAfter, openVsixWorkbench, out, poll, root, type Workbench } from './helpers';
 
 const KEY = 'ui-confirm-key-3b9d7c1e';
 const PROJECT = 'acme/chatbot';
@@ -62,11 +62,7 @@ describe('UI: the confirmation VS Code shows before a write tool of svc runs (vs
     const cancel = labels.indexOf('Cancel');
     assert.ok(cancel >= 0 && labels.length === 2, `a Cancel button and one other: ${JSON.stringify(labels)}`);
     await buttons.nth(button === 'cancel' ? cancel : 1 - cancel).click();
-    const t0 = Date.now();
-    while (!fs.existsSync(resultFile)) {
-      assert.ok(Date.now() - t0 < 30_000, 'the call settled within 30 s of the answer');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await poll('the call to settle after the answer', async () => fs.existsSync(resultFile), (done) => done, 30_000);
     const outcome = JSON.parse(fs.readFileSync(resultFile, 'utf8')) as { status: string; text?: string; name?: string; message?: string };
     return { message, detail, labels, outcome };
   }

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { closeAfter, errorToasts, openVsixWorkbench, out, quickOpen, root, setColorTheme, type Workbench } from './helpers';
+import { closeAfter, errorToasts, openVsixWorkbench, out, poll, quickOpen, root, setColorTheme, type Workbench } from './helpers';
 
 const FILE = 'art-model-dump.trajectories.jsonl';
 /** Current ART: compact groups and exchange trajectories (an agent loop per API first). */
@@ -199,9 +199,8 @@ describe('UI: the trajectory viewer', function () {
       assert.ok(bottom > 100, `the conversation scrolls (scrollTop ${bottom})`);
       await wb.page.keyboard.press('j');
       await title().filter({ hasText: /^Trajectory 2 of 6/ }).waitFor();
-      await wb.page.waitForTimeout(300);
-      const top = await conversation.evaluate((e: unknown) => (e as El).scrollTop);
-      assert.equal(top, 0);
+      // The next trajectory's conversation starts at its top.
+      await poll('the conversation at its top', () => conversation.evaluate((e: unknown) => (e as El).scrollTop), (top) => top === 0, 10_000);
       // The toolbar's button keeps its label on one line at 1440 px.
       const upload = view().locator('header.bar button', { hasText: 'Upload this file…' });
       type Box = { height: number } | null;

@@ -50,8 +50,12 @@ describe('activation', () => {
     await vscode.commands.executeCommand('svc.showLog');
     const a = await b.core();
     console.log(`      core loaded on first use in ${(performance.now() - c0).toFixed(1)} ms (${a.composeMs.toFixed(1)} ms composing); activation bundle ${(fs.statSync(bundle).size / 1024).toFixed(1)} KiB`);
-    await new Promise((r) => setTimeout(r, 500));
-    assert.strictEqual(server.stats.count(), 0, `requests: ${JSON.stringify(server.stats.requests)}`);
+    // Activation has finished: b.core() resolved with what compose() returned after its last step.
+    // A marker on the extension's own HTTP client, sent now: a request activation started went out
+    // on that client before it, so the service sees it first. The marker must be the only request.
+    await a.connection.client!.models.listCheckpoints('m1', { limit: 1 });
+    const seen = server.stats.requests.map((r) => `${r.method} ${r.path}?${r.query}`);
+    assert.deepStrictEqual(seen, ['GET /v1/preview/models/m1/checkpoints?limit=1'], 'activation sent no request: the marker is the first and only one the service saw');
     assert.strictEqual(a.connection.state, 'signedIn');
     assert.strictEqual(a.connection.source, 'environment');
   });

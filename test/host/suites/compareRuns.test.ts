@@ -4,6 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ComparePanel, CompareRendered } from '../../../src/dashboard/compare';
+import type { HistorySync } from '../../../src/dashboard/historySync';
 import type { ReferenceServer } from '../../server';
 import { api, connect, endSuite, EXTENSION_ID, modelRow, startServer, waitFor } from './helpers';
 import { Prompts } from './prompts';
@@ -93,28 +94,32 @@ describe('Compare Runs', () => {
 
   it('does not redraw while neither run changes, though the history.jsonl is looked at every 2 s', async function () {
     this.timeout(45_000);
-    // The append above may draw twice (its rows and its status can reach the page in two frames):
-    // wait until 1 s passes with no draw, then count over two of the file's looks.
-    let last = Date.now();
-    const settle = panel.onDidRender(() => (last = Date.now()));
+    const history = panel.sources[1] as HistorySync;
+    const start = history.reads;
+    // Each draw, with the number of the file's reads made when it reached us.
+    const draws: { reads: number; counts: number[] }[] = [];
+    const sub = panel.onDidRender((r) => draws.push({ reads: history.reads, counts: [...r.counts] }));
     try {
-      await waitFor('Compare Runs to stop drawing the append', () => Date.now() - last > 1000, 10_000);
-    } finally {
-      settle.dispose();
-    }
-    const before = panel.lastRendered;
-    let redraws = 0;
-    const sub = panel.onDidRender(() => redraws++);
-    try {
-      // Two of the file's 2 s looks (and any poll of the model) with nothing new.
-      await new Promise((r) => setTimeout(r, 4500));
+      // Two of the file's 2 s looks with nothing new. A draw the append above still owed (its rows
+      // and its status can reach the page in two frames) comes before the second look, 2 s later;
+      // anything drawn after the second look began is a look's doing.
+      await waitFor("the file's first 2 s look", () => history.reads >= start + 1 && !history.busy, 5_000);
+      await waitFor("the file's second 2 s look", () => history.reads >= start + 2 && !history.busy, 5_000);
+      const looked = history.reads;
+      // And one more look at once (the same check the timer makes): should the second look draw,
+      // its draw cannot hide in the frame of the append below.
+      await history.check();
+      await waitFor('the look to end', () => !history.busy);
+      assert.strictEqual(history.reads, looked + 1);
+      assert.strictEqual(history.series.length, 11, 'the looks found nothing new');
+      // The page takes messages in order: once it drew step 120, it had taken the looks' messages.
+      fs.appendFileSync(file, artLine(120, { 'val/reward': 0.9, 'loss/train': 0.04 }) + '\n');
+      await rendered(panel, 'step 120 of the file run', (x) => x.counts[1] === 12);
+      const afterLooks = draws.filter((d) => d.reads >= looked);
+      assert.deepStrictEqual(afterLooks[0]?.counts, [20, 12], `a look that finds nothing new draws nothing: ${JSON.stringify(draws)}`);
     } finally {
       sub.dispose();
     }
-    assert.strictEqual(redraws, 0, 'a look that finds nothing new draws nothing');
-    assert.deepStrictEqual(panel.lastRendered, before);
-    fs.appendFileSync(file, artLine(120, { 'val/reward': 0.9, 'loss/train': 0.04 }) + '\n');
-    await rendered(panel, 'step 120 of the file run', (x) => x.counts[1] === 12);
   });
 
   it('comes back after a window reload (the panel serializer), reading its runs again', async () => {

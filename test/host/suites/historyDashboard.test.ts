@@ -243,10 +243,24 @@ with open(os.path.join(sys.argv[1], "0001.jsonl"), "w") as f:
     await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
     await waitFor('the dashboard hidden', () => !panel.panel.visible);
     const sync = panel.sync as unknown as { reads: number };
-    const reads = sync.reads;
-    fs.appendFileSync(file, pyLine({ 'train/reward': 0.4 }, 4, '2026-11-20T08:04:00') + '\n');
-    await new Promise((r) => setTimeout(r, 2500));
-    assert.strictEqual(sync.reads, reads, 'no read while hidden');
+    // A visible twin on the same file proves the looks happened: it reads the append on the folder
+    // watcher's event, then again on its 2 s look, while the hidden dashboard reads nothing.
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+    const twin = new HistorySync(file, 'history.jsonl', log);
+    try {
+      await twin.load();
+      await waitFor('the twin loaded', () => twin.loaded && !twin.busy);
+      twin.setActive(true);
+      await waitFor("the twin's first read", () => !twin.busy && twin.series.length === 3);
+      const reads = sync.reads;
+      fs.appendFileSync(file, pyLine({ 'train/reward': 0.4 }, 4, '2026-11-20T08:04:00') + '\n');
+      await waitFor('the twin to read the append', () => twin.series.length === 4 && !twin.busy);
+      const twinReads = twin.reads;
+      await waitFor("the twin's 2 s look", () => twin.reads > twinReads && !twin.busy, 5_000);
+      assert.strictEqual(sync.reads, reads, 'no read while hidden: not on the watcher, not on the 2 s look');
+    } finally {
+      twin.dispose();
+    }
     panel.reveal();
     await rendered(panel, 'step 4', (x) => x.count === 4);
   });

@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as assert from 'node:assert';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -291,18 +291,37 @@ describe('MCP server (stdio, the SDK client)', function () {
 
   it('exits when the client goes away (stdin closed), also in the middle of a call', async () => {
     const k = await start(env());
-    const pid = k.transport.pid!;
-    server.faults.add({ path: '/v1/preview/models/agent-7b/checkpoints', kind: 'delay', ms: 5_000 });
-    const pending = k.client.callTool({ name: 'svc_list_checkpoints', arguments: { modelId: 'agent-7b' } }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 200));
-    await k.client.close();
-    assert.ok((await pending) instanceof Error, 'the call ends with the connection');
-    const t0 = Date.now();
-    while (alive(pid) && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 50));
-    assert.strictEqual(alive(pid), false, 'the server process is gone');
-    server.faults.clear();
+    const child = (k.transport as unknown as { _process: ChildProcess })._process;
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const checkpoints = '/v1/preview/models/agent-7b/checkpoints';
+    server.faults.add({ path: checkpoints, kind: 'delay', ms: 30_000 });
+    try {
+      const before = server.stats.count(checkpoints);
+      const pending = k.client.callTool({ name: 'svc_list_checkpoints', arguments: { modelId: 'agent-7b' } }).catch((e: unknown) => e);
+      // In the middle of the call: the service has the request and holds it (the delay), unanswered.
+      await until(() => server.stats.filter(checkpoints).slice(before).some((r) => r.fault === 'delay' && r.status === 0), 10_000, 'the service to receive the delayed request');
+      // The client goes away: its end of stdin closes (no SIGTERM, no SIGKILL: the SDK's close() sends those after 2 s).
+      child.stdin!.end();
+      const exit = await Promise.race([exited, new Promise<'late'>((r) => setTimeout(() => r('late'), 10_000))]);
+      assert.deepStrictEqual(exit, { code: 0, signal: null }, 'the server exits by itself, at once');
+      assert.ok((await pending) instanceof Error, 'the call ends with the connection');
+      assert.strictEqual(server.stats.filter(checkpoints).slice(before).filter((r) => r.completed).length, 0, 'it left while the request was still unanswered');
+      assert.strictEqual(alive(child.pid!), false, 'the server process is gone');
+    } finally {
+      server.faults.clear();
+      await k.client.close();
+    }
   });
 });
+
+/** Polls `done` every 20 ms; fails naming `what` when it is still false after `ms`. */
+async function until(done: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > deadline) assert.fail(`waited ${ms} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 function alive(pid: number): boolean {
   try {

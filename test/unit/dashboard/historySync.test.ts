@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { mock } from 'node:test';
 import { InputError } from '../../../src/api';
 import { Logger } from '../../../src/common/logger';
 import { FILE_KEY, HistorySync } from '../../../src/dashboard/historySync';
@@ -39,15 +40,18 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
   });
 
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  /** Polls `done` every 50 ms for up to 5 s (a watcher's or the 2 s look's read). */
-  async function until(done: () => boolean): Promise<void> {
+  /** Polls `done` every 20 ms; fails naming `what` when it is still false after 5 s (a watcher's or the 2 s look's read). */
+  async function until(done: () => boolean, what: string): Promise<void> {
     const deadline = Date.now() + 5_000;
-    while (!done() && Date.now() < deadline) await sleep(50);
+    while (!done()) {
+      if (Date.now() > deadline) assert.fail(`waited 5 s for ${what}`);
+      await sleep(20);
+    }
   }
   /** Waits for the read in progress and any read asked for meanwhile (check() runs one after). */
   async function settle(s: HistorySync): Promise<void> {
     await s.check();
-    while (s.busy) await sleep(10);
+    await until(() => !s.busy, 'the reads to end');
   }
   /** The file written with `content`, its source opened and loaded as the command does. */
   async function loaded(content: string): Promise<HistorySync> {
@@ -162,25 +166,57 @@ describe('HistorySync (plain Node, a history.jsonl on disk)', () => {
   });
 
   it('reads nothing by itself while hidden; once visible it watches, and hidden again it stops', async () => {
-    const s = await loaded(line(1, 'train', 0.2));
-    const reads = s.reads;
-    fs.appendFileSync(file, line(2, 'train', 0.4));
-    await sleep(2_300);
-    assert.equal(s.reads, reads, 'a hidden dashboard makes no read');
-    assert.equal(s.series.length, 1);
-    s.setActive(true);
-    assert.equal(s.status().file?.watching, true);
-    await until(() => s.series.length >= 2);
-    assert.equal(s.series.length, 2, 'visible: the appended line is read');
-    fs.appendFileSync(file, line(3, 'train', 0.6));
-    await until(() => s.series.length >= 3);
-    assert.equal(s.series.length, 3, 'a later append is seen by the watcher or the 2 s look');
-    s.setActive(false);
-    assert.equal(s.status().file?.watching, false);
-    while (s.busy) await sleep(10);
-    const after = s.reads;
-    fs.appendFileSync(file, line(4, 'train', 0.8));
-    await sleep(2_300);
-    assert.equal(s.reads, after, 'hidden again: no read');
+    // The 2 s look is driven by hand (setInterval mocked); the folder watcher is the real one. A
+    // visible twin on the same file proves each look happened: it read while the hidden one did not.
+    mock.timers.enable({ apis: ['setInterval'] });
+    try {
+      const s = await loaded(line(1, 'train', 0.2));
+      const twin = new HistorySync(file, 'history.jsonl', log);
+      try {
+        await twin.load();
+        await settle(twin);
+        twin.setActive(true);
+        await settle(twin);
+        const reads = s.reads;
+        fs.appendFileSync(file, line(2, 'train', 0.4));
+        await until(() => twin.series.length >= 2 && !twin.busy, "the visible twin's watcher to read the append");
+        const twinReads = twin.reads;
+        mock.timers.tick(2_000);
+        await until(() => !twin.busy, "the twin's look to end");
+        assert.equal(twin.reads, twinReads + 1, "the twin's 2 s look read");
+        assert.equal(s.reads, reads, 'a hidden dashboard makes no read: not on the watcher, not on the 2 s look');
+        assert.equal(s.series.length, 1);
+
+        s.setActive(true);
+        assert.equal(s.status().file?.watching, true);
+        await until(() => s.series.length >= 2, 'the visible dashboard to read the append');
+        assert.equal(s.series.length, 2, 'visible: the appended line is read');
+        fs.appendFileSync(file, line(3, 'train', 0.6));
+        await until(() => s.series.length >= 3, "the watcher's read");
+        assert.equal(s.series.length, 3, 'a later append is seen by the watcher');
+        await settle(s);
+        const looked = s.reads;
+        mock.timers.tick(2_000);
+        await until(() => !s.busy, 'the look to end');
+        assert.equal(s.reads, looked + 1, 'visible: a look every 2 s besides the watcher');
+
+        s.setActive(false);
+        assert.equal(s.status().file?.watching, false);
+        await settle(s);
+        await settle(twin);
+        const after = s.reads;
+        fs.appendFileSync(file, line(4, 'train', 0.8));
+        await until(() => twin.series.length >= 4 && !twin.busy, "the twin's watcher to read the append");
+        const twinAfter = twin.reads;
+        mock.timers.tick(2_000);
+        await until(() => !twin.busy, "the twin's look to end");
+        assert.equal(twin.reads, twinAfter + 1, "the twin's 2 s look read");
+        assert.equal(s.reads, after, 'hidden again: no read');
+      } finally {
+        twin.dispose();
+      }
+    } finally {
+      mock.timers.reset();
+    }
   });
 });

@@ -35,13 +35,21 @@ describe('files/issues: zod issues in a format\'s own words', () => {
 
 describe('files/jsonText: one wording of a JSON syntax error', () => {
   it('tells a feedback payload\'s syntax error in the words and place a trajectory file gets', () => {
-    for (const text of ['{\n  "a": 1,\n}', "{'a': 1}", '{"a": 1} {"b": 2}', '{\n  // note\n  "a": 1\n}', '{"a": "line\nbreak"}', '[1, 2']) {
-      const error = firstSyntaxError(text)!;
+    // Written out (not computed with the code under test): the place is the 1-based line and
+    // column of the first character at fault, counted by hand on each text.
+    const cases: { text: string; description: string; line: number; column: number }[] = [
+      { text: '{\n  "a": 1,\n}', description: 'trailing comma', line: 2, column: 9 },
+      { text: "{'a': 1}", description: "unexpected ' (strings and names need double quotes)", line: 1, column: 2 },
+      { text: '{"a": 1} {"b": 2}', description: 'more content after the end of the JSON value', line: 1, column: 10 },
+      { text: '{\n  // note\n  "a": 1\n}', description: 'comments are not allowed', line: 2, column: 3 },
+      { text: '{"a": "line\nbreak"}', description: 'unterminated string (a line break inside a string must be written \\n)', line: 1, column: 7 },
+      { text: '[1, 2', description: 'close bracket expected', line: 1, column: 6 },
+    ];
+    for (const { text, description, line, column } of cases) {
+      assert.equal(firstSyntaxError(text)?.description, description, text);
       const problem = new JsonText('f.json', text).syntaxProblem()!;
-      assert.equal(problem.message, `Invalid JSON: ${error.description}`);
-      const payload = parsePayloadText(text);
-      assert.equal(payload.ok, false);
-      assert.equal(!payload.ok && payload.reason, `The payload is not valid JSON: ${error.description} at line ${problem.line}, column ${problem.column}.`);
+      assert.deepEqual({ message: problem.message, line: problem.line, column: problem.column }, { message: `Invalid JSON: ${description}`, line, column }, text);
+      assert.deepEqual(parsePayloadText(text), { ok: false, reason: `The payload is not valid JSON: ${description} at line ${line}, column ${column}.` }, text);
     }
   });
 });
