@@ -8,19 +8,16 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/report';
 import { api, waitFor } from './helpers';
+import { numberedGroup, numberedJsonl } from '../../fixtures/trajectories/numbered';
 import { Prompts } from './prompts';
 import { serverHooks } from './setups';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-promises-'));
 
-function line(i: number): string {
-  return JSON.stringify({
-    trajectories: [{ messages_and_choices: [{ role: 'user', content: `question ${i}` }, { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `answer ${i}` } }], reward: i % 2, metadata: { group: i } }],
-  });
-}
+const line = (i: number) => JSON.stringify(numberedGroup(i));
 function writeJsonl(name: string, n: number, first = 0): vscode.Uri {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, Array.from({ length: n }, (_, i) => line(first + i)).join('\n') + '\n');
+  fs.writeFileSync(file, numberedJsonl(n, first));
   return vscode.Uri.file(file);
 }
 const upload = (uri: vscode.Uri, options: Record<string, unknown>) => vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', uri, [uri], options);

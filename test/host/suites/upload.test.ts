@@ -6,28 +6,15 @@ import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { artGroup, exchangeOf } from '../../fixtures/art/producers';
+import { numberedGroup as group, numberedJsonl } from '../../fixtures/trajectories/numbered';
 import { api, connect, signOut, waitFor } from './helpers';
 import { serverHooks } from './setups';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
 
-function group(i: number) {
-  return {
-    trajectories: [
-      {
-        messages_and_choices: [
-          { role: 'user', content: `question ${i}` },
-          { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `answer ${i}` } },
-        ],
-        reward: i % 2,
-        metadata: { group: i },
-      },
-    ],
-  };
-}
 function writeJsonl(name: string, n: number): vscode.Uri {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify(group(i))).join('\n') + '\n');
+  fs.writeFileSync(file, numberedJsonl(n));
   return vscode.Uri.file(file);
 }
 function loggedGroupIds(server: ReferenceServer, file?: string): number[] {
