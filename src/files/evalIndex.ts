@@ -6,37 +6,30 @@
  * Same surface as ParquetIndex, so the session treats both alike. No `vscode` import.
  */
 import type { Problem } from './problems';
-import { f64, GroupStatsColumns } from './columns';
-import type { BuildOptions, ReadGroup } from './groupIndex';
+import { f64 } from './columns';
+import { IndexBase, type BuildOptions, type ReadGroup } from './groupIndex';
 import { EvalLog, EvalLogError, type EvalSampleSummary } from './inspectEval';
 import { groupOf, Lost, scoreValue } from './inspectArt';
 import { ZipError } from './zip';
 import { groupStats } from '../viewer/model';
-import type { GroupRow, GroupStats } from '../viewer/protocol';
+import type { GroupRow } from '../viewer/protocol';
 import { dict } from '../common/dict';
 
-export class EvalIndex {
+export class EvalIndex extends IndexBase {
   readonly format = 'eval' as const;
-  groups = 0;
-  trajectories = 0;
-  done = false;
-  indexedBytes = 0;
-  shapeError: string | undefined;
-  split: string | undefined;
   /** A banner above the groups: the task, model and reward score, and what is not shown. */
   notice: string | undefined;
   /** The score shown as the reward. */
   reward: string | undefined;
   readonly source: { size: number; close(): Promise<void> };
 
-  private readonly columns = new GroupStatsColumns();
   private readonly sampleOf = f64();
-  private readonly cache = new Map<number, ReadGroup>();
 
   private constructor(
     readonly path: string,
     readonly log: EvalLog | undefined,
   ) {
+    super();
     this.source = { size: log?.zip.size ?? 0, close: async () => void (await log?.close()) };
   }
 
@@ -93,18 +86,6 @@ export class EvalIndex {
     this.done = true;
     this.indexedBytes = this.source.size;
     _opts.onProgress?.();
-  }
-
-  get rewardMin(): number | null {
-    return this.columns.rewardMin;
-  }
-
-  get rewardMax(): number | null {
-    return this.columns.rewardMax;
-  }
-
-  stats(i: number): GroupStats {
-    return this.columns.stats(i);
   }
 
   /** A row of the group list; `line` is the sample's id when it is a number, else its place among the samples (1-based). */
