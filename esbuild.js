@@ -87,6 +87,14 @@ const coreIsSeparatePlugin = {
   },
 };
 
+/**
+ * What the extension's, the MCP server's and the host tests' bundles share: one CommonJS file per
+ * entry for Node 20, packages taken as their ES modules where they have them (jsonc-parser's
+ * default UMD build loads its parts with runtime require() calls esbuild cannot follow; its ESM
+ * build bundles cleanly).
+ */
+const NODE_BUNDLE = { bundle: true, mainFields: ['module', 'main'], format: 'cjs', platform: 'node', target: 'node20' };
+
 async function main() {
   // A production build starts from an empty dist/, so no stale source map reaches the VSIX.
   if (production) require('node:fs').rmSync('dist', { recursive: true, force: true });
@@ -95,13 +103,7 @@ async function main() {
   const entryPoints = { extension: 'src/boot/main.ts', core: 'src/extension.ts' };
   const ctx = await esbuild.context({
     entryPoints,
-    bundle: true,
-    // jsonc-parser's default (UMD) build loads its parts with runtime require() calls esbuild
-    // cannot follow; its ESM build bundles cleanly.
-    mainFields: ['module', 'main'],
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
+    ...NODE_BUNDLE,
     outdir: 'dist',
     external: ['vscode'],
     minify: production,
@@ -132,11 +134,7 @@ async function main() {
   contexts.push(
     await esbuild.context({
       entryPoints: { mcp: 'src/agents/mcp/main.ts' },
-      bundle: true,
-      mainFields: ['module', 'main'],
-      format: 'cjs',
-      platform: 'node',
-      target: 'node20',
+      ...NODE_BUNDLE,
       outdir: 'dist',
       define: { SVC_VERSION: JSON.stringify(require('./package.json').version) },
       // tsconfig.json maps the SDK's subpaths to its CommonJS build for the type checker only; the
@@ -168,11 +166,7 @@ async function main() {
     contexts.push(
       await esbuild.context({
         entryPoints: { 'test/host/index': 'test/host/index.ts', 'test/host/bench': 'test/host/bench.ts', 'test/host/bench-viewer': 'test/host/bench-viewer.ts', 'test/host/bench-upload': 'test/host/bench-upload.ts', 'test/host/bench-distribution': 'test/host/bench-distribution.ts' },
-        bundle: true,
-        mainFields: ['module', 'main'],
-        format: 'cjs',
-        platform: 'node',
-        target: 'node20',
+        ...NODE_BUNDLE,
         outdir: 'out',
         external: ['vscode', 'mocha', '@duckdb/node-api'],
         sourcemap: true,

@@ -14,17 +14,7 @@ const path = require('node:path');
 const HISTORY = '.art/demo/models/agent-7b/history.jsonl';
 const STEPS = 50;
 
-/** mulberry32 */
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const { mulberry32: prng } = require('./demo-prng');
 
 /** A float as Python's json.dumps writes it (1.0, not 1). */
 function pyFloat(x) {

@@ -12,15 +12,10 @@ import type { DistributionFigures as HostFigures } from '../../test/host/bench-d
 import { CACHE, parquetTrajectoryFile } from './data';
 import { DistributionFeed } from '../../src/dashboard/distributionFeed';
 import { StepStatsCache } from '../../src/dashboard/stepStats';
+import type { ViewerRow } from './viewer';
 
-export interface DistributionFigure {
-  what: string;
-  value: string;
-  baselineName: string;
-  baseline: string;
-  ratio: number;
-  note: string;
-}
+/** A row of the bench's table, as the viewer's figures give theirs. */
+export type DistributionFigure = ViewerRow;
 
 /** A run folder of `steps` copies of one step file of `mb` MiB of group JSON (cached). */
 async function runOf(steps: number, mb: number): Promise<{ dir: string; files: string[]; bytes: number }> {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { CallBatchItem, CallEnd, CallStart } from '../api/schemas/calls';
 import { DEFAULT_MAX_LINE_BYTES, readLines, type Line } from '../files/lines';
 import { formatPath } from '../api/errors';
-import { byPosition, INVALID_UTF8, isBlank, lineProblem, ProblemError, ProblemList, parseLineForValidation, readJsonLines, type Problem } from '../files/problems';
+import { byPosition, INVALID_UTF8, isBlank, lineProblem, ProblemError, ProblemList, parseJsonLine, parseLineForValidation, readJsonLines, type Problem } from '../files/problems';
 import { isObject } from '../api/json';
 import { kindOf, valueAt } from '../files/issues';
 import { JsonText, type JsonPath } from '../files/jsonText';
@@ -165,13 +165,7 @@ export async function* readCallItems(path: string, opts: CallsReadOptions = {}):
  * shape is thrown as a ProblemError naming its first problem.
  */
 export function trustedItemOf(path: string, line: Line): CallBatchItem {
-  const doc = new JsonText(path, line.text, line.line, false);
-  let value: unknown;
-  try {
-    value = JSON.parse(line.text);
-  } catch {
-    throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
-  }
+  const { doc, value } = parseJsonLine(path, line);
   const trusted = normalize(withoutNulls(value));
   if (trusted) return trusted;
   const { item, problems } = checkItem(doc, value, line);

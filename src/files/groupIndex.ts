@@ -62,22 +62,42 @@ export interface Position {
   column: number;
 }
 
-export class TrajectoryIndex {
+/**
+ * What every viewer index has (TrajectoryIndex for .json/.jsonl, ParquetIndex, EvalIndex): its
+ * counts and progress, the file's split and why its shape is refused, the per-group numbers and
+ * the last groups read.
+ */
+export abstract class IndexBase {
   groups = 0;
   trajectories = 0;
   done = false;
   indexedBytes = 0;
   shapeError: string | undefined;
   split: string | undefined;
+  protected readonly columns = new GroupStatsColumns();
+  protected readonly cache = new Map<number, ReadGroup>();
+
+  get rewardMin(): number | null {
+    return this.columns.rewardMin;
+  }
+
+  get rewardMax(): number | null {
+    return this.columns.rewardMax;
+  }
+
+  stats(i: number): GroupStats {
+    return this.columns.stats(i);
+  }
+}
+
+export class TrajectoryIndex extends IndexBase {
   private readonly start = f64();
   private readonly end = f64();
   /** The UTF-16 column of its line where each group starts. */
   private readonly column = u32();
   private readonly line = u32();
   private readonly endLine = u32();
-  private readonly columns = new GroupStatsColumns();
   private readonly invalid = new Map<number, string>();
-  private readonly cache = new Map<number, ReadGroup>();
   /** What ART's trainer trains on, per group and over the file (src/files/verdicts.ts): the group is parsed here anyway. */
   readonly verdicts = emptySummary();
   private readonly rowVerdicts: (GroupRow['verdict'] | undefined)[] = [];
@@ -89,14 +109,8 @@ export class TrajectoryIndex {
     readonly format: 'json' | 'jsonl',
     /** `verdicts: false`: the plain index, without ART's verdicts (the bench's baseline for them). */
     private readonly opts: { verdicts?: boolean } = {},
-  ) {}
-
-  get rewardMin(): number | null {
-    return this.columns.rewardMin;
-  }
-
-  get rewardMax(): number | null {
-    return this.columns.rewardMax;
+  ) {
+    super();
   }
 
   /** Reads the whole source once. Resolves when done; throws the signal's reason on abort. */
@@ -170,7 +184,7 @@ export class TrajectoryIndex {
   }
 
   /** Group `i`'s stats; `count` is the number of its valid rewards. */
-  stats(i: number): GroupStats {
+  override stats(i: number): GroupStats {
     return this.columns.stats(i, this.columns.rewardCount(i));
   }
 

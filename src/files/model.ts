@@ -7,8 +7,9 @@
  * No `vscode` import.
  */
 import { isObject } from '../api/json';
-import { TOO_DEEP } from './problems';
-import type { GroupStats } from './shapes';
+import { isBareTrajectory } from '../api/schemas/models';
+import { TOO_DEEP } from '../files/problems';
+import type { GroupStats } from '../viewer/protocol';
 import { dict } from '../api/dict';
 
 export type Obj = Record<string, unknown>;
@@ -30,7 +31,7 @@ export const GROUP_FIELDS = new Set(['trajectories', 'metadata', 'metrics', 'log
 export function asGroup(value: unknown): GroupValue | undefined {
   if (!isObject(value)) return undefined;
   if (Array.isArray(value.trajectories)) return { trajectories: value.trajectories, bare: false, raw: value };
-  if ('messages_and_choices' in value || 'exchanges' in value) return { trajectories: [value], bare: true, raw: value };
+  if (isBareTrajectory(value)) return { trajectories: [value], bare: true, raw: value };
   // A compact empty group: `{}`, or only the group's own fields.
   if (value.trajectories === null || Object.keys(value).every((k) => GROUP_FIELDS.has(k))) return { trajectories: [], bare: false, raw: value };
   return undefined;

@@ -20,9 +20,9 @@ import { compressors, ParquetError, type ParquetFile } from './parquet';
 import { ParquetPages } from './parquetPages';
 import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
 import { exceptionsOf, groupStats } from './model';
-import { f64, GroupStatsColumns } from './columns';
-import type { BuildOptions, ReadGroup } from './groupIndex';
-import type { GroupRow, GroupStats } from './shapes';
+import { f64 } from './columns';
+import { IndexBase, type BuildOptions, type ReadGroup } from './groupIndex';
+import type { GroupRow } from '../viewer/protocol';
 import { dict } from '../api/dict';
 
 /** Above a version 1 file: what it is, and what is not in it. */
@@ -34,14 +34,8 @@ const PROGRESS_ROWS = 2048;
 
 type Obj = Record<string, unknown>;
 
-export class ParquetIndex {
+export class ParquetIndex extends IndexBase {
   readonly format = 'parquet' as const;
-  groups = 0;
-  trajectories = 0;
-  done = false;
-  indexedBytes = 0;
-  shapeError: string | undefined;
-  split: string | undefined;
   /** A banner above the groups (version 1: the lossy format). */
   notice: string | undefined;
   info: ArtParquetInfo | undefined;
@@ -50,8 +44,6 @@ export class ParquetIndex {
   private readonly firstRow = f64();
   private readonly lastRow = f64();
   private readonly groupIndex = f64();
-  private readonly columns = new GroupStatsColumns();
-  private readonly cache = new Map<number, ReadGroup>();
   /** A version 2 file whose rows are out of order: each group's rows (parquetOrder.ts). */
   private order: RowGroups | undefined;
 
@@ -61,6 +53,7 @@ export class ParquetIndex {
     private readonly file: ParquetFile | undefined,
     private readonly pages: ParquetPages | undefined,
   ) {
+    super();
     this.source = { size, close: async () => void (await Promise.all([file?.close(), pages?.close()])) };
   }
 
@@ -209,21 +202,9 @@ export class ParquetIndex {
     this.columns.add(count, rewards, groupStats(rewards, exceptions));
   }
 
-  get rewardMin(): number | null {
-    return this.columns.rewardMin;
-  }
-
-  get rewardMax(): number | null {
-    return this.columns.rewardMax;
-  }
-
   /** The rows group `i` spans (0-based, inclusive), and its group_index. */
   rows(i: number): { first: number; last: number; groupIndex: number } {
     return { first: this.firstRow.get(i), last: this.lastRow.get(i), groupIndex: this.groupIndex.get(i) };
-  }
-
-  stats(i: number): GroupStats {
-    return this.columns.stats(i);
   }
 
   /** A row of the group list; `line`/`endLine` are the group's rows (0-based, as the problems name them). */

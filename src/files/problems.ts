@@ -117,14 +117,17 @@ export async function* readJsonLines(
     if (isBlank(line.text)) continue;
     index++;
     if (index < start) continue;
-    const doc = new JsonText(path, line.text, line.line, false);
-    let value: unknown;
-    try {
-      value = JSON.parse(line.text);
-    } catch {
-      throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
-    }
-    yield { index, line, doc, value };
+    yield { index, line, ...parseJsonLine(path, line) };
+  }
+}
+
+/** One line parsed, with its text for the problems; a line that is not JSON is thrown as a ProblemError at its first syntax error. */
+export function parseJsonLine(path: string, line: Line): { doc: JsonText; value: unknown } {
+  const doc = new JsonText(path, line.text, line.line, false);
+  try {
+    return { doc, value: JSON.parse(line.text) };
+  } catch {
+    throw new ProblemError(doc.syntaxProblem() ?? lineProblem(path, line.line, 'Invalid JSON'));
   }
 }
 

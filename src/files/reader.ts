@@ -15,7 +15,7 @@
 import { stat } from 'node:fs/promises';
 import { formatPath } from '../api/errors';
 import { isTrajectoryGroup } from '../api/schemas/fastCheck';
-import { TrajectoryGroup } from '../api/schemas/models';
+import { isBareTrajectory, TrajectoryGroup } from '../api/schemas/models';
 import type { ByteSource } from './bytes';
 import { DEFAULT_MAX_LINE_BYTES, readLines } from './lines';
 import { formatBytes } from '../common/format';
@@ -216,14 +216,6 @@ export function checkGroup(doc: JsonText, value: unknown, base: JsonPath, where:
   if (trusted && isObject(value) && (value.trajectories === undefined || Array.isArray(value.trajectories))) return;
   const first = groupProblems(doc, value, base, where, jsonl).sort(byPosition)[0];
   if (first) throw new ProblemError(first);
-}
-
-/**
- * A trajectory where a group belongs: no `trajectories`, but a trajectory's own content (legacy
- * messages or ART's exchanges). As a group it would be sent as an empty one.
- */
-export function isBareTrajectory(value: Record<string, unknown>): boolean {
-  return !('trajectories' in value) && ('messages_and_choices' in value || 'exchanges' in value);
 }
 
 export function trajectoryCount(group: unknown): number {

@@ -32,18 +32,10 @@ const TYPING_MS = 250;
 const REDRAW_MS = 150;
 const count = (n: number) => n.toLocaleString('en-US');
 
-export interface SearchRunArgs {
+/** A scripted call's arguments: the query's fields (RunSearchQuery, each optional), where to search, and what to return. */
+export interface SearchRunArgs extends Partial<RunSearchQuery> {
   run?: string;
   files?: string[];
-  query?: string;
-  regex?: boolean;
-  caseSensitive?: boolean;
-  split?: string;
-  steps?: { from?: number; to?: number };
-  reward?: { min?: number; max?: number };
-  role?: string;
-  tool?: string;
-  verdict?: Verdict;
   /** Hits to return, default MAX_SHOWN. */
   limit?: number;
   /** Open the viewer at this hit (0-based, of those returned). */

@@ -4,10 +4,10 @@
  * `jsonValidation` in package.json applies it to `*.trajectories.json`.
  */
 import { z } from 'zod';
-import { GroupException, Trajectory, TrajectoryGroup } from '../api/schemas/models';
+import { GroupException, isBareTrajectory, Trajectory, TrajectoryGroup } from '../api/schemas/models';
 
 const has = (v: object, key: string) => Object.prototype.hasOwnProperty.call(v, key);
-const notBare = (g: Record<string, unknown>) => has(g, 'trajectories') || !(has(g, 'messages_and_choices') || has(g, 'exchanges'));
+const notBare = (g: object) => !isBareTrajectory(g);
 
 /**
  * A group as a file holds it: ART leaves `trajectories` out of an empty group, but an object with

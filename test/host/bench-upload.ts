@@ -7,23 +7,14 @@
 //   SVC_BENCH_PROFILE=<file.cpuprofile>  also a CPU profile of this host during one command upload
 //   SVC_BENCH_RSS=1                      one command upload only, sampling the host's RSS
 import * as fs from 'node:fs';
-import * as inspector from 'node:inspector';
 import * as vscode from 'vscode';
-import type { Exports } from '../../src/boot/main';
+import { benchHost, startCpuProfile } from './bench-setup';
 import { uploadFiles } from '../../src/trajectories/job';
 import type { UploadReport } from '../../src/trajectories/report';
 
 export async function run(): Promise<void> {
-  const url = process.env.SVC_BENCH_URL!;
-  const file = process.env.SVC_BENCH_FILE!;
-  const key = process.env.SVC_BENCH_KEY!;
   const runs = Number(process.env.SVC_BENCH_RUNS) || 3;
-  const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
-  const boot = (await ext.activate()).getTestApi!();
-  const api = await boot.core();
-  await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
-  for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
-  await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
+  const { api, file } = await benchHost();
   const bytes = fs.statSync(file).size;
 
   const command = async (): Promise<number> => {
@@ -53,16 +44,9 @@ export async function run(): Promise<void> {
 
   const profile = process.env.SVC_BENCH_PROFILE;
   if (profile) {
-    const session = new inspector.Session();
-    session.connect();
-    const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
-    await post('Profiler.enable');
-    await post('Profiler.setSamplingInterval', { interval: 500 });
-    await post('Profiler.start');
+    const stop = await startCpuProfile(500);
     await command();
-    const { profile: p } = (await post('Profiler.stop')) as { profile: unknown };
-    fs.writeFileSync(profile, JSON.stringify(p));
-    session.disconnect();
+    fs.writeFileSync(profile, JSON.stringify(await stop()));
   }
   const cmd: number[] = [];
   const cli: number[] = [];

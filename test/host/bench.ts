@@ -6,9 +6,8 @@
 import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
-import * as inspector from 'node:inspector';
 import * as path from 'node:path';
-import type { BootApi, Exports } from '../../src/boot/main';
+import type { BootApi } from '../../src/boot/main';
 import type { SvcExtensionApi } from '../../src/extension';
 import type { UploadReport } from '../../src/trajectories/report';
 import { DEFAULT_UI } from '../../src/dashboard/shared/protocol';
@@ -16,17 +15,10 @@ import type { RenderedMessage } from '../../src/dashboard/panel';
 import type { CheckpointSync } from '../../src/dashboard/sync';
 import { METRICS30 } from '../../scripts/bench/keys';
 import { benchHistory } from './bench-history';
+import { benchHost, startCpuProfile } from './bench-setup';
 
 export async function run(): Promise<void> {
-  const url = process.env.SVC_BENCH_URL!;
-  const file = process.env.SVC_BENCH_FILE!;
-  const key = process.env.SVC_BENCH_KEY!;
-  const ext = vscode.extensions.getExtension<Exports>('svc.svc-vscode')!;
-  const boot = (await ext.activate()).getTestApi!();
-  const api = await boot.core();
-  await vscode.workspace.getConfiguration('svc').update('baseUrl', url, vscode.ConfigurationTarget.Global);
-  for (let i = 0; i < 100 && api.connection.config.baseUrl !== url; i++) await new Promise((r) => setTimeout(r, 20));
-  await vscode.commands.executeCommand('svc.signIn', { apiKey: key });
+  const { boot, api, url, file, key } = await benchHost();
   // SVC_BENCH_ONLY=threads-view: that figure alone (scripts/bench/threads-view.ts).
   if (process.env.SVC_BENCH_ONLY === 'threads-view') return threadsView(api, url, key);
   // SVC_BENCH_ONLY=dashboard: the dashboard figures alone (no upload, no Threads view), for work
@@ -114,17 +106,11 @@ async function benchDashboard(api: SvcExtensionApi): Promise<void> {
 async function startProfile(name: string): Promise<() => Promise<void>> {
   const dir = process.env.SVC_BENCH_PROFILE;
   if (!dir) return async () => undefined;
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object) => new Promise<unknown>((resolve, reject) => session.post(method, params, (e, r) => (e ? reject(e) : resolve(r))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 200 });
-  await post('Profiler.start');
+  const stop = await startCpuProfile(200);
   return async () => {
-    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    const profile = await stop();
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
-    session.disconnect();
   };
 }
 

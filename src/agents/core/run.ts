@@ -8,7 +8,7 @@ import { defaultBestMetric, guessDirection, orderedMetrics } from '../../dashboa
 import { readablePath, type RunContext } from './access';
 import { readCheckpoints } from './checkpoints';
 import { count, num, signed, table } from './format';
-import { readHistory, type RunPoint } from './history';
+import { readHistoryFile, type RunPoint } from './history';
 import { ToolProblem, type ToolHost } from './host';
 import type { SummarizeRunInput } from './schemas';
 import { dict, hasOwn, own } from '../../api/dict';
@@ -156,7 +156,7 @@ export async function summarizeRun(host: ToolHost, input: SummarizeRunInput, sig
   const { shown: path, real } = await readablePath(host, input.historyFile!, context);
   let history;
   try {
-    history = await readHistory(real, { signal });
+    history = await readHistoryFile(real, { signal });
   } catch (e) {
     throw new ToolProblem(`Could not read ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -167,6 +167,18 @@ export const TrajectoryGroup = z.looseObject({
 });
 export type TrajectoryGroup = z.infer<typeof TrajectoryGroup>;
 
+/**
+ * A trajectory where a group belongs: no `trajectories`, but a trajectory's own content (legacy
+ * `messages_and_choices` or ART's `exchanges`). As a group it would be sent as an empty one. The
+ * one rule: the reader refuses it (src/files/reader.ts), the JSON Schema of trajectory files says
+ * so (src/trajectories/schema.ts), the viewer shows it as a group of one (src/files/model.ts).
+ * Own members only (a parsed document has no others).
+ */
+export function isBareTrajectory(value: object): boolean {
+  const has = (key: string) => Object.prototype.hasOwnProperty.call(value, key);
+  return !has('trajectories') && (has('messages_and_choices') || has('exchanges'));
+}
+
 /** Request of POST /v1/preview/models/{model_id}/log (ART also sends `model_id`). */
 export const TrajectoryLogRequest = z.looseObject({
   split: z.string().min(1),

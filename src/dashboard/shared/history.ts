@@ -136,52 +136,89 @@ export interface HistoryRows {
 }
 
 /**
- * Merges read lines per step: the metrics of every line of a step, a later line's value winning
- * where two give the same metric.
+ * Lines read one by one into rows per step: the one per-step merge of history lines (the
+ * dashboard's series, its sync's pending line, and svc_summarize_run). The metrics of every line of
+ * a step are merged, a later line's value winning where two give the same metric. `nonFinite`:
+ * a line's `Infinity`/`NaN` metrics become `null` in its step's row (a later line's value wins
+ * there too) instead of being left out.
  */
-export function mergeHistoryLines(lines: Iterable<HistoryLine>): CheckpointRow[] {
-  const bySteps = new Map<number, CheckpointRow>();
-  let sorted = true;
-  let last = -1;
-  for (const l of lines) {
-    const row = bySteps.get(l.step);
+export class HistoryRowsBuilder {
+  private readonly bySteps = new Map<number, CheckpointRow>();
+  private sorted = true;
+  private last = -1;
+  private readonly problems: HistoryProblem[] = [];
+  private lines = 0;
+  private latestStep: number | undefined;
+  private readonly recordedAt = new Map<number, string>();
+  private lastRecordedAt: string | undefined;
+
+  constructor(private readonly nonFinite = false) {}
+
+  /** One line's text (`number`: its 1-based line number); a blank line is nothing. */
+  text(text: string, number: number): void {
+    const r = parseHistoryLine(text, number);
+    if (!r) return;
+    if (isProblem(r)) {
+      this.problem(r);
+      return;
+    }
+    this.lines++;
+    this.add(r);
+    this.latestStep = r.step;
+    this.lastRecordedAt = r.recordedAt;
+    if (r.recordedAt) this.recordedAt.set(r.step, r.recordedAt);
+  }
+
+  /** A line that could not be read (one over the limit, say). */
+  problem(p: HistoryProblem): void {
+    this.lines++;
+    this.problems.push(p);
+  }
+
+  /** A line read, merged into its step's row. */
+  add(l: HistoryLine): void {
+    let row = this.bySteps.get(l.step);
     if (row) {
       for (const k of Object.keys(l.metrics)) row.metrics[k] = l.metrics[k]!;
-      continue;
+    } else {
+      if (l.step < this.last) this.sorted = false;
+      this.last = l.step;
+      // The line's own metrics object becomes the row's: nothing else holds it.
+      this.bySteps.set(l.step, (row = { id: historyRowId(l.step), step: l.step, metrics: l.metrics }));
     }
-    if (l.step < last) sorted = false;
-    last = l.step;
-    // The line's own metrics object becomes the row's: nothing else holds it.
-    bySteps.set(l.step, { id: historyRowId(l.step), step: l.step, metrics: l.metrics });
+    if (this.nonFinite) for (const k of l.nonFinite ?? []) row.metrics[k] = null;
   }
-  const rows = [...bySteps.values()];
-  return sorted ? rows : rows.sort((a, b) => a.step - b.step);
+
+  /** One row per step, in step order. */
+  rows(): CheckpointRow[] {
+    const rows = [...this.bySteps.values()];
+    return this.sorted ? rows : rows.sort((a, b) => a.step - b.step);
+  }
+
+  result(): HistoryRows {
+    const problems = this.problems.sort((a, b) => a.line - b.line);
+    return { rows: this.rows(), problems, lines: this.lines, latestStep: this.latestStep, recordedAt: this.recordedAt, lastRecordedAt: this.lastRecordedAt };
+  }
+}
+
+/** Merges read lines per step (HistoryRowsBuilder). */
+export function mergeHistoryLines(lines: Iterable<HistoryLine>): CheckpointRow[] {
+  const builder = new HistoryRowsBuilder();
+  for (const l of lines) builder.add(l);
+  return builder.rows();
 }
 
 /**
  * Reads a whole history.jsonl text (or its lines) into rows per step, keeping every good line and
- * naming each bad one. `firstLine` numbers the first line (for a part read after others).
+ * naming each bad one. `firstLine` numbers the first line (for a part read after others);
+ * `nonFinite`: non-finite metrics as `null` (HistoryRowsBuilder).
  */
-export function readHistory(text: string | readonly string[], firstLine = 1): HistoryRows {
+export function readHistory(text: string | readonly string[], options: { firstLine?: number; nonFinite?: boolean } = {}): HistoryRows {
   const texts = typeof text === 'string' ? text.split('\n') : text;
-  const read: HistoryLine[] = [];
-  const problems: HistoryProblem[] = [];
-  const recordedAt = new Map<number, string>();
-  let latestStep: number | undefined;
-  let lastRecordedAt: string | undefined;
-  texts.forEach((t, i) => {
-    const r = parseHistoryLine(t, firstLine + i);
-    if (!r) return;
-    if (isProblem(r)) {
-      problems.push(r);
-      return;
-    }
-    read.push(r);
-    latestStep = r.step;
-    lastRecordedAt = r.recordedAt;
-    if (r.recordedAt) recordedAt.set(r.step, r.recordedAt);
-  });
-  return { rows: mergeHistoryLines(read), problems, lines: read.length + problems.length, latestStep, recordedAt, lastRecordedAt };
+  const first = options.firstLine ?? 1;
+  const builder = new HistoryRowsBuilder(options.nonFinite);
+  texts.forEach((t, i) => builder.text(t, first + i));
+  return builder.result();
 }
 
 /** The longest history line read, in bytes. One line is one `log` call: a few hundred bytes, some 100 KiB with thousands of metrics. */
@@ -326,13 +363,11 @@ export class HistoryReader {
   push(bytes: Uint8Array): HistoryRows {
     this.offset += bytes.byteLength;
     const chunk = this.lines.push(bytes);
-    const rows = readHistory(chunk.texts, chunk.first);
-    if (chunk.overlong.length) {
-      rows.problems = [...rows.problems, ...chunk.overlong].sort((a, b) => a.line - b.line);
-      // An overlong line that ended here is among the texts (as ''); one still going is not.
-      rows.lines += chunk.overlong.length;
-    }
-    return rows;
+    const builder = new HistoryRowsBuilder();
+    chunk.texts.forEach((t, i) => builder.text(t, chunk.first + i));
+    // An overlong line that ended here is among the texts (as ''); one still going is not.
+    for (const p of chunk.overlong) builder.problem(p);
+    return builder.result();
   }
 
   /**

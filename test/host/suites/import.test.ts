@@ -5,21 +5,12 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ImportReport } from '../../../src/calls/manager';
 import type { ReferenceServer } from '../../server';
+import { callLines as callLinesOf } from '../../fixtures/calls/lines';
 import { api, connect, endSuite, PROJECT, startServer, waitFor } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-'));
 
-function callLines(thread: string, turns: number): string[] {
-  const lines: string[] = [];
-  for (let t = 0; t < turns; t++) {
-    const id = `${thread}-t${t}`;
-    const start = new Date(Date.UTC(2026, 10, 20, 10, t)).toISOString();
-    const end = new Date(Date.UTC(2026, 10, 20, 10, t, 2)).toISOString();
-    lines.push(JSON.stringify({ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'chat', started_at: start, attributes: {}, inputs: { t }, id, trace_id: id, thread_id: thread, turn_id: id } } }));
-    lines.push(JSON.stringify({ end: { project_id: PROJECT, id, ended_at: end, summary: {} } }));
-  }
-  return lines;
-}
+const callLines = (thread: string, turns: number) => callLinesOf(PROJECT, thread, turns);
 
 describe('import calls', () => {
   let server: ReferenceServer;

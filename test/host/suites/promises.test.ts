@@ -7,41 +7,26 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/report';
-import type { ReferenceServer } from '../../server';
-import { api, connect, endSuite, startServer, waitFor } from './helpers';
+import { api, waitFor } from './helpers';
+import { numberedGroup, numberedJsonl } from '../../fixtures/trajectories/numbered';
 import { Prompts } from './prompts';
+import { serverHooks } from './setups';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-promises-'));
 
-function line(i: number): string {
-  return JSON.stringify({
-    trajectories: [{ messages_and_choices: [{ role: 'user', content: `question ${i}` }, { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `answer ${i}` } }], reward: i % 2, metadata: { group: i } }],
-  });
-}
+const line = (i: number) => JSON.stringify(numberedGroup(i));
 function writeJsonl(name: string, n: number, first = 0): vscode.Uri {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, Array.from({ length: n }, (_, i) => line(first + i)).join('\n') + '\n');
+  fs.writeFileSync(file, numberedJsonl(n, first));
   return vscode.Uri.file(file);
 }
 const upload = (uri: vscode.Uri, options: Record<string, unknown>) => vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', uri, [uri], options);
 
 describe('issue 19: promises under attack (in VS Code)', function () {
   this.timeout(120_000);
-  let server: ReferenceServer;
+  const s = serverHooks();
   const logged = (model: string) =>
-    server.store.logs.filter((l) => l.modelId === model).flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));
-  before(async () => {
-    server = await startServer();
-    await connect(server);
-  });
-  beforeEach(() => {
-    server.faults.clear();
-    server.store.logs.length = 0;
-    server.stats.clear();
-  });
-  after(async () => {
-    await endSuite(server);
-  });
+    s.server.store.logs.filter((l) => l.modelId === model).flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));
 
   const EDITS: [string, (lines: string[]) => string[]][] = [
     ['the first line deleted', (l) => l.slice(1)],
@@ -53,9 +38,9 @@ describe('issue 19: promises under attack (in VS Code)', function () {
       const model = `model-edit-${EDITS.findIndex((e) => e[0] === what)}`;
       const uri = writeJsonl(`edited-${model}.jsonl`, 4000);
       const original = fs.readFileSync(uri.fsPath, 'utf8').split('\n').filter(Boolean);
-      server.faults.add({ path: `/v1/preview/models/${model}/log`, kind: 'delay', ms: 40, times: 1000 });
+      s.server.faults.add({ path: `/v1/preview/models/${model}/log`, kind: 'delay', ms: 40, times: 1000 });
       const running = upload(uri, { modelId: model, split: 'train', maxRequestBytes: 32 * 1024 });
-      await waitFor('a few requests logged', () => server.store.logs.length >= 3, 30_000);
+      await waitFor('a few requests logged', () => s.server.store.logs.length >= 3, 30_000);
       fs.writeFileSync(uri.fsPath, edit(original).join('\n') + '\n');
       const report = await running;
       const result = report.files[0]!.result!;
@@ -79,7 +64,7 @@ describe('issue 19: promises under attack (in VS Code)', function () {
       for (const [name, first] of [['a', 0], ['b', 100]] as const) {
         const uri = writeJsonl(`plan-${name}.jsonl`, 12, first);
         // The 1st request is logged, the 2nd refused (429: surely not logged).
-        server.faults.add([
+        s.server.faults.add([
           { path: `/v1/preview/models/model-${name}/log`, kind: 'delay', ms: 1 },
           { path: `/v1/preview/models/model-${name}/log`, kind: 'status', status: 429 },
         ]);
@@ -114,7 +99,7 @@ describe('issue 19: promises under attack (in VS Code)', function () {
     p.answer(/uploaded 1 file to model-d/, () => undefined);
     try {
       const a = writeJsonl('plan-c.jsonl', 12);
-      server.faults.add([
+      s.server.faults.add([
         { path: '/v1/preview/models/model-c/log', kind: 'delay', ms: 1 },
         { path: '/v1/preview/models/model-c/log', kind: 'status', status: 429 },
       ]);

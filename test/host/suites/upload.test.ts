@@ -6,27 +6,15 @@ import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { artGroup, exchangeOf } from '../../fixtures/art/producers';
-import { api, connect, endSuite, signOut, startServer, waitFor } from './helpers';
+import { numberedGroup as group, numberedJsonl } from '../../fixtures/trajectories/numbered';
+import { api, connect, signOut, waitFor } from './helpers';
+import { serverHooks } from './setups';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-'));
 
-function group(i: number) {
-  return {
-    trajectories: [
-      {
-        messages_and_choices: [
-          { role: 'user', content: `question ${i}` },
-          { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `answer ${i}` } },
-        ],
-        reward: i % 2,
-        metadata: { group: i },
-      },
-    ],
-  };
-}
 function writeJsonl(name: string, n: number): vscode.Uri {
   const file = path.join(dir, name);
-  fs.writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify(group(i))).join('\n') + '\n');
+  fs.writeFileSync(file, numberedJsonl(n));
   return vscode.Uri.file(file);
 }
 function loggedGroupIds(server: ReferenceServer, file?: string): number[] {
@@ -36,19 +24,7 @@ function loggedGroupIds(server: ReferenceServer, file?: string): number[] {
 const upload = (...args: unknown[]) => vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories', ...args);
 
 describe('upload trajectories', () => {
-  let server: ReferenceServer;
-  before(async () => {
-    server = await startServer();
-    await connect(server);
-  });
-  beforeEach(() => {
-    server.faults.clear();
-    server.store.logs.length = 0;
-    server.stats.clear();
-  });
-  after(async () => {
-    await endSuite(server);
-  });
+  const s = serverHooks();
 
   it('uploads several files selected in the explorer; the service receives exactly their groups', async () => {
     const a = writeJsonl('a.jsonl', 3);
@@ -58,9 +34,9 @@ describe('upload trajectories', () => {
     const report = await upload(a, [a, b], { modelId: 'model-x', split: 'train' });
     assert.strictEqual(report.status, 'done');
     assert.deepStrictEqual(report.files.map((f) => f.result!.totals.groupsSent), [3, 2]);
-    assert.deepStrictEqual(loggedGroupIds(server), [0, 1, 2, 10, 11]);
-    assert.ok(server.store.logs.every((l) => l.modelId === 'model-x' && l.split === 'train'));
-    const sent = server.store.logs[0]!.body.trajectory_groups as unknown[];
+    assert.deepStrictEqual(loggedGroupIds(s.server), [0, 1, 2, 10, 11]);
+    assert.ok(s.server.store.logs.every((l) => l.modelId === 'model-x' && l.split === 'train'));
+    const sent = s.server.store.logs[0]!.body.trajectory_groups as unknown[];
     assert.deepStrictEqual(sent[1], group(1), 'the exact data of the file');
     const a2 = await api();
     assert.strictEqual(a2.workspaceState.get(`svc.split:${a.fsPath}`), 'train', 'the split is remembered per file');
@@ -68,9 +44,9 @@ describe('upload trajectories', () => {
 
   it('refuses a file that is not on disk (a virtual workspace\'s), naming it, and sends nothing', async () => {
     const virtual = vscode.Uri.from({ scheme: 'vscode-vfs', authority: 'github', path: '/org/repo/data.jsonl' });
-    server.stats.clear();
+    s.server.stats.clear();
     await assert.rejects(Promise.resolve(upload({ files: [virtual], modelId: 'model-x', split: 'train' })), /vscode-vfs:\/\/github\/org\/repo\/data\.jsonl is not a file on this machine's disk/);
-    assert.strictEqual(server.stats.count('/v1/preview/models/model-x/log'), 0);
+    assert.strictEqual(s.server.stats.count('/v1/preview/models/model-x/log'), 0);
   });
 
   it('puts every problem in the Problems panel at its line and column, and sends nothing', async () => {
@@ -82,7 +58,7 @@ describe('upload trajectories', () => {
     const uri = vscode.Uri.file(file);
     const report = await upload(uri, [uri], { modelId: 'model-x', split: 'train' });
     assert.strictEqual(report.status, 'invalid');
-    assert.strictEqual(server.stats.count('/v1/preview/models/'), 0, 'nothing was sent');
+    assert.strictEqual(s.server.stats.count('/v1/preview/models/'), 0, 'nothing was sent');
     const diags = vscode.languages.getDiagnostics(uri);
     const lines = diags.map((d) => d.range.start.line + 1).sort();
     assert.deepStrictEqual([...new Set(lines)], [2, 3, 4]);
@@ -114,25 +90,25 @@ describe('upload trajectories', () => {
     again.insert(uri, new vscode.Position(2, 0), '{"trajectories": 3}\n');
     assert.ok(await vscode.workspace.applyEdit(again));
     await waitFor('the new entry', () => vscode.languages.getDiagnostics(uri).some((d) => d.range.start.line === 2), 10_000);
-    assert.strictEqual(server.stats.count('/v1/preview/models/'), 0, 'nothing was uploaded');
+    assert.strictEqual(s.server.stats.count('/v1/preview/models/'), 0, 'nothing was uploaded');
     await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('cancels in the middle after the request in flight; "Retry remaining" finishes without duplicates', async () => {
     const uri = writeJsonl('many.jsonl', 40);
-    server.faults.add({ path: '/v1/preview/models/model-c/log', kind: 'delay', ms: 150, times: 100 });
+    s.server.faults.add({ path: '/v1/preview/models/model-c/log', kind: 'delay', ms: 150, times: 100 });
     const running = upload(uri, [uri], { modelId: 'model-c', split: 'train', maxRequestBytes: 2048 });
-    await waitFor('two requests logged', () => server.store.logs.length >= 2);
+    await waitFor('two requests logged', () => s.server.store.logs.length >= 2);
     await vscode.commands.executeCommand('svc.uploadTrajectories.cancel');
     const report = await running;
     assert.strictEqual(report.status, 'cancelled');
-    const logged = loggedGroupIds(server);
+    const logged = loggedGroupIds(s.server);
     assert.ok(logged.length > 0 && logged.length < 40, `${logged.length} groups logged before the cancel`);
     assert.deepStrictEqual(logged, Array.from({ length: logged.length }, (_, i) => i), 'a prefix, in order');
-    server.faults.clear();
+    s.server.faults.clear();
     const retry = await vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories.retryRemaining');
     assert.strictEqual(retry.status, 'done');
-    assert.deepStrictEqual(loggedGroupIds(server), Array.from({ length: 40 }, (_, i) => i), 'every group exactly once');
+    assert.deepStrictEqual(loggedGroupIds(s.server), Array.from({ length: 40 }, (_, i) => i), 'every group exactly once');
   });
 
   it('never retries a failed request itself; "Retry remaining" resumes from the first unsent group', async () => {
@@ -141,28 +117,28 @@ describe('upload trajectories', () => {
     // would leave it in doubt, see the interactive suite).
     let seen = 0;
     const sub = setInterval(() => {
-      if (server.stats.count('/v1/preview/models/model-f/log') >= 1 && seen++ === 0) {
-        server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'status', status: 429 });
+      if (s.server.stats.count('/v1/preview/models/model-f/log') >= 1 && seen++ === 0) {
+        s.server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'status', status: 429 });
       }
     }, 1);
-    server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'delay', ms: 100 });
+    s.server.faults.add({ path: '/v1/preview/models/model-f/log', kind: 'delay', ms: 100 });
     const report = await upload(uri, [uri], { modelId: 'model-f', split: 'train', maxRequestBytes: 2048 });
     clearInterval(sub);
     assert.strictEqual(report.status, 'failed');
     const outcome = report.files[0]!.result!.outcome;
     assert.ok(outcome.status === 'failed' && !outcome.uncertain);
-    const requests = server.stats.count('/v1/preview/models/model-f/log');
+    const requests = s.server.stats.count('/v1/preview/models/model-f/log');
     assert.strictEqual(requests, 2, 'the failed request was not sent again');
-    const before = loggedGroupIds(server);
+    const before = loggedGroupIds(s.server);
     const retry = await vscode.commands.executeCommand<UploadReport>('svc.uploadTrajectories.retryRemaining');
     assert.strictEqual(retry.status, 'done');
-    assert.deepStrictEqual(loggedGroupIds(server), Array.from({ length: 12 }, (_, i) => i));
+    assert.deepStrictEqual(loggedGroupIds(s.server), Array.from({ length: 12 }, (_, i) => i));
     assert.ok(before.length < 12);
   });
 
   it('maps a 422 from the service to the line of the group it names', async () => {
     const uri = writeJsonl('refused.jsonl', 5);
-    server.faults.add({
+    s.server.faults.add({
       path: '/v1/preview/models/model-r/log',
       kind: 'status',
       status: 422,
@@ -193,10 +169,10 @@ describe('upload trajectories', () => {
     const array = [artGroup(5), artGroup(6, { unset: true })];
     write(path.join(dir, 'art-groups.json'), array, JSON.stringify(array, null, 2));
     for (const { uri, groups } of files) {
-      server.store.logs.length = 0;
+      s.server.store.logs.length = 0;
       const report = await upload(uri, [uri], { modelId: 'agent-001', split: 'train' });
       assert.strictEqual(report.status, 'done', uri.fsPath);
-      assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups, `${uri.fsPath}: stored exactly, unknown fields and nulls included`);
+      assert.deepStrictEqual(s.server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups, `${uri.fsPath}: stored exactly, unknown fields and nulls included`);
       const errors = vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error);
       assert.deepStrictEqual(errors.map((d) => d.message), [], uri.fsPath);
     }
@@ -269,9 +245,9 @@ describe('upload trajectories', () => {
       assert.match(up, /svc\.uploadTrajectories: not signed in to 127\.0\.0\.1:\d+: run "svc: Sign In" first/);
       const imp = await vscode.commands.executeCommand('svc.importCalls', { files: [uri.fsPath] }).then(() => 'resolved', (e: Error) => e.message);
       assert.match(imp, /svc\.importCalls: not signed in to 127\.0\.0\.1:\d+/);
-      assert.strictEqual(server.stats.count('/v1/preview/models/'), 0);
+      assert.strictEqual(s.server.stats.count('/v1/preview/models/'), 0);
     } finally {
-      await connect(server);
+      await connect(s.server);
     }
   });
 

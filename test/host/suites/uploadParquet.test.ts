@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { UploadReport } from '../../../src/trajectories/report';
 import type { ReferenceServer } from '../../server';
 import { artRows, compactGroup, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
-import { connect, endSuite, startServer } from './helpers';
+import { serverHooks } from './setups';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-parquet-'));
 const split = path.join(dir, '.art', 'weather', 'models', 'agent-001', 'trajectories', 'train');
@@ -17,19 +17,7 @@ const stored = (server: ReferenceServer) => server.store.logs.flatMap((l) => l.b
 const stepGroups = (step: number) => [compactGroup(step * 10), compactGroup(step * 10 + 1), compactGroup(step * 10 + 2, { trajectories: 3 })];
 
 describe('upload trajectories: ART Parquet step files', () => {
-  let server: ReferenceServer;
-  before(async () => {
-    server = await startServer();
-    await connect(server);
-  });
-  beforeEach(() => {
-    server.faults.clear();
-    server.store.logs.length = 0;
-    server.stats.clear();
-  });
-  after(async () => {
-    await endSuite(server);
-  });
+  const s = serverHooks();
 
   it('uploads a version 2 step file from the explorer: the service stores group_json with its trajectory_json, group by group', async () => {
     const file = path.join(split, '0003.parquet');
@@ -39,7 +27,7 @@ describe('upload trajectories: ART Parquet step files', () => {
     const report = await upload(uri, [uri], { modelId: 'agent-001', split: 'train' });
     assert.strictEqual(report.status, 'done');
     assert.strictEqual(report.files[0]!.step, 3);
-    assert.deepStrictEqual(stored(server), groups);
+    assert.deepStrictEqual(stored(s.server), groups);
     assert.deepStrictEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.severity === vscode.DiagnosticSeverity.Error), []);
   });
 
@@ -50,8 +38,8 @@ describe('upload trajectories: ART Parquet step files', () => {
     const report = await upload({ files: [file], modelId: 'agent-001', split: 'val', maxRequestBytes: 4096 });
     assert.strictEqual(report.status, 'done');
     assert.ok(report.files[0]!.result!.totals.requests > 1, 'several requests');
-    assert.deepStrictEqual(stored(server), groups);
-    assert.ok(server.store.logs.every((l) => l.body.split === 'val'));
+    assert.deepStrictEqual(stored(s.server), groups);
+    assert.ok(s.server.store.logs.every((l) => l.body.split === 'val'));
   });
 
   it('uploads a split folder as its step files in step order, a step in both formats once (as Parquet)', async () => {
@@ -70,13 +58,13 @@ describe('upload trajectories: ART Parquet step files', () => {
       ['0007.jsonl', 7],
       ['0012.parquet', 12],
     ]);
-    assert.deepStrictEqual(stored(server), [...stepGroups(2), ...stepGroups(7), ...stepGroups(12)]);
+    assert.deepStrictEqual(stored(s.server), [...stepGroups(2), ...stepGroups(7), ...stepGroups(12)]);
   });
 
   it('refuses a folder outside the layout, naming it, and sends nothing', async () => {
     const uri = vscode.Uri.file(dir);
     await assert.rejects(Promise.resolve(upload(uri, [uri], { modelId: 'agent-001', split: 'train' })), /only a split folder of ART's layout/);
-    assert.strictEqual(server.stats.count('/v1/preview/models/agent-001/log'), 0);
+    assert.strictEqual(s.server.stats.count('/v1/preview/models/agent-001/log'), 0);
   });
 
   it('puts a Parquet file\'s problems in the Problems panel naming row and group, and sends nothing', async () => {
@@ -88,7 +76,7 @@ describe('upload trajectories: ART Parquet step files', () => {
     const uri = vscode.Uri.file(file);
     const report = await upload(uri, [uri], { modelId: 'agent-001', split: 'train' });
     assert.strictEqual(report.status, 'invalid');
-    assert.strictEqual(server.stats.count('/v1/preview/models/agent-001/log'), 0);
+    assert.strictEqual(s.server.stats.count('/v1/preview/models/agent-001/log'), 0);
     const messages = vscode.languages.getDiagnostics(uri).map((d) => d.message).sort();
     assert.deepStrictEqual(messages, [
       "row 1, group 0: group_json differs from row 0's: the rows of one group must carry the same group",

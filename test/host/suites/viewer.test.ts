@@ -8,12 +8,10 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { webviewHtml } from '../../../src/ui/webview';
 import { looksLikeTrajectories } from '../../../src/viewer/provider';
-import type { ViewerSession } from '../../../src/viewer/session';
-import type { ReferenceServer } from '../../server';
-import { api, connect, endSuite, EXTENSION_ID, startServer, waitFor } from './helpers';
+import { api, EXTENSION_ID, waitFor } from './helpers';
 import { Prompts } from './prompts';
+import { openInViewer as open, serverHooks, uploadGroupOfAgent7b, VIEW_TYPE } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const FIXTURES = path.resolve(__dirname, '../../../test/fixtures/viewer');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-'));
 
@@ -60,15 +58,6 @@ function expected(item: O): { role: string; text: string; trainable: boolean } {
 
 /** Markdown renders to text without its syntax: compare the rest, whitespace aside. */
 const words = (s: string) => s.replace(/[*_`|#>[\]()!-]|\s/g, '');
-
-async function open(uri: vscode.Uri): Promise<ViewerSession> {
-  const viewer = (await api()).viewer;
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  return session!;
-}
 
 async function closeAll(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -320,31 +309,18 @@ describe('trajectory viewer', function () {
   });
 
   describe('uploads', () => {
-    let server: ReferenceServer;
-    let prompts: Prompts;
-    before(async () => {
-      server = await startServer();
-      await connect(server);
-    });
-    beforeEach(() => {
-      server.store.logs.length = 0;
-      prompts = new Prompts();
-    });
-    afterEach(() => prompts.dispose());
-    after(async () => {
-      await endSuite(server);
-    });
+    const s = serverHooks({ prompts: true });
 
     it('"Upload this group…" sends just that group, as written in the file', async () => {
       const uri = copy('array.json');
       const session = await open(uri);
-      prompts.script({ type: 'viewer-model' }, { pick: 'train' });
+      s.prompts.script({ type: 'viewer-model' }, { pick: 'train' });
       const report = await session.uploadGroup(0);
       assert.strictEqual(report?.status, 'done');
-      prompts.assertDone();
-      assert.strictEqual(server.store.logs.length, 1);
-      assert.deepStrictEqual(server.store.logs[0]!.body.trajectory_groups, [groupsOf(uri.fsPath)[0]]);
-      assert.strictEqual(server.store.logs[0]!.body.split, 'train');
+      s.prompts.assertDone();
+      assert.strictEqual(s.server.store.logs.length, 1);
+      assert.deepStrictEqual(s.server.store.logs[0]!.body.trajectory_groups, [groupsOf(uri.fsPath)[0]]);
+      assert.strictEqual(s.server.store.logs[0]!.body.split, 'train');
     });
 
     it('"Upload this group…" of an official-client step file proposes its model and sends the line unchanged', async () => {
@@ -352,23 +328,18 @@ describe('trajectory viewer', function () {
       const session = await open(uri);
       await waitFor('validation', () => !session.validating, 20_000);
       assert.deepStrictEqual(session.problemsOf(1), [], 'the official client\'s group validates clean');
-      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
-      const report = await session.uploadGroup(1);
-      assert.strictEqual(report?.status, 'done');
-      prompts.assertDone();
-      assert.strictEqual(prompts.prompts()[0]!.items[0], 'agent-7b', 'the model named by the folder comes first');
-      assert.strictEqual(server.store.logs.length, 1);
+      await uploadGroupOfAgent7b(s, session, 1);
       const line = fs.readFileSync(uri.fsPath, 'utf8').split('\n')[1]!;
-      assert.deepStrictEqual(server.store.logs[0]!.body.trajectory_groups, [JSON.parse(line)], 'exactly the file\'s second group, unknown fields and nulls included');
+      assert.deepStrictEqual(s.server.store.logs[0]!.body.trajectory_groups, [JSON.parse(line)], 'exactly the file\'s second group, unknown fields and nulls included');
     });
 
     it('refuses to upload a group with problems and sends nothing', async () => {
       const session = await open(copy('mixed.jsonl'));
       await waitFor('validation', () => !session.validating && session.problemsOf(3).length > 0, 20_000);
-      prompts.answer(/group 4 .* nothing was sent/, () => undefined);
+      s.prompts.answer(/group 4 .* nothing was sent/, () => undefined);
       assert.strictEqual(await session.uploadGroup(3), undefined);
-      assert.ok(prompts.messages('error').some((m) => /group 4 \(line 5\) has \d+ problem/.test(m.title)));
-      assert.strictEqual(server.store.logs.length, 0);
+      assert.ok(s.prompts.messages('error').some((m) => /group 4 \(line 5\) has \d+ problem/.test(m.title)));
+      assert.strictEqual(s.server.store.logs.length, 0);
     });
   });
 });

@@ -8,23 +8,14 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ViewerSession } from '../../../src/viewer/session';
 import { validateTrajectoryFile } from '../../../src/files';
 import { writeHarborJob } from '../../fixtures/harborJob';
-import { api, waitFor } from './helpers';
+import { waitFor } from './helpers';
 import { Prompts } from './prompts';
+import { openByDefault, sessionOf, VIEW_TYPE } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-harbor-'));
 const job = path.join(dir, 'jobs', '2026-11-27__10-00-00');
-
-async function sessionOf(uri: vscode.Uri, render = true): Promise<ViewerSession> {
-  const viewer = (await api()).viewer;
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  if (render) await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  return session!;
-}
 
 describe('trajectory viewer: ATIF (Harbor) trajectories and jobs', function () {
   this.timeout(60_000);
@@ -34,10 +25,7 @@ describe('trajectory viewer: ATIF (Harbor) trajectories and jobs', function () {
 
   it('opens a trial\'s agent/trajectory.json by default as one conversation: tool calls paired with results, reasoning, the token strip of a choice with token ids', async () => {
     const uri = vscode.Uri.file(path.join(job, 'task-a__abc', 'agent', 'trajectory.json'));
-    await vscode.commands.executeCommand('vscode.open', uri);
-    const session = await sessionOf(uri);
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputCustom && tab.input.viewType === VIEW_TYPE, `the tab is the viewer (${tab?.label})`);
+    const session = await openByDefault(uri);
     await session.whenIndexed();
     assert.strictEqual(session.harness, 'ATIF (Harbor)');
     const index = session.index!;

@@ -7,22 +7,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ViewerSession } from '../../../src/viewer/session';
-import type { ReferenceServer } from '../../server';
 import { writeEval } from '../../fixtures/inspect/evalFixtures';
-import { api, connect, endSuite, startServer, waitFor } from './helpers';
-import { Prompts } from './prompts';
+import { waitFor } from './helpers';
+import { openByDefault, openInViewer, serverHooks, sessionOf, VIEW_TYPE } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-inspect-'));
-
-async function sessionOf(uri: vscode.Uri, render = true): Promise<ViewerSession> {
-  const viewer = (await api()).viewer;
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  if (render) await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  return session!;
-}
 
 describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
   this.timeout(60_000);
@@ -32,11 +21,7 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
   it('is the default editor of *.eval: a group per sample, epochs as trajectories, rewards from the summaries, conversations as bubbles', async () => {
     const file = writeEval(path.join(dir, 'arith.eval'), { compression: 'mixed', samples: 4, epochs: 2, error_sample: 3, frame_bytes: 600 });
     const uri = vscode.Uri.file(file);
-    await vscode.commands.executeCommand('vscode.open', uri);
-    const session = await sessionOf(uri);
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputCustom, `the tab is a custom editor (${tab?.label})`);
-    assert.strictEqual(tab.input.viewType, VIEW_TYPE);
+    const session = await openByDefault(uri);
     await session.whenIndexed();
     const index = session.index!;
     assert.strictEqual(index.format, 'eval');
@@ -88,8 +73,7 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
     const cut = writeEval(path.join(dir, 'cut.eval'), { samples: 1, epochs: 1 });
     const bytes = fs.readFileSync(cut);
     fs.writeFileSync(cut, bytes.subarray(0, bytes.length - 30));
-    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(cut), VIEW_TYPE);
-    const damaged = await sessionOf(vscode.Uri.file(cut), false);
+    const damaged = await openInViewer(cut, { render: false });
     await waitFor('the index', () => damaged.index?.done === true, 20_000);
     assert.strictEqual(damaged.index!.shapeError, 'Cannot read the Inspect log cut.eval: not a zip, or cut short: no end-of-central-directory record');
     assert.strictEqual(damaged.index!.groups, 0);
@@ -100,8 +84,7 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
     const at = raw.indexOf(Buffer.from('"Question 2'));
     raw[at + 3] = 'X'.charCodeAt(0);
     fs.writeFileSync(log, raw);
-    await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(log), VIEW_TYPE);
-    const session = await sessionOf(vscode.Uri.file(log));
+    const session = await openInViewer(log);
     await session.whenIndexed();
     const g = await session.index!.readGroup(1);
     assert.match(g.error ?? '', /^crc\.eval, entry samples\/2_epoch_1\.json: its CRC-32 is 0x[0-9a-f]{8}, the zip says 0x[0-9a-f]{8}: the data is damaged/);
@@ -109,35 +92,21 @@ describe('trajectory viewer: Inspect AI .eval logs (issue 32)', function () {
   });
 
   describe('uploads', () => {
-    let server: ReferenceServer;
-    let prompts: Prompts;
-    before(async () => {
-      server = await startServer();
-      await connect(server);
-    });
-    beforeEach(() => {
-      server.store.logs.length = 0;
-      prompts = new Prompts();
-    });
-    afterEach(() => prompts.dispose());
-    after(async () => {
-      await endSuite(server);
-    });
+    const s = serverHooks({ prompts: true });
 
     it('"Upload this group…" sends the sample as the ART group shown; the whole log is refused, saying to convert it', async () => {
       const file = writeEval(path.join(dir, 'upload.eval'), { samples: 2, epochs: 2 });
-      await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file(file), VIEW_TYPE);
-      const session = await sessionOf(vscode.Uri.file(file));
-      prompts.script({ type: 'viewer-model' }, { pick: 'train' });
+      const session = await openInViewer(file);
+      s.prompts.script({ type: 'viewer-model' }, { pick: 'train' });
       const report = await session.uploadGroup(1);
       assert.strictEqual(report?.status, 'done');
-      prompts.assertDone();
-      assert.strictEqual(server.store.logs.length, 1);
-      const sent = server.store.logs[0]!.body.trajectory_groups as { metadata: unknown; trajectories: { reward: number; metadata: Record<string, unknown> }[] }[];
+      s.prompts.assertDone();
+      assert.strictEqual(s.server.store.logs.length, 1);
+      const sent = s.server.store.logs[0]!.body.trajectory_groups as { metadata: unknown; trajectories: { reward: number; metadata: Record<string, unknown> }[] }[];
       assert.deepStrictEqual(sent[0]!.metadata, { task: 'arith', sample_id: '2' });
       assert.deepStrictEqual(sent[0]!.trajectories.map((t) => [t.metadata.sample_id, t.metadata.epoch, t.reward]), [['2', 1, 0], ['2', 2, 1]]);
       await assert.rejects(session.uploadFile(), /upload\.eval is an Inspect log, not a trajectory file: convert it to ART trajectories first/);
-      assert.strictEqual(server.store.logs.length, 1, 'nothing more was sent');
+      assert.strictEqual(s.server.store.logs.length, 1, 'nothing more was sent');
     });
   });
 });

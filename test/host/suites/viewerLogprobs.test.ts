@@ -9,23 +9,14 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { ViewerSession } from '../../../src/viewer/session';
-import { artRows, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
-import { api, waitFor } from './helpers';
+import { artRows, writeArtRows } from '../../fixtures/art/parquet';
+import { waitFor } from './helpers';
+import { openAsStepFile, openInViewer } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/trainability/logprobs.jsonl');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-logprobs-'));
 
-async function open(file: string): Promise<ViewerSession> {
-  const uri = vscode.Uri.file(file);
-  const viewer = (await api()).viewer;
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  await session!.whenIndexed();
-  return session!;
-}
+const open = (file: string) => openInViewer(file, { indexed: true });
 
 // Tokens: g1t1 [-.1 -.2 -.3], g1t2 [-1 -5], g2t1 [-.5] and [-2 -.05], g2t2 (an exchange) [-9 -1].
 // Bins (edges -20 -10 -5 -3 -2 -1 -.5 -.2 -.1 -.05 -.01): -9 → 2, -5 → 3, -2 → 5, -1 -1 → 6,
@@ -79,12 +70,7 @@ describe('trajectory viewer: logprobs across the file', function () {
   });
 
   it('gives a Parquet step file the same histograms and turns, from one read of its groups', async () => {
-    const file = path.join(dir, 'trajectories', 'train', '0001.parquet');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const groups = fs.readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    await writeArtParquet(file, groups);
-    const session = await open(file);
-    assert.strictEqual(session.index!.format, 'parquet');
+    const session = await openAsStepFile(FIXTURE, dir);
     await checkPanel(session);
   });
 

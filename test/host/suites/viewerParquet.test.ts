@@ -7,14 +7,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ViewerSession } from '../../../src/viewer/session';
-import type { ReferenceServer } from '../../server';
 import { demoStepGroups } from '../../fixtures/art/demoSteps';
 import { artRows, compactGroup, emptyGroup, stringContents, writeArtParquet, writeArtRows } from '../../fixtures/art/parquet';
-import { api, connect, endSuite, startServer, waitFor } from './helpers';
-import { Prompts } from './prompts';
+import { waitFor } from './helpers';
+import { openByDefault, openInViewer as openWith, serverHooks, uploadGroupOfAgent7b, VIEW_TYPE } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-parquet-'));
 const split = path.join(dir, '.art', 'weather', 'models', 'agent-7b', 'trajectories', 'train');
 fs.mkdirSync(split, { recursive: true });
@@ -23,19 +20,6 @@ type O = Record<string, unknown>;
 
 /** A choice's or a message's role and whether it is a trainable turn, as the bubbles report them. */
 const bubble = (item: O) => ('role' in item ? [String(item.role), false] : [String((item.message as O).role), true]);
-
-async function sessionOf(uri: vscode.Uri, render = true): Promise<ViewerSession> {
-  const viewer = (await api()).viewer;
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  if (render) await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  return session!;
-}
-
-async function openWith(uri: vscode.Uri, render = true): Promise<ViewerSession> {
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-  return sessionOf(uri, render);
-}
 
 describe('trajectory viewer: ART Parquet step files', function () {
   this.timeout(60_000);
@@ -47,11 +31,7 @@ describe('trajectory viewer: ART Parquet step files', function () {
     const groups = demoStepGroups(2, 'train');
     await writeArtParquet(file, groups);
     const uri = vscode.Uri.file(file);
-    await vscode.commands.executeCommand('vscode.open', uri);
-    const session = await sessionOf(uri);
-    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
-    assert.ok(tab?.input instanceof vscode.TabInputCustom, `the tab is a custom editor (${tab?.label})`);
-    assert.strictEqual(tab.input.viewType, VIEW_TYPE);
+    const session = await openByDefault(uri);
 
     await session.whenIndexed();
     const index = session.index!;
@@ -119,7 +99,7 @@ describe('trajectory viewer: ART Parquet step files', function () {
     await writeArtParquet(cut, [compactGroup(0)]);
     const bytes = fs.readFileSync(cut);
     fs.writeFileSync(cut, bytes.subarray(0, bytes.length - 30));
-    const damaged = await openWith(vscode.Uri.file(cut), false);
+    const damaged = await openWith(vscode.Uri.file(cut), { render: false });
     await waitFor('the index', () => damaged.index?.done === true, 20_000);
     assert.match(damaged.index!.shapeError ?? '', /damaged or cut short/);
     assert.strictEqual(damaged.index!.groups, 0);
@@ -135,20 +115,7 @@ describe('trajectory viewer: ART Parquet step files', function () {
   });
 
   describe('uploads', () => {
-    let server: ReferenceServer;
-    let prompts: Prompts;
-    before(async () => {
-      server = await startServer();
-      await connect(server);
-    });
-    beforeEach(() => {
-      server.store.logs.length = 0;
-      prompts = new Prompts();
-    });
-    afterEach(() => prompts.dispose());
-    after(async () => {
-      await endSuite(server);
-    });
+    const s = serverHooks({ prompts: true });
 
     it('"Upload this group…" sends the group as the client dumped it, proposing the model and split of the .art layout', async () => {
       const file = path.join(split, '0007.parquet');
@@ -156,14 +123,9 @@ describe('trajectory viewer: ART Parquet step files', function () {
       await writeArtParquet(file, groups);
       const session = await openWith(vscode.Uri.file(file));
       await waitFor('validation', () => !session.validating, 20_000);
-      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
-      const report = await session.uploadGroup(1);
-      assert.strictEqual(report?.status, 'done');
-      prompts.assertDone();
-      assert.strictEqual(prompts.prompts()[0]!.items[0], 'agent-7b', 'the model named by the folder comes first');
-      assert.strictEqual(server.store.logs.length, 1);
-      assert.deepStrictEqual(server.store.logs[0]!.body.trajectory_groups, [groups[1]]);
-      assert.strictEqual(server.store.logs[0]!.body.split, 'train');
+      await uploadGroupOfAgent7b(s, session, 1);
+      assert.deepStrictEqual(s.server.store.logs[0]!.body.trajectory_groups, [groups[1]]);
+      assert.strictEqual(s.server.store.logs[0]!.body.split, 'train');
     });
 
     it('"Upload this file…" hands the .parquet file to the upload, which sends every group', async () => {
@@ -171,10 +133,10 @@ describe('trajectory viewer: ART Parquet step files', function () {
       const groups = [compactGroup(0), compactGroup(1, { trajectories: 3 })];
       await writeArtParquet(file, groups);
       const session = await openWith(vscode.Uri.file(file));
-      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
+      s.prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
       const report = await session.uploadFile();
       assert.strictEqual(report?.status, 'done');
-      assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
+      assert.deepStrictEqual(s.server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
     });
 
     it('shows and uploads a step file whose rows are out of order (as pandas or pyarrow may write it back) as ART reads it: groups and trajectories in index order', async () => {
@@ -193,20 +155,20 @@ describe('trajectory viewer: ART Parquet step files', function () {
       assert.deepStrictEqual([0, 1, 2].map((i) => session.problemsOf(i)), [[], [], []]);
       assert.deepStrictEqual(session.lastRendered!.bubbles.map((b) => [b.role, b.trainable]), ((groups[0]!.trajectories as O[])[0]!.messages_and_choices as O[]).map(bubble));
       for (const i of [0, 1, 2]) assert.deepStrictEqual(JSON.parse((await index.readGroup(i)).text), groups[i]);
-      prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
+      s.prompts.script({ pick: 'agent-7b' }, { pick: 'train' });
       const report = await session.uploadFile();
       assert.strictEqual(report?.status, 'done');
-      assert.deepStrictEqual(server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
+      assert.deepStrictEqual(s.server.store.logs.flatMap((l) => l.body.trajectory_groups as unknown[]), groups);
     });
 
     it('refuses to upload a group of a version 1 file, saying why, and sends nothing', async () => {
       const file = path.join(dir, 'v1-upload.parquet');
       await writeArtParquet(file, [compactGroup(0)], { v1: true });
       const session = await openWith(vscode.Uri.file(file));
-      prompts.answer(/group 1 .*lossy.*nothing was sent/, () => undefined);
+      s.prompts.answer(/group 1 .*lossy.*nothing was sent/, () => undefined);
       assert.strictEqual(await session.uploadGroup(0), undefined);
-      assert.ok(prompts.messages('error').some((m) => /group 1 \(rows 0–1\) is in ART's lossy Parquet format/.test(m.title)));
-      assert.strictEqual(server.store.logs.length, 0);
+      assert.ok(s.prompts.messages('error').some((m) => /group 1 \(rows 0–1\) is in ART's lossy Parquet format/.test(m.title)));
+      assert.strictEqual(s.server.store.logs.length, 0);
     });
   });
 });

@@ -7,22 +7,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ViewerSession } from '../../../src/viewer/session';
-import { api, waitFor } from './helpers';
+import { waitFor } from './helpers';
+import { openInViewer as open } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const fixtures = path.resolve(__dirname, '../../../test/fixtures/tokenizer');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-tokens-'));
-
-async function open(file: string): Promise<ViewerSession> {
-  const uri = vscode.Uri.file(file);
-  const viewer = (await api()).viewer;
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  return session!;
-}
 
 describe('trajectory viewer: the token view of a turn', function () {
   this.timeout(90_000);

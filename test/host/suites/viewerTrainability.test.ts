@@ -10,10 +10,9 @@ import * as vscode from 'vscode';
 import type { TrajectoryIndex } from '../../../src/files/groupIndex';
 import type { ViewerSession } from '../../../src/viewer/session';
 import { summaryText } from '../../../src/files/verdicts';
-import { writeArtParquet } from '../../fixtures/art/parquet';
-import { api, waitFor } from './helpers';
+import { waitFor } from './helpers';
+import { openAsStepFile, openInViewer } from './setups';
 
-const VIEW_TYPE = 'svc.trajectoryViewer';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-viewer-trainability-'));
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/trainability/step.jsonl');
 
@@ -24,16 +23,7 @@ const SUMMARY =
   'Of 17 trajectories, 7 will train; 2 zero advantage, 3 in groups without reward variance, 1 in a group of one, 1 without logprobs, 1 with logprobs only in message dicts (not read), 1 without a trainable assistant turn, 1 exception. ' +
   "4 of 7 groups train (ART's data/step_num_groups_trainable would say 5: it counts groups whose rewards vary).";
 
-async function open(file: string): Promise<ViewerSession> {
-  const uri = vscode.Uri.file(file);
-  const viewer = (await api()).viewer;
-  await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-  let session: ViewerSession | undefined;
-  await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-  await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-  await session!.whenIndexed();
-  return session!;
-}
+const open = (file: string) => openInViewer(file, { indexed: true });
 
 /** What the webview's trajectory list rendered: "#3 zero advantage (0.5 − 0.5 = 0)". */
 const badges = (r: Rendered) => (r.trajectoryRows ?? []).map((t) => `${t.label} ${t.badge}`);
@@ -100,17 +90,11 @@ describe('trajectory viewer: what ART will train on', function () {
   it('gives each group row its verdict and the file its summary line', async () => {
     const file = path.join(dir, 'step.trajectories.jsonl');
     fs.copyFileSync(path.resolve(__dirname, '../../../test/fixtures/trainability/step.jsonl'), file);
-    const uri = vscode.Uri.file(file);
-    const viewer = (await api()).viewer;
-    await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
-    let session: ViewerSession | undefined;
-    await waitFor('the viewer to open', () => !!(session = viewer.sessionsFor(uri)[0]), 20_000);
-    await waitFor('the webview to render a trajectory', () => session!.lastRendered?.trajectory !== undefined, 30_000);
-    await session!.whenIndexed();
-    await waitFor('the summary line on screen', () => !!session!.lastRendered?.trainability, 20_000);
-    assert.strictEqual(session!.lastRendered!.trainability, SUMMARY);
-    const index = session!.index!;
-    const rows = Array.from({ length: index.groups }, (_, i) => session!.row(index, i).verdict);
+    const session = await open(file);
+    await waitFor('the summary line on screen', () => !!session.lastRendered?.trainability, 20_000);
+    assert.strictEqual(session.lastRendered!.trainability, SUMMARY);
+    const index = session.index!;
+    const rows = Array.from({ length: index.groups }, (_, i) => session.row(index, i).verdict);
     assert.deepStrictEqual(
       rows.map((v) => v?.text),
       ['2 of 4', '0 of 3: no reward variance', '0 of 1: group of one', '1 of 2', '0 of 2: with logprobs only in message dicts (not read)', '2 of 2', '2 of 2'],
@@ -126,12 +110,7 @@ describe('trajectory viewer: what ART will train on', function () {
   });
 
   it('gives a Parquet step file the same verdicts, computed as its groups are read', async () => {
-    const file = path.join(dir, 'trajectories', 'train', '0001.parquet');
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    const groups = fs.readFileSync(FIXTURE, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
-    await writeArtParquet(file, groups);
-    const session = await open(file);
-    assert.strictEqual(session.index!.format, 'parquet');
+    const session = await openAsStepFile(FIXTURE, dir);
     // The summary line: the index reads no trajectory_json, so it comes once the groups are read after it.
     await waitFor('the Parquet file\'s summary line on screen', () => !!session.lastRendered?.trainability, 20_000);
     assert.strictEqual(session.lastRendered!.trainability, SUMMARY);

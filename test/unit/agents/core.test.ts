@@ -4,7 +4,7 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { parseHistory, readHistory } from '../../../src/agents/core/history';
+import { parseHistory, readHistoryFile } from '../../../src/agents/core/history';
 import { mcpConfigSnippets } from '../../../src/agents/core/mcpSnippet';
 import { summarizePoints, trendOf, vanished } from '../../../src/agents/core/run';
 import type { ToolHost } from '../../../src/agents/core/host';
@@ -114,7 +114,7 @@ describe('agents: history.jsonl reader', () => {
     const file = path.join(dir, 'history.jsonl');
     fs.writeFileSync(file, `{"train/reward": 0.1, "step": 1}\n{"train/reward": "${'x'.repeat(4000)}"}\n{"train/reward": 0.2, "step": 2}\n{"train/reward": 0.3, "step": 3}`);
     try {
-      const h = await readHistory(file, { maxLineBytes: 1024 });
+      const h = await readHistoryFile(file, { maxLineBytes: 1024 });
       assert.deepStrictEqual(h.points.map((p) => p.step), [1, 2, 3]);
       assert.deepStrictEqual(h.problems, [{ line: 2, reason: 'longer than 1 KiB: not read (a history line holds one log call)' }]);
       assert.strictEqual(h.lines, 4);

@@ -7,8 +7,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
+import { readHost } from './readHost';
 import { readStepShares, shareOf } from '../../../src/files/stepShares';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 
@@ -55,18 +55,7 @@ with open(os.path.join(root, "history.jsonl"), "w") as f:
 print(json.dumps([group([T(1.0), T(0.0)]), group([T(0.0), T(0.0)]), group([T(0.3)])]))
 `;
 
-const host = (roots: string[]): ToolHost => ({
-  client: () => ({ problem: 'no service in this test' }),
-  keyProblem: async () => 'no key in this test',
-  origin: () => undefined,
-  defaultProject: () => undefined,
-  resolvePath: (f) => path.resolve(f),
-  feedbackCreator: () => undefined,
-  signInHint: '',
-  readRoots: () => roots,
-  outsideRoots: 'refuse',
-  redact: (t) => t,
-});
+const host = (roots: string[]) => readHost(roots);
 
 describe('agents: svc_summarize_run reports the trainable share per step', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-run-shares-'));

@@ -4,8 +4,8 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
+import { readHost } from './readHost';
 import { TRAIN_STEPS, TRAJECTORIES, VAL_STEPS, writeSearchRun } from '../../fixtures/art/searchRun';
 
 describe('agents: svc_search_trajectories', function () {
@@ -13,18 +13,7 @@ describe('agents: svc_search_trajectories', function () {
   let dir = '';
   let model = '';
   let outside = '';
-  const host = (): ToolHost => ({
-    client: () => ({ problem: 'no service in this test' }),
-    keyProblem: async () => 'no key in this test',
-    origin: () => undefined,
-    defaultProject: () => undefined,
-    resolvePath: (f) => path.resolve(dir, f),
-    feedbackCreator: () => undefined,
-    signInHint: '',
-    readRoots: () => [dir],
-    outsideRoots: 'refuse',
-    redact: (t) => t,
-  });
+  const host = () => readHost([dir], dir);
   const run = (input: unknown) => runTool(host(), findTool('svc_search_trajectories')!, input);
   before(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-search-tool-'));

@@ -6,23 +6,12 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
+import { readHost } from './readHost';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 
 const root = path.resolve(__dirname, '../../..');
-const host: ToolHost = {
-  client: () => ({ problem: 'no service in this test' }),
-  keyProblem: async () => 'no key in this test',
-  origin: () => undefined,
-  defaultProject: () => undefined,
-  resolvePath: (f) => path.resolve(root, f),
-  feedbackCreator: () => undefined,
-  signInHint: '',
-  readRoots: () => [root, os.tmpdir()],
-  outsideRoots: 'refuse',
-  redact: (t) => t,
-};
+const host = readHost([root, os.tmpdir()], root);
 const STEP = 'test/fixtures/trainability/step.jsonl';
 const RAISES = 'test/fixtures/trainability/raises.jsonl';
 

@@ -7,22 +7,13 @@ import { ImportManager } from '../../../src/calls/manager';
 import { ErrorPresenter } from '../../../src/common/errors';
 import { connect, PROJECT, turn, type Service } from '../../fakes/service';
 import { fake, Uri } from '../../fakes/vscode';
+import { callLines as callLinesOf } from '../../fixtures/calls/lines';
 
 const UPSERT = '/call/upsert_batch';
 const scripted = { interactive: false };
 const user = { interactive: true };
 
-function callLines(thread: string, turns: number): string[] {
-  const lines: string[] = [];
-  for (let t = 0; t < turns; t++) {
-    const id = `${thread}-t${t}`;
-    const start = new Date(Date.UTC(2026, 10, 20, 10, t)).toISOString();
-    const end = new Date(Date.UTC(2026, 10, 20, 10, t, 2)).toISOString();
-    lines.push(JSON.stringify({ mode: 'start', req: { start: { project_id: PROJECT, op_name: 'chat', started_at: start, attributes: {}, inputs: { t }, id, trace_id: id, thread_id: thread, turn_id: id } } }));
-    lines.push(JSON.stringify({ end: { project_id: PROJECT, id, ended_at: end, summary: {} } }));
-  }
-  return lines;
-}
+const callLines = (thread: string, turns: number) => callLinesOf(PROJECT, thread, turns);
 
 // Import Calls' flow against the reference service in plain Node (the in-host suite covers the
 // explorer, the Problems panel and the Threads view around it).

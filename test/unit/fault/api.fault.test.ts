@@ -664,6 +664,24 @@ describe('fault matrix', function () {
     async function* iter<T>(items: T[]): AsyncGenerator<T> {
       yield* items;
     }
+    /** `c`'s harness. */
+    const harnessOf = (c: LogCase) => faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
+    /** Logs the big group (groups()[3]) alone, in one request, `c`'s fault armed. */
+    async function logBigGroup(c: LogCase): Promise<void> {
+      c.fault.arm(h!, t);
+      await h!.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [JSON.parse(groups()[3]!.json) as TrajectoryGroup] });
+    }
+    /** Uploads the six groups (1000-byte requests), `c`'s fault armed once the 1st request is logged. */
+    async function uploadFaultOn2nd(c: LogCase): Promise<{ all: GroupRecord[]; res: Awaited<ReturnType<typeof uploadGroups>> }> {
+      const all = groups();
+      const res = await uploadGroups(h!.client, iter(all), {
+        modelId: MODEL,
+        split: 'train',
+        maxRequestBytes: 1000,
+        onProgress: (p) => p.requests === 1 && c.fault.arm(h!, t),
+      });
+      return { all, res };
+    }
     /** Group indexes the server logged, in order, across all its log requests. */
     const serverGroups = (): number[] =>
       h!.server.store.logs.flatMap((l) =>
@@ -672,9 +690,8 @@ describe('fault matrix', function () {
 
     for (const c of CASES.filter((x) => x.headOk)) {
       it(`models.logTrajectories: ${c.fault.name} after the 2xx status line counts as logged: resolves, one request, stored once`, async () => {
-        h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
-        c.fault.arm(h, t);
-        await h.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [JSON.parse(groups()[3]!.json) as TrajectoryGroup] });
+        h = await harnessOf(c);
+        await logBigGroup(c);
         assert.equal(h.server.stats.count(t.path), 1, "the server's count of log requests");
         assert.equal(h.server.store.logs.length, 1);
         assert.equal(sentTo(h, t.path).length, 1, 'the client sent it once');
@@ -682,14 +699,8 @@ describe('fault matrix', function () {
 
       if (c.fault.id === 'stall-body') continue;
       it(`uploadGroups: ${c.fault.name} after the 2xx status line on the 2nd request: the ledger counts it logged, every group once`, async () => {
-        h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
-        const all = groups();
-        const res = await uploadGroups(h.client, iter(all), {
-          modelId: MODEL,
-          split: 'train',
-          maxRequestBytes: 1000,
-          onProgress: (p) => p.requests === 1 && c.fault.arm(h!, t),
-        });
+        h = await harnessOf(c);
+        const { all, res } = await uploadFaultOn2nd(c);
         assert.equal(res.outcome.status, 'done');
         const ledger = res.logged.flatMap((k) => all.slice(k.firstGroup, k.lastGroup + 1).map((g) => g.index));
         assert.deepEqual(ledger, [0, 1, 2, 3, 4, 5]);
@@ -701,9 +712,8 @@ describe('fault matrix', function () {
     for (const c of CASES.filter((x) => !x.headOk)) {
       const what = `${c.error.name}, one request, ${c.stored ? 'stored once' : 'nothing stored'}`;
       it(`models.logTrajectories: ${c.fault.name} is not retried: ${what}`, async () => {
-        h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
-        c.fault.arm(h, t);
-        const e = await failure(() => h!.client.models.logTrajectories(MODEL, { split: 'train', trajectory_groups: [JSON.parse(groups()[3]!.json) as TrajectoryGroup] }));
+        h = await harnessOf(c);
+        const e = await failure(() => logBigGroup(c));
 
         assertClearError(e, c.error, { ...t, says: c.fault.says }, h.events);
         if (e instanceof NetworkError) {
@@ -734,14 +744,8 @@ describe('fault matrix', function () {
       }
 
       it(`uploadGroups: ${c.fault.name} on the 2nd request: ledger matches the server's logs, uncertain=${c.uncertain}`, async () => {
-        h = await faultHarness({ timeoutMs: c.fault.timeoutMs, server: c.server });
-        const all = groups();
-        const res = await uploadGroups(h.client, iter(all), {
-          modelId: MODEL,
-          split: 'train',
-          maxRequestBytes: 1000,
-          onProgress: (p) => p.requests === 1 && c.fault.arm(h!, t),
-        });
+        h = await harnessOf(c);
+        const { all, res } = await uploadFaultOn2nd(c);
 
         assert.equal(res.outcome.status, 'failed');
         if (res.outcome.status !== 'failed') return;

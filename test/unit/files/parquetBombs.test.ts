@@ -17,24 +17,7 @@ import { inflate, inflateSync, MAX_PAGE_BYTES, nativeZstd, PageLimit } from '../
 import { ART_V2, artWithTrajectoryPage, Codec, hostileParquet, PhysicalType, plainInt64, plainStrings, zstdRawFrame, zstdRleFrame } from '../../fixtures/art/hostileParquet';
 import { compactGroup, writeArtParquet } from '../../fixtures/art/parquet';
 import { collect, MiB, useTempDir } from './helpers';
-
-/** The longest the event loop went without running a 2 ms timer while `work` ran, in ms. */
-async function maxHold<T>(work: () => Promise<T>): Promise<{ result: T; hold: number }> {
-  let last = performance.now();
-  let max = 0;
-  const timer = setInterval(() => {
-    const now = performance.now();
-    max = Math.max(max, now - last);
-    last = now;
-  }, 2);
-  try {
-    const result = await work();
-    max = Math.max(max, performance.now() - last);
-    return { result, hold: max };
-  } finally {
-    clearInterval(timer);
-  }
-}
+import { maxHold } from '../../fixtures/inspect/evalFixtures';
 
 /** Validates and indexes `path` (the viewer's index, then its first group), and returns the problems and the longest hold. */
 async function everyReader(path: string): Promise<{ summary: ValidationSummary; shapeOrGroup: string; hold: number }> {

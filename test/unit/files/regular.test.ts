@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readHistory } from '../../../src/agents/core/history';
+import { readHistoryFile } from '../../../src/agents/core/history';
 import * as vscode from 'vscode';
 import { kindOfFile } from '../../../src/calls/fileKind';
 import { restrictedWorkspaceSettings } from '../../../src/common/config';
@@ -80,13 +80,13 @@ describe('readers take regular files only (devices, pipes, links to them)', func
   });
 
   it("svc_summarize_run's history read: a device refused, a file over the limit refused before it is read", async () => {
-    await assert.rejects(readHistory(zero('history.jsonl')), refused(/character device/));
-    await assert.rejects(readHistory(pipe('h.jsonl')), refused(/named pipe/));
+    await assert.rejects(readHistoryFile(zero('history.jsonl')), refused(/character device/));
+    await assert.rejects(readHistoryFile(pipe('h.jsonl')), refused(/named pipe/));
     // A sparse file: 300 MiB by its size, no bytes on disk.
     const big = join(dir(), 'big-history.jsonl');
     writeFileSync(big, '');
     truncateSync(big, 300 * 1024 * 1024);
-    await assert.rejects(readHistory(big), /big-history\.jsonl is larger than 256 MiB \(300 MiB\): not read/);
+    await assert.rejects(readHistoryFile(big), /big-history\.jsonl is larger than 256 MiB \(300 MiB\): not read/);
   });
 
   it("Restricted Mode's look at a cloned folder's .vscode/settings.json skips a link to a device (a synchronous read)", () => {

@@ -6,26 +6,15 @@ import * as assert from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { ToolHost } from '../../../src/agents/core/host';
 import { findTool, runTool } from '../../../src/agents/core/tools';
+import { readHost } from '../agents/readHost';
 import { writeHarborJob } from '../../fixtures/harborJob';
 
 describe('agents: svc_summarize_trajectories reads ATIF (Harbor) trajectories and job folders', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-atif-summary-'));
   const root = path.join(dir, 'ws');
   const job = path.join(root, 'jobs', 'job-1');
-  const host: ToolHost = {
-    client: () => ({ problem: 'no service in this test' }),
-    keyProblem: async () => 'no key in this test',
-    origin: () => undefined,
-    defaultProject: () => undefined,
-    resolvePath: (f) => path.resolve(root, f),
-    feedbackCreator: () => undefined,
-    signInHint: '',
-    readRoots: () => [root],
-    outsideRoots: 'refuse',
-    redact: (t) => t,
-  };
+  const host = readHost([root], root);
   before(() => writeHarborJob(job));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const tool = findTool('svc_summarize_trajectories')!;

@@ -10,25 +10,12 @@ import { UploadManager } from '../../../src/trajectories/manager';
 import type { UploadFinished } from '../../../src/trajectories/report';
 import { connect, type Service } from '../../fakes/service';
 import { fake, Uri } from '../../fakes/vscode';
+import { numberedGroup as group, numberedJsonl } from '../../fixtures/trajectories/numbered';
 
 const scripted = { interactive: false };
 const user = { interactive: true };
 const LOG = (model: string) => `/v1/preview/models/${model}/log`;
 
-function group(i: number) {
-  return {
-    trajectories: [
-      {
-        messages_and_choices: [
-          { role: 'user', content: `question ${i}` },
-          { finish_reason: 'stop', index: 0, message: { role: 'assistant', content: `answer ${i}` } },
-        ],
-        reward: i % 2,
-        metadata: { group: i },
-      },
-    ],
-  };
-}
 
 // Upload Trajectories' flow against the reference service in plain Node (the in-host suites cover
 // the explorer, the editor and the notifications' buttons around it).
@@ -54,7 +41,7 @@ describe('UploadManager (plain Node, reference service)', () => {
 
   const writeJsonl = (name: string, n: number) => {
     const file = path.join(dir, name);
-    fs.writeFileSync(file, Array.from({ length: n }, (_, i) => JSON.stringify(group(i))).join('\n') + '\n');
+    fs.writeFileSync(file, numberedJsonl(n));
     return file;
   };
   const logged = () => svc.server.store.logs.flatMap((l) => (l.body.trajectory_groups as { trajectories: { metadata: { group: number } }[] }[]).map((g) => g.trajectories[0]!.metadata.group));

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { contentParts, messageViews } from '../../../src/files/messages';
 import { asGroup, groupRewards, groupStats } from '../../../src/files/model';
+import { isBareTrajectory } from '../../../src/api/schemas/models';
 import { mayContain, searchTrajectory } from '../../../src/viewer/search';
 import { filterByReward, groupDetail, sortSummaries, summarize, trajectoryView } from '../../../src/viewer/views';
 import type { GroupRow, TrajectorySummary } from '../../../src/viewer/protocol';
@@ -108,6 +109,13 @@ describe('viewer model: messages as producers write them', () => {
     assert.equal(g?.trajectories.length, 1);
     assert.equal(asGroup({ nothing: 1 }), undefined);
     assert.equal(asGroup([]), undefined);
+  });
+
+  it('shows as a group what the reader takes as one: `trajectories: null` beside a trajectory\'s content is an empty group, not a bare trajectory', () => {
+    // The reader accepts (and uploads) this as an empty group; the viewer says the same (one rule: isBareTrajectory).
+    const value = { trajectories: null, messages_and_choices: [{ role: 'user', content: 'hi' }], reward: 1 };
+    assert.equal(isBareTrajectory(value), false);
+    assert.deepEqual(asGroup(value), { trajectories: [], bare: false, raw: value });
   });
 });
 
