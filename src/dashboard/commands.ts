@@ -5,8 +5,7 @@ import { registerCommand } from '../ui/commands';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import type { Dashboards } from './manager';
-import type { RunsModel } from '../runs/model';
-import { pickWorkspaceRun, WHAT_A_RUN_IS } from '../runs/pick';
+import { pickWorkspaceRun, WHAT_A_RUN_IS, type WorkspaceRuns } from '../ui/runPick';
 
 /** A tree node of the Checkpoints view, or the scripting form. */
 type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown; file?: unknown } | undefined;
@@ -35,7 +34,7 @@ export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
 }
 
 /** `runs`: the workspace's runs (the Runs view's), which the palette offers when no service is configured. */
-export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento, runs?: RunsModel): vscode.Disposable[] {
+export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento, runs?: WorkspaceRuns): vscode.Disposable[] {
   return [
     /**
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint

@@ -9,7 +9,7 @@
 import { isObject } from '../api/json';
 import { isBareTrajectory } from '../api/schemas/models';
 import { TOO_DEEP } from '../files/problems';
-import type { GroupStats } from '../viewer/protocol';
+import type { GroupStats } from './shapes';
 import { dict } from '../api/dict';
 
 export type Obj = Record<string, unknown>;

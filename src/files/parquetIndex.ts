@@ -22,7 +22,7 @@ import { rowOrder, rowsOfGroup, type RowGroups } from './parquetOrder';
 import { exceptionsOf, groupStats } from './model';
 import { f64 } from './columns';
 import { IndexBase, type BuildOptions, type ReadGroup } from './groupIndex';
-import type { GroupRow } from '../viewer/protocol';
+import type { GroupRow } from './shapes';
 import { dict } from '../api/dict';
 
 /** Above a version 1 file: what it is, and what is not in it. */

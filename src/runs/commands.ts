@@ -9,10 +9,10 @@ import { isTreeNode, treeNode } from '../ui/treeNodes';
 import { registerCommand } from '../ui/commands';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { rewardBand } from '../viewer/provider';
-import { readRun, runSteps, type Run } from './discovery';
+import { readRun, runSteps, type Run } from '../files/runs';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';
-import { pickWorkspaceRun } from './pick';
+import { pickWorkspaceRun } from '../ui/runPick';
 
 /** The path of a scripting object's field: absolute, or relative to the first workspace folder. */
 function resolvePath(p: string): string {

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { background, setContext } from '../common/background';
-import { findRuns, type Run } from './discovery';
+import { findRuns, type Run } from '../files/runs';
 import { StepStatsCache } from '../dashboard/stepStats';
 
 const DEBOUNCE_MS = 500;

@@ -15,7 +15,7 @@ import { treeNode } from '../ui/treeNodes';
 import type { StepFile } from '../files/stepShares';
 import { fmt } from '../files/verdicts';
 import { QUANTILES } from '../dashboard/shared/distribution';
-import { runSteps, type Run } from './discovery';
+import { runSteps, type Run } from '../files/runs';
 import type { RunsModel } from './model';
 import type { StepResult } from '../dashboard/stepStats';
 

@@ -4,7 +4,7 @@
  *
  * "svc: Search Run…" (svc.searchRun), the editor side of the run search (runSearch.ts, which has no
  * `vscode` import). From the palette it takes the runs of the workspace the Runs view found
- * (runs/pick.ts: asking which when there are several, saying how to get one when there is none);
+ * (ui/runPick.ts: asking which when there are several, saying how to get one when there is none);
  * from the explorer it takes the run folder or history.jsonl clicked. A QuickPick
  * then searches as you type: hits stream in (busy, with the files searched in the title), grouped
  * by step (a separator per step file) then group and trajectory, each with its snippet; Enter opens
@@ -19,8 +19,7 @@ import { InputError } from '../api/errors';
 import { registerCommand } from '../ui/commands';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
-import type { RunsModel } from '../runs/model';
-import { pickWorkspaceRun } from '../runs/pick';
+import { pickWorkspaceRun, type WorkspaceRuns } from '../ui/runPick';
 import { readSearchCacheBytes } from '../common/config';
 import { SearchDiskCache } from './diskCache';
 import type { SearchCache } from './searchCache';
@@ -54,7 +53,7 @@ export interface SearchRunResult {
  * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
  * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
  */
-export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: RunsModel, cache: SearchCache, folder: string): vscode.Disposable[] {
+export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: WorkspaceRuns, cache: SearchCache, folder: string): vscode.Disposable[] {
   const apply = () => {
     const bytes = readSearchCacheBytes();
     cache.useDisk(bytes > 0 ? folder : undefined, bytes);
@@ -136,7 +135,7 @@ export function openHit(viewer: TrajectoryViewerProvider, hit: RunHit): Promise<
 }
 
 /** The run of the workspace to search (a model folder with step files); asks which when there are several. */
-async function pickRun(runs: RunsModel): Promise<string | undefined> {
+async function pickRun(runs: WorkspaceRuns): Promise<string | undefined> {
   const run = await pickWorkspaceRun(runs, {
     title: 'svc: Search Run: which run?',
     having: 'with step files',

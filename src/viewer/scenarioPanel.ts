@@ -24,9 +24,8 @@ import { readTrajectoryAt, resolveRun, scenarioHistory, scenarioOf, scenariosInF
 import { FromScenario, type ToScenario } from './scenarioProtocol';
 import { transcript } from './transcript';
 import { trajectoryView } from './views';
-import type { RunsModel } from '../runs/model';
-import { pickWorkspaceRun } from '../runs/pick';
-import { runSteps } from '../runs/discovery';
+import { pickWorkspaceRun, type WorkspaceRuns } from '../ui/runPick';
+import { runSteps } from '../files/runs';
 import type { StepFile } from '../files/stepShares';
 
 export const SCENARIO_VIEW = 'svc.scenario';
@@ -69,7 +68,7 @@ export class ScenarioPanels implements vscode.Disposable {
     private readonly errors: ErrorPresenter,
     private readonly transcripts: TranscriptStore,
     /** The workspace's runs (the Runs view's), for the palette's run pick. */
-    private readonly runs?: RunsModel,
+    private readonly runs?: WorkspaceRuns,
   ) {}
 
   register(): vscode.Disposable[] {

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { bandOf, binsOf, QUANTILES, quantile } from '../../../src/dashboard/shared/distribution';
-import { findRuns, runSteps } from '../../../src/runs/discovery';
+import { findRuns, runSteps } from '../../../src/files/runs';
 import { DistributionFeed } from '../../../src/dashboard/distributionFeed';
 import { StepDistribution } from '../../../src/dashboard/shared/distribution';
 import type { ToWebview } from '../../../src/dashboard/shared/protocol';

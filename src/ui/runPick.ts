@@ -7,8 +7,14 @@
  */
 import * as vscode from 'vscode';
 import { InputError } from '../api';
-import type { Run } from './discovery';
-import type { RunsModel } from './model';
+import type { Run } from '../files/runs';
+
+/** The workspace's runs as the pick needs them (the Runs view's model is one). */
+export interface WorkspaceRuns {
+  /** Settles once the workspace folders have been looked through. */
+  whenScanned(): Promise<void>;
+  readonly runs: readonly Run[];
+}
 
 export interface RunPick {
   /** The pick's title ("svc: Search Run: which run?"). */
@@ -24,7 +30,7 @@ export interface RunPick {
 export const WHAT_A_RUN_IS = 'A run is the folder ART\'s training client writes: .art/<project>/models/<model>/ with history.jsonl and trajectories/<split>/<step>.parquet';
 
 /** The run to work on: the only one, or the one picked (undefined: the pick was closed). */
-export async function pickWorkspaceRun(model: RunsModel, o: RunPick): Promise<Run | undefined> {
+export async function pickWorkspaceRun(model: WorkspaceRuns, o: RunPick): Promise<Run | undefined> {
   await model.whenScanned();
   const runs = model.runs.filter(o.filter);
   if (!runs.length) {
