@@ -11,6 +11,7 @@ import { chooseSteps, listStepFiles } from '../files/stepShares';
 import { toDistribution, type StepStatsCache } from './stepStats';
 import type { StepDistribution } from './shared/distribution';
 import type { ToWebview } from './shared/protocol';
+import type { StepReadPriority } from './stepReadPriority';
 
 const BATCH_MS = 100;
 /** Steps per split drawn at most (the newest). */
@@ -36,6 +37,8 @@ export class DistributionFeed {
     readonly modelDir: string,
     private readonly cache: StepStatsCache,
     private readonly post: (m: Extract<ToWebview, { type: 'distribution' }>) => void,
+    /** Held while this reads, so that the trainable-share scan of the same run waits (released once every split was read). */
+    private readonly priority?: StepReadPriority,
   ) {}
 
   /** A fresh webview: everything goes again. */
@@ -57,14 +60,21 @@ export class DistributionFeed {
     }
     const ac = new AbortController();
     this.running = ac;
+    const release = this.priority?.hold();
     try {
       do {
         this.again = false;
         await this.pass(ac.signal);
       } while (this.again && !ac.signal.aborted);
+      // Every split read: the share scan may start (stopped before, it waits for the next start).
+      if (!ac.signal.aborted) this.priority?.firstReadDone();
     } catch (e) {
-      if (!ac.signal.aborted) throw e;
+      if (!ac.signal.aborted) {
+        this.priority?.firstReadDone();
+        throw e;
+      }
     } finally {
+      release?.();
       if (this.running === ac) this.running = undefined;
     }
   }

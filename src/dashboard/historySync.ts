@@ -12,6 +12,7 @@ import { background } from '../common/background';
 import { dict } from '../api/dict';
 import { NotARegularFile, openRegular } from '../common/regular';
 import { StepShareScanner } from '../files/stepShares';
+import { StepReadPriority } from './stepReadPriority';
 
 /** A file dashboard's panel key. */
 export const FILE_KEY = 'file:';
@@ -86,6 +87,12 @@ export class HistorySync extends Disposable implements DashboardSource {
   private onRows: (() => void) | undefined;
   /** The step files' trainable counts (`trainable/*` series), read after the history, in the background. */
   readonly stepShares: StepShareScanner;
+  /**
+   * The reward distribution's reads of the step files go before the share scan (its panel's feed
+   * holds this while it reads); with `distributionFirst`, the scan starts only once the
+   * distribution of every split was read.
+   */
+  readonly stepReads: StepReadPriority;
   private sharesRunning: Promise<void> | undefined;
   private sharesAgain: boolean | undefined;
   private readonly sharesAbort = new AbortController();
@@ -96,12 +103,14 @@ export class HistorySync extends Disposable implements DashboardSource {
     readonly fsPath: string,
     readonly file: string,
     private readonly log: Logger,
+    options: { distributionFirst?: boolean } = {},
   ) {
     super();
     this.modelId = FILE_KEY + fsPath;
     this.modelDir = path.dirname(fsPath);
     this.title = `${path.basename(this.modelDir)} (${path.basename(fsPath)})`;
-    this.stepShares = new StepShareScanner(this.modelDir);
+    this.stepReads = new StepReadPriority(options.distributionFirst);
+    this.stepShares = new StepShareScanner(this.modelDir, {}, this.stepReads);
     this._register({ dispose: () => this.unwatch() });
     this._register({ dispose: () => this.sharesAbort.abort() });
   }

@@ -94,7 +94,7 @@ export class Dashboards extends Disposable implements DashboardHost {
           return;
         }
         if (modelId.startsWith(FILE_KEY)) {
-          const history = new HistorySync(modelId.slice(FILE_KEY.length), vscode.workspace.asRelativePath(modelId.slice(FILE_KEY.length)), this.log);
+          const history = new HistorySync(modelId.slice(FILE_KEY.length), vscode.workspace.asRelativePath(modelId.slice(FILE_KEY.length)), this.log, { distributionFirst: !!this.stepStats });
           this.adoptSource(panel, history);
           return;
         }
@@ -139,7 +139,8 @@ export class Dashboards extends Disposable implements DashboardHost {
       existing.reveal();
       return existing;
     }
-    const history = new HistorySync(file.fsPath, vscode.workspace.asRelativePath(file), this.log);
+    // Its panel reads the reward distribution (with the step numbers cache): that goes before the share scan.
+    const history = new HistorySync(file.fsPath, vscode.workspace.asRelativePath(file), this.log, { distributionFirst: !!this.stepStats });
     try {
       await history.load();
     } catch (e) {

@@ -9,6 +9,7 @@ import type { DashboardSource } from './source';
 import { background } from '../common/background';
 import type { StepStatsCache } from './stepStats';
 import { DistributionFeed } from './distributionFeed';
+import { StepReadPriority } from './stepReadPriority';
 
 /**
  * Rows per data message when a (re)loaded page gets everything at once: the numbers travel as one
@@ -71,7 +72,9 @@ export class DashboardPanel extends Disposable {
     super();
     this.focus = focus;
     const modelDir = (sync as { modelDir?: unknown }).modelDir;
-    if (typeof modelDir === 'string' && host.stepStats) this.feed = new DistributionFeed(modelDir, host.stepStats, (m) => this.post(m));
+    // A run's history: the distribution's reads go before its trainable-share scan (HistorySync.stepReads).
+    const stepReads = (sync as { stepReads?: unknown }).stepReads;
+    if (typeof modelDir === 'string' && host.stepStats) this.feed = new DistributionFeed(modelDir, host.stepStats, (m) => this.post(m), stepReads instanceof StepReadPriority ? stepReads : undefined);
     panel.iconPath = vscode.Uri.joinPath(host.extensionUri, 'media', 'svc.svg');
     panel.webview.options = webviewOptions(host.extensionUri);
     panel.webview.html = this.html();

@@ -83,10 +83,19 @@ export async function listStepFiles(modelDir: string, split = TRAIN_SPLIT): Prom
   return files.sort((a, b) => a.step - b.step);
 }
 
-/** The verdict summary of one step file (every group through groupVerdict). */
-export async function stepSummary(file: string, signal?: AbortSignal): Promise<VerdictSummary> {
+/** Reads that go first: while `held`, a scan waits (`clear`) between its files and between the groups of a file. */
+export interface ReadsFirst {
+  readonly held: boolean;
+  clear(signal?: AbortSignal): Promise<void>;
+}
+
+/** The verdict summary of one step file (every group through groupVerdict); waits between groups while `first` is held. */
+export async function stepSummary(file: string, signal?: AbortSignal, first?: ReadsFirst): Promise<VerdictSummary> {
   const s = emptySummary();
-  for await (const g of readTrajectoryGroups(file, { signal, trusted: true })) addToSummary(s, groupVerdict(JSON.parse(g.json)));
+  for await (const g of readTrajectoryGroups(file, { signal, trusted: true })) {
+    addToSummary(s, groupVerdict(JSON.parse(g.json)));
+    if (first?.held) await first.clear(signal);
+  }
   return s;
 }
 
@@ -170,7 +179,8 @@ export interface StepShareRow {
  * The training dashboard's reader of the step files: each scan lists the `train` split and reads
  * only the step files that are new or changed (size or time) since the last, within the caps, one
  * file at a time with a turn of the event loop between files. The dashboard runs it in the
- * background after the history was read, never in the read itself.
+ * background after the history was read, never in the read itself, and after the reward
+ * distribution's reads (`first`: while they hold it, the scan waits between files and groups).
  */
 export class StepShareScanner {
   private readonly known = new Map<string, string>();
@@ -181,6 +191,7 @@ export class StepShareScanner {
   constructor(
     readonly modelDir: string,
     private readonly caps: { maxFiles?: number; maxBytes?: number } = {},
+    private readonly first?: ReadsFirst,
   ) {}
 
   /** Reads every step file again at the next scan (the series was cleared). */
@@ -203,6 +214,8 @@ export class StepShareScanner {
       signature = 'none';
     }
     if (!options.force && signature === this.folderSignature) return { rows: [], errors: [] };
+    // The reward distribution's reads first: the listing below is taken after them.
+    await this.first?.clear(options.signal);
     this.folderSignature = signature;
     const { chosen, cut } = chooseSteps(await listStepFiles(this.modelDir), this.caps);
     const rows: StepShareRow[] = [];
@@ -210,11 +223,12 @@ export class StepShareScanner {
     for (const f of chosen) {
       const sig = `${f.bytes}:${f.mtimeMs}`;
       if (this.known.get(f.path) === sig) continue;
+      await this.first?.clear(options.signal);
       options.signal?.throwIfAborted();
       this.known.set(f.path, sig);
       this.reads++;
       try {
-        rows.push({ step: f.step, metrics: stepMetrics(await stepSummary(f.path, options.signal)) });
+        rows.push({ step: f.step, metrics: stepMetrics(await stepSummary(f.path, options.signal, this.first)) });
       } catch (e) {
         if (options.signal?.aborted) throw e;
         errors.push({ file: f.path, error: e instanceof Error ? e.message : String(e) });

@@ -8,6 +8,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { RunNode } from '../../../src/runs/provider';
+import type { HistorySync } from '../../../src/dashboard/historySync';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 import { api, waitFor } from './helpers';
 
@@ -142,6 +143,16 @@ describe('Runs view and the reward distribution per step (issue 31)', function (
     const key = await vscode.commands.executeCommand<string>(cmd.command, ...(cmd.arguments ?? []));
     const panel = a.dashboards.panel(key);
     assert.ok(panel, 'the dashboard of the run\'s history.jsonl');
+    // The distribution's reads go before the trainable-share scan (which decodes every train step
+    // file whole): the train step files it had scanned when each split's last message was posted.
+    const sync = panel.sync as HistorySync;
+    const scannedAtDone: string[] = [];
+    const webview = panel.panel.webview;
+    const postMessage = webview.postMessage.bind(webview);
+    webview.postMessage = (m: { type?: string; done?: boolean; split?: string }) => {
+      if (m?.type === 'distribution' && m.done) scannedAtDone.push(`${m.split}: ${sync.stepShares.reads}`);
+      return postMessage(m);
+    };
     await waitFor('the distribution of both splits', () => {
       const d = panel.lastDistribution;
       return !!d && d.splits.length === 2 && d.splits[0]!.steps.length === 2 && d.splits[1]!.steps.length === 1;
@@ -157,6 +168,9 @@ describe('Runs view and the reward distribution per step (issue 31)', function (
     assert.strictEqual(val!.split, 'val');
     assert.deepStrictEqual([val!.lo, val!.hi], [0.1, 0.2]);
     assert.strictEqual(train!.errors, 0);
+    assert.deepStrictEqual(scannedAtDone, ['train: 0', 'val: 0'], 'no step file scanned for the trainable share before every split\'s distribution was read');
+    await waitFor('the trainable-share scan after the distribution', () => sync.stepShares.reads === 2 && !sync.sharesScan, 30_000);
+    webview.postMessage = postMessage;
   });
 
   it('opens a step filtered to a reward band (a cell of the distribution; { file, reward } when scripted)', async () => {

@@ -6,6 +6,10 @@ import * as path from 'node:path';
 import { Logger } from '../../../src/common/logger';
 import { HistorySync } from '../../../src/dashboard/historySync';
 import type { SourceAppend } from '../../../src/dashboard/source';
+import { DistributionFeed } from '../../../src/dashboard/distributionFeed';
+import { StepReadPriority } from '../../../src/dashboard/stepReadPriority';
+import { StepStatsCache } from '../../../src/dashboard/stepStats';
+import { StepShareScanner } from '../../../src/files/stepShares';
 import { writeArtParquet } from '../../fixtures/art/parquet';
 
 // The training dashboard of a history.jsonl charts what each step would train on (issue 30 item 4):
@@ -100,5 +104,61 @@ describe('HistorySync: the trainable series from the step files', () => {
     assert.deepEqual(at(s, 3), [0, 0, 0, 0, 0.4]);
     assert.equal(s.stepShares.reads, 3, 'only the new step file was read');
     assert.deepEqual(at(s, 1), [1, 2, 0.5, 0.5, 0.5]);
+  });
+
+  // Issue 31 item 2: the share scan decodes every train step file in full on the dashboard's event
+  // loop; the reward distribution (small columns) is read first. Order, not time: what the scan had
+  // read when each distribution message was posted.
+  const RUN = String.raw`
+import json, os, sys
+model = sys.argv[1]
+def T(r):
+    return {"messages_and_choices": [{"role": "user", "content": "2+2?"}, {"role": "assistant", "content": "4"}], "reward": r, "metrics": {}, "metadata": {}, "logs": []}
+for split, steps in (("train", 3), ("val", 2)):
+    os.makedirs(os.path.join(model, "trajectories", split))
+    for s in range(1, steps + 1):
+        with open(os.path.join(model, "trajectories", split, "%04d.jsonl" % s), "w") as f:
+            f.write(json.dumps({"trajectories": [T(s / 10), T(1.0)], "exceptions": [], "metadata": {}, "metrics": {}, "logs": []}) + "\n")
+with open(os.path.join(model, "history.jsonl"), "w") as f:
+    for s in range(1, 4):
+        f.write(json.dumps({"step": s, "train/reward": s / 10}) + "\n")
+`;
+
+  it('reads the reward distribution of every split before the share scan reads a step file, then the scan completes', async () => {
+    const run = path.join(dir, '.art', 'demo', 'models', 'first');
+    execFileSync('python3', ['-c', RUN, run]);
+    const s = new HistorySync(path.join(run, 'history.jsonl'), 'history.jsonl', log, { distributionFirst: true });
+    try {
+      await s.load();
+      await s.check();
+      // A scan that does not wait has had its chance to start (the assertion below is on order).
+      await sleep(300);
+      const events = [`before the distribution: ${s.stepShares.reads} step files scanned`];
+      const feed = new DistributionFeed(run, new StepStatsCache(), (m) => events.push(`${m.split} ${m.steps.length} steps${m.done ? ', done' : ''}: ${s.stepShares.reads} step files scanned`), s.stepReads);
+      await feed.start();
+      await settle(s);
+      assert.deepEqual(events, ['before the distribution: 0 step files scanned', 'train 3 steps, done: 0 step files scanned', 'val 2 steps, done: 0 step files scanned']);
+      assert.equal(s.stepShares.reads, 3, 'the share scan read every train step file after the distribution');
+      assert.deepEqual(at(s, 3), [0, 0, 0, 0, 0.3], 'the trainable series of step 3 (plain messages, no choice with logprobs: nothing would train)');
+    } finally {
+      s.dispose();
+    }
+  });
+
+  it('the share scan waits between step files while the distribution holds the priority', async () => {
+    const run = path.join(dir, '.art', 'demo', 'models', 'second');
+    execFileSync('python3', ['-c', RUN, run]);
+    const priority = new StepReadPriority();
+    const release = priority.hold();
+    const scanner = new StepShareScanner(run, {}, priority);
+    let finished = false;
+    const scan = scanner.scan().then((r) => ((finished = true), r));
+    await sleep(300);
+    const heldReads = scanner.reads;
+    const heldFinished = finished;
+    release();
+    const found = await scan;
+    assert.deepEqual({ heldReads, heldFinished }, { heldReads: 0, heldFinished: false }, 'nothing scanned while held');
+    assert.deepEqual(found.rows.map((r) => r.step), [1, 2, 3]);
   });
 });
