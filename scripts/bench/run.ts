@@ -20,6 +20,7 @@ import { benchRender } from './render';
 import { BENCH_KEY } from './keys';
 import { viewerBench } from './viewer';
 import { viewerParquetBench } from './viewerParquet';
+import { viewerInspectBench } from './viewerInspect';
 import { distributionBench, distributionHostBench } from './distribution';
 import { verdictBench } from './verdicts';
 import { tokenBench, tokenStripHostBench } from './tokens';
@@ -52,6 +53,8 @@ const hostOnly = hostRuns && process.argv.includes('--host-only');
 const clientOnly = process.argv.includes('--client-only');
 /** Alternating fresh-window runs of the 1 GiB Parquet viewer figure, per host. */
 const VIEWER_PARQUET_RUNS = Number(process.env.SVC_BENCH_VIEWER_RUNS) || 5;
+/** The same for the 1.1 GB Inspect log against the 3-sample one (issue 32), per host. */
+const VIEWER_INSPECT_RUNS = Number(process.env.SVC_BENCH_VIEWER_RUNS) || 3;
 /**
  * The VS Code hosts the host figures run on: every host (VS Code 1.100 on Node 20, 1.139 on Node 24),
  * or the one SVC_HOST names. Each host section runs once per host; its rows are labelled with the
@@ -920,6 +923,9 @@ async function main() {
     for (const v of await onAllCpus(() => viewerBench(UPLOAD_MB))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     console.log(`\nthe trajectory viewer on a 1 GiB ART Parquet step file (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => viewerParquetBench(1, VIEWER_PARQUET_RUNS))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 1.2×' : '');
+    // An Inspect AI log (issue 32): the 1.1 GB 20,000-sample .eval of section 4d against the 3-sample one, where the user waits.
+    console.log(`\nthe trajectory viewer on a 1.1 GB Inspect AI .eval log (${hostLabel(hostSpec)})`);
+    for (const v of await onAllCpus(() => viewerInspectBench(20_000, VIEWER_INSPECT_RUNS))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note, v.what.startsWith('viewer: first group') ? '≤ 2×' : '');
     console.log(`\nthe token strip of a 32k-token turn in the viewer (${hostLabel(hostSpec)})`);
     for (const v of await onAllCpus(() => tokenStripHostBench(6))) row(v.what, v.value, v.baselineName, v.baseline, v.ratio, v.note);
     // The reward distribution per step on a run's dashboard (issue 31), until drawn: the 200 step
