@@ -19,7 +19,7 @@ const walkthroughMedia = (manifest.contributes.walkthroughs ?? []).flatMap((w) =
 // So must the chat skills (VS Code 1.139's chatSkills: a SKILL.md in a folder named as the skill).
 const chatSkills = (manifest.contributes.chatSkills ?? []).map((s) => path.posix.normalize(s.path));
 // Every webview page the extension loads must ship too (a missing one is a blank panel).
-const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'threadDetails', 'scenario'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia, ...chatSkills];
+const required = ['dist/extension.js', 'dist/core.js', 'dist/mcp.js', 'api/svc.d.ts', ...['viewer', 'dashboard', 'compare', 'threadDetails', 'scenario'].flatMap((w) => [`dist/webview/${w}.js`, `dist/webview/${w}.css`]), manifest.icon, ...walkthroughMedia, ...chatSkills];
 
 const allowed = [/^dist\/(extension|core|mcp)\.js$/, /^api\/svc\.d\.ts$/, /^dist\/webview\/[\w-]+\.(js|css)$/, /^dist\/trajectories\.schema\.json$/, /^media\/[^/]+$/, /^media\/walkthrough\/[\w-]+\.md$/, /^skills\/[a-z0-9-]+\/SKILL\.md$/, /^package\.json$/, /^package\.nls\.json$/, /^README\.md$/, /^CHANGELOG\.md$/, /^LICENSE(\.txt)?$/];
 

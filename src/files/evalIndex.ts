@@ -10,7 +10,7 @@
  */
 import type { Problem } from './problems';
 import type { BuildOptions, ReadGroup } from './groupIndex';
-import { EvalLog, EvalLogError, type EvalSampleSummary } from './inspectEval';
+import { EvalLog, EvalLogError, isListedOnly, type EvalSampleSummary } from './inspectEval';
 import { groupOf, Lost, scoreValue } from './inspectArt';
 import { ZipError } from './zip';
 import { groupStats } from './model';
@@ -133,7 +133,7 @@ export class EvalIndex {
     );
   }
 
-  /** Group `i`'s stats from the summaries read so far (an epoch not summarised yet counts as a trajectory without a reward). */
+  /** Group `i`'s stats from its epochs' summaries; none while any epoch's summary is unread (its epochs count as trajectories without a reward). */
   stats(i: number): GroupStats {
     return this.statsAndRewards(i).stats;
   }
@@ -142,6 +142,14 @@ export class EvalIndex {
     const g = this.log?.samples[i];
     const rewards: number[] = [];
     let exceptions = 0;
+    // A group with an epoch whose summary is not read (still being read, the summaries stopped
+    // partway, or the log has none for it) shows no scores: a mean over some of its epochs would
+    // look like the group's.
+    if (g?.epochs.some(isListedOnly)) {
+      const stats = groupStats([], 0);
+      stats.count = g.epochs.length;
+      return { stats, rewards };
+    }
     for (const s of g?.epochs ?? []) {
       if (s.error) exceptions++;
       else {

@@ -100,6 +100,11 @@ class Listed {
 }
 const listedOnly = { has: (s: EvalSampleSummary) => s instanceof Listed };
 
+/** Whether `s` is an epoch listed from its entry name whose summary has not been read. */
+export function isListedOnly(s: EvalSampleSummary): boolean {
+  return listedOnly.has(s);
+}
+
 /** Work between yields while the entry names are listed. */
 const SLICE_MS = 8;
 

@@ -21,8 +21,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, stat, statfs, utimes, type FileHandle } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, statfs, utimes, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { openRegular } from '../common/regular';
 import { asCachedGroup, Corrupt, groupRecord, isHeader, isProblem, MAGIC, MAX_RECORD, readExact, RecordReader, TRAILER, TRAILER_BYTES } from './diskCacheFormat';
 import type { CachedGroup, FileSink } from './searchCache';
 import type { RunProblem } from './runSearch';
@@ -71,7 +72,8 @@ export class SearchDiskCache {
     const entry = this.entryPath(file);
     let fh: FileHandle;
     try {
-      fh = await open(entry, 'r');
+      // A regular file within the budget only: a pipe or device at the entry's path is a miss, never a wait.
+      fh = (await openRegular(entry, this.budget)).handle;
     } catch {
       return { kind: 'miss' };
     }

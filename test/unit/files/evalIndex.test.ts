@@ -107,6 +107,22 @@ describe('files/evalIndex: an Inspect log opens from its central directory (issu
     }
   });
 
+  it('summaries that stop partway leave a group with an unread epoch without scores, not a mean of the epochs read', async () => {
+    // 2 samples × 2 epochs; the 4th summary (sample 2, epoch 2) is damaged: sample 1's are read, sample 2 has one of two.
+    const path = writeEval(join(dir(), 'partsum.eval'), { samples: 2, epochs: 2, break_summary: 3 });
+    const { index, built } = await openToFirstGroup(path, Promise.resolve());
+    try {
+      await built;
+      assert.match(index.shapeError ?? '', /entry summaries\.json, field \[3\]\.epoch/);
+      // The writer scores sample 1's epochs "C" then "I" (1 and 0); sample 2's first epoch was read, its second not.
+      assert.deepEqual(index.row(0).rewards, [1, 0]);
+      assert.deepEqual(index.row(1).rewards, [], 'no rewards from half of a group');
+      assert.deepEqual({ count: index.row(1).stats.count, mean: index.row(1).stats.mean, min: index.row(1).stats.min }, { count: 2, mean: null, min: null });
+    } finally {
+      await index.source.close();
+    }
+  });
+
   it('reads an unfinished log (journal) the same way: groups from the entries, scores from the journal files', async () => {
     const path = writeEval(join(dir(), 'journal.eval'), { samples: 3, epochs: 1, journal: true });
     const { index, built } = await openToFirstGroup(path, Promise.resolve());

@@ -3,7 +3,8 @@
 // A fresh SearchCache over the same folder stands for a restart: its memory is empty, so what it
 // does not read from a step file comes from the disk.
 import assert from 'node:assert/strict';
-import { cpSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runStepFiles, searchRun, type RunHit, type RunProblem, type RunSearchQuery, type StepFile } from '../../../src/search/runSearch';
 import { SearchCache } from '../../../src/search/searchCache';
@@ -134,6 +135,20 @@ describe('search/diskCache: the run search\'s disk cache', function () {
     for (const f of steps) garbage(f.file);
     const third = await collect(steps, { query: 'quito' }, diskCache(folder));
     assert.deepEqual([third.summary.fromDisk, third.hits], [n, first.hits]);
+  });
+
+  it('takes a pipe at an entry\'s path for a miss, at once (it would wait for a writer for ever)', async function () {
+    this.timeout(20_000);
+    const { steps, folder } = await fresh();
+    const first = await collect(steps, { query: 'quito' }, diskCache(folder));
+    const entry = diskCache(folder).disk!.entryPath(steps[2]!.file);
+    rmSync(entry);
+    execFileSync('mkfifo', [entry]);
+    const second = diskCache(folder);
+    const r = await collect(steps, { query: 'quito' }, second);
+    assert.deepEqual(r.hits, first.hits);
+    assert.equal(r.summary.fromDisk, n - 1, 'every other step file from the disk');
+    assert.equal(statSync(entry).isFile(), true, 'the entry rewritten as a file');
   });
 
   it('keeps the folder under its budget: least recently used first, never what the running search used', async () => {
