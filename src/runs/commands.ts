@@ -4,9 +4,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api';
 import { isTreeNode, treeNode } from '../ui/treeNodes';
 import { registerCommand } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { rewardBand } from '../viewer/provider';
 import { readRun, runSteps, type Run } from '../files/runs';
@@ -20,6 +22,9 @@ function resolvePath(p: string): string {
   return path.isAbsolute(p) || !folder ? path.resolve(p) : path.join(folder.fsPath, p);
 }
 
+const OPEN_DASHBOARD_ARGS = z.object({ dir: nonBlank() });
+const OPEN_STEP_ARGS = z.object({ file: nonBlank(), reward: z.unknown() });
+
 export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {
   const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
 
@@ -32,8 +37,7 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
       let dir: string | undefined;
       if (isTreeNode(arg) && (arg as RunNode).kind === 'run') dir = (arg as Extract<RunNode, { kind: 'run' }>).run.dir;
       else if (arg !== undefined && !isTreeNode(arg)) {
-        const d = (arg as { dir?: unknown } | null)?.dir;
-        if (typeof d !== 'string' || !d.trim()) throw new InputError('svc.runs.openDashboard takes { dir: the model folder of a run (.art/<project>/models/<model>) }.', { field: 'dir' });
+        const { dir: d } = parseArgs('svc.runs.openDashboard', OPEN_DASHBOARD_ARGS, arg, '{ dir: the model folder of a run (.art/<project>/models/<model>) }');
         dir = resolvePath(d);
       } else {
         dir = selected('run')?.run.dir;
@@ -54,8 +58,7 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
         return (arg as Extract<RunNode, { kind: 'step' }>).file.path;
       }
       if (arg !== undefined && !isTreeNode(arg)) {
-        const a = (arg ?? {}) as { file?: unknown; reward?: unknown };
-        if (typeof a.file !== 'string' || !a.file.trim()) throw new InputError('svc.runs.openStep takes { file: a step file, reward?: { min?, max? } }.', { field: 'file' });
+        const a = parseArgs('svc.runs.openStep', OPEN_STEP_ARGS, arg ?? {}, '{ file: a step file, reward?: { min?, max? } }');
         const reward = rewardBand(a.reward);
         const file = resolvePath(a.file);
         await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(reward ? { reward } : {}) });

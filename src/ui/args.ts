@@ -72,3 +72,8 @@ export function parseArgs<S extends z.ZodType>(command: string, schema: S, value
   const field = formatPath(first.path);
   throw new InputError(message, field ? { field } : {});
 }
+
+/** A string with at least one character that is not white space, kept as written (not trimmed). */
+export function nonBlank(): z.ZodString {
+  return z.string().refine((s) => s.trim() !== '', { error: (issue) => `${fieldName(issue.path)} must be a non-empty string` });
+}

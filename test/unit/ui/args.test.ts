@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { InputError } from '../../../src/api';
-import { parseArgs } from '../../../src/ui/args';
+import { nonBlank, parseArgs } from '../../../src/ui/args';
 
 /** The InputError parseArgs throws for `value`. */
 function refusal(schema: z.ZodType, value: unknown, usage?: string): InputError {
@@ -50,6 +50,13 @@ describe('ui/args: parseArgs', () => {
     assert.equal(refusal(schema, { file: 'a', when: 5 }).message, 'svc.example: "when" must be a date such as 2026-11-15.');
     const own = z.object({ x: z.string({ error: 'svc.example needs { x }.' }) });
     assert.equal(refusal(own, {}).message, 'svc.example needs { x }.');
+  });
+
+  it('nonBlank() refuses white space only and keeps the text as written', () => {
+    const own = z.object({ dir: nonBlank() });
+    assert.equal(refusal(own, { dir: ' \t' }).message, 'svc.example: "dir" must be a non-empty string.');
+    assert.equal(refusal(own, { dir: 4 }).message, 'svc.example: "dir" must be a string.');
+    assert.deepEqual(parseArgs('svc.example', own, { dir: ' a ' }), { dir: ' a ' });
   });
 
   it('refuses a value that is not an object, followed by what the command takes', () => {
