@@ -15,8 +15,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api/errors';
 import { registerCommand } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
 import { pickWorkspaceRun, type WorkspaceRuns } from '../ui/runPick';
@@ -83,23 +85,40 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
   ];
 }
 
+/** `{ lo?: number, hi?: number }`, finite numbers, no other key. */
+function range<L extends string, H extends string>(name: string, lo: L, hi: H) {
+  const ok = (v: unknown) => typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
+  return z.custom<Partial<Record<L | H, number>>>(ok, { error: `"${name}" must be { ${lo}?: number, ${hi}?: number }` }).optional();
+}
+
+const SEARCH_RUN_USAGE = '{ run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }';
+const SEARCH_RUN_ARGS = z
+  .object({
+    run: z.string().optional(),
+    files: z.array(z.string()).optional(),
+    query: z.string({ error: '"query" must be a non-empty string' }).min(1, { error: '"query" must be a non-empty string' }),
+    regex: z.boolean().optional(),
+    caseSensitive: z.boolean().optional(),
+    verdict: z.enum(VERDICTS as [Verdict, ...Verdict[]], { error: `"verdict" must be one of ${VERDICTS.join(', ')}` }).optional(),
+    steps: range('steps', 'from', 'to'),
+    reward: range('reward', 'min', 'max'),
+    split: z.string().optional(),
+    role: z.string().optional(),
+    tool: z.string().optional(),
+    limit: z.int({ error: '"limit" must be a positive integer' }).min(1, { error: '"limit" must be a positive integer' }).optional(),
+    open: z.int().min(0).optional(),
+  })
+  .refine((a) => (a.run === undefined) !== (a.files === undefined), { error: 'give exactly one of "run" (a run folder or its history.jsonl) and "files"', path: ['run'] });
+
 /** `{ run | files, query, ... }`: the hits, no prompt. */
 async function scripted(viewer: TrajectoryViewerProvider, arg: unknown): Promise<SearchRunResult> {
-  if (!arg || typeof arg !== 'object') throw new InputError('svc.searchRun takes { run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }.');
-  const a = arg as SearchRunArgs;
-  if ((a.run === undefined) === (a.files === undefined)) throw new InputError('svc.searchRun: give exactly one of "run" (a run folder or its history.jsonl) and "files".', { field: 'run' });
-  if (typeof a.query !== 'string' || !a.query) throw new InputError('svc.searchRun: "query" must be a non-empty string.', { field: 'query' });
-  if (a.verdict !== undefined && !VERDICTS.includes(a.verdict)) throw new InputError(`svc.searchRun: "verdict" must be one of ${VERDICTS.join(', ')}.`, { field: 'verdict' });
-  checkRange(a.steps, 'steps', 'from', 'to');
-  checkRange(a.reward, 'reward', 'min', 'max');
-  for (const k of ['split', 'role', 'tool'] as const) if (a[k] !== undefined && typeof a[k] !== 'string') throw new InputError(`svc.searchRun: "${k}" must be a string.`, { field: k });
+  const a = parseArgs('svc.searchRun', SEARCH_RUN_ARGS, arg, SEARCH_RUN_USAGE);
   const limit = a.limit ?? MAX_SHOWN;
-  if (!Number.isInteger(limit) || limit < 1) throw new InputError('svc.searchRun: "limit" must be a positive integer.', { field: 'limit' });
-  const files = a.run !== undefined ? await runStepFiles(resolve(String(a.run))) : filesAsSteps((Array.isArray(a.files) ? a.files : []).map((f) => resolve(String(f))));
+  const files = a.run !== undefined ? await runStepFiles(resolve(a.run)) : filesAsSteps((a.files ?? []).map(resolve));
   const hits: RunHit[] = [];
   const problems: RunProblem[] = [];
   let truncated = false;
-  const summary = await searchRun(files, { ...a, query: a.query }, {
+  const summary = await searchRun(files, a, {
     onHit: (h) => {
       if (hits.length >= limit) {
         truncated = true;
@@ -116,12 +135,6 @@ async function scripted(viewer: TrajectoryViewerProvider, arg: unknown): Promise
     await openHit(viewer, hit);
   }
   return { summary, hits, problems, truncated };
-}
-
-function checkRange(v: unknown, name: string, lo: string, hi: string): void {
-  if (v === undefined) return;
-  const ok = typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
-  if (!ok) throw new InputError(`svc.searchRun: "${name}" must be { ${lo}?: number, ${hi}?: number }.`, { field: name });
 }
 
 /** A path as given: absolute, or in the first workspace folder. */
