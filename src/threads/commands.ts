@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
 import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { registerCommand, scriptArgs } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
@@ -66,9 +68,8 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     }),
     // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
     registerCommand('svc.threads.show', (_how, arg?: unknown) => {
-      const a = (arg ?? {}) as { threadIds?: unknown; project?: unknown };
-      if (!Array.isArray(a.threadIds) || a.threadIds.length === 0 || !a.threadIds.every((t) => typeof t === 'string')) throw new InputError('svc.threads.show takes { threadIds: [...], project? }.', { field: 'threadIds' });
-      return showImportedThreads(model, panel, details, typeof a.project === 'string' ? a.project : model.project, a.threadIds as string[]);
+      const a = parseArgs('svc.threads.show', SHOW_ARGS, arg ?? {}, '{ threadIds: [...], project? }');
+      return showImportedThreads(model, panel, details, a.project ?? model.project, a.threadIds);
     }),
     registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
       const { row, project } = threadOf(arg);
@@ -91,20 +92,37 @@ export function showThreadDetails(panel: ThreadDetailsPanel, details: ThreadDeta
   return panel.show(project, row, { openJson: () => openThreadJson(details, project, row) });
 }
 
-const SORT_ARG_KEYS = ['field', 'direction'];
-const FILTER_ARG_KEYS = ['preset', 'after', 'before', 'threadIds'];
+const SHOW_ARGS = z.object({ threadIds: z.array(z.string()).min(1), project: z.string().optional() });
 
-/** Refuses anything but a plain object whose keys are all `allowed`, naming what is wrong. */
-function checkArgKeys(command: string, args: unknown, allowed: string[]): Record<string, unknown> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new InputError(`${command} takes an object argument with ${allowed.join(', ')}.`);
-  }
-  const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
-  if (unknown.length) {
-    throw new InputError(`${command}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${allowed.join(', ')}.`);
-  }
-  return args as Record<string, unknown>;
+/**
+ * An object of `shape`'s keys only: anything else is refused naming the unknown keys, and a value
+ * that is not an object names the keys the command takes.
+ */
+function argsObject<T extends z.core.$ZodLooseShape>(command: string, shape: T) {
+  const keys = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; use ${keys}`;
+      if (issue.code === 'invalid_type') return `${command} takes an object argument with ${keys}`;
+      return undefined;
+    },
+  });
 }
+
+const SORT_FIELDS = `use one of ${THREAD_SORT_FIELDS.join(', ')}`;
+const SORT_ARGS = argsObject('svc.threads.sortBy', {
+  field: z.enum(THREAD_SORT_FIELDS, { error: (issue) => (issue.input === undefined ? `A sort field is needed; ${SORT_FIELDS}` : `Unknown sort field ${JSON.stringify(issue.input)}; ${SORT_FIELDS}`) }),
+  direction: z.enum(['asc', 'desc'], { error: (issue) => `Unknown sort direction ${JSON.stringify(issue.input)}; use asc or desc` }).optional(),
+});
+
+/** A date bound: checked as a date by filterFromArgs; empty or null is no bound. */
+const dateBound = (name: string) => z.string({ error: `${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z` }).nullable().optional();
+const FILTER_ARGS = argsObject('svc.threads.filter', {
+  preset: z.enum(Object.keys(RELATIVE_PRESETS) as [RelativePreset, ...RelativePreset[]], { error: (issue) => `Unknown filter preset ${JSON.stringify(issue.input)}; use hour, day, week or month` }).optional(),
+  after: dateBound('after'),
+  before: dateBound('before'),
+  threadIds: z.array(z.string(), { error: 'threadIds must be a non-empty list' }).min(1, { error: 'threadIds must be a non-empty list' }).optional(),
+});
 
 /** The sort picker's items: the current order first, marked, then the others. */
 export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: SortBy })[] {
@@ -121,12 +139,8 @@ export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: Sor
 async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
   let next: SortBy | undefined;
   if (args !== undefined) {
-    const sort = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
-    if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(sort.field)) {
-      throw new InputError(`${sort.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(sort.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
-    }
-    if (sort.direction !== undefined && sort.direction !== 'asc' && sort.direction !== 'desc') throw new InputError(`Unknown sort direction ${JSON.stringify(sort.direction)}; use asc or desc.`);
-    next = { field: sort.field as SortBy['field'], direction: sort.direction === 'asc' ? 'asc' : 'desc' };
+    const sort = parseArgs('svc.threads.sortBy', SORT_ARGS, args);
+    next = { field: sort.field, direction: sort.direction ?? 'desc' };
   } else {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
     next = pick?.sort;
@@ -136,7 +150,7 @@ async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
 
 async function filter(model: ThreadsModel, args: unknown): Promise<void> {
   if (args !== undefined) {
-    await model.setFilter(filterFromArgs(checkArgKeys('svc.threads.filter', args, FILTER_ARG_KEYS) as FilterArgs));
+    await model.setFilter(filterFromArgs(parseArgs('svc.threads.filter', FILTER_ARGS, args) as FilterArgs));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
@@ -214,15 +228,18 @@ export async function showImportedThreads(model: ThreadsModel, panel: ThreadDeta
   await showThreadDetails(panel, details, project, row);
 }
 
+const SELECT_PROJECT_ARGS = z.object({
+  projectId: z.string({ error: 'projectId must be a string such as "acme/chatbot"' }).optional(),
+  scope: z.custom<SettingsScope>(isSettingsScope, { error: (issue) => `scope must be "user" or "workspace", not ${JSON.stringify(issue.input)}` }).optional(),
+});
+
 /** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */
 function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
   return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
     // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
-    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
-    if (args !== undefined && typeof args !== 'object') throw new InputError('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
-    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new InputError('svc.selectProject: projectId must be a string such as "acme/chatbot".');
-    let projectId = (args?.projectId as string | undefined)?.trim();
-    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
+    const raw = scriptArgs(arg);
+    const args = raw === undefined ? undefined : parseArgs('svc.selectProject', SELECT_PROJECT_ARGS, raw, '{ projectId: "<entity>/<project>", scope? }');
+    let projectId = args?.projectId?.trim();
     if (projectId === undefined) {
       if (args) throw new InputError('svc.selectProject needs { projectId }.');
       const current = connection.config.project;
@@ -233,7 +250,7 @@ function registerProjectCommand(connection: Connection, globalState: vscode.Meme
     if (!isProjectId(projectId)) throw new InputError(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`, { field: 'projectId' });
     // The project switched away from is remembered too, so the picker offers the way back.
     const previous = connection.config.project;
-    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
+    const scope = args?.scope ?? (how.interactive ? await pickScope('project') : 'user');
     if (!scope) return undefined;
     await writeSetting('project', projectId, scope);
     await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));

@@ -13,6 +13,12 @@ import { registerRunSearch } from '../../../src/search/command';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
+import { registerThreadCommands } from '../../../src/threads/commands';
+import type { ThreadsModel } from '../../../src/threads/model';
+import type { ThreadDetailsProvider } from '../../../src/threads/details';
+import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
+import type { Connection } from '../../../src/service/connection';
+import { FakeMemento } from '../../fakes/vscode';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -50,5 +56,26 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.searchRun', { run: 'm', query: 'x', limit: 0 }, /"limit" must be a positive integer/, 'limit');
     await refuses('svc.searchRun', { run: 'm', query: 'x', role: 1 }, /"role" must be a string/, 'role');
     await refuses('svc.searchRun', { files: ['a', 2], query: 'x' }, /"files\[1\]" must be a string/, 'files[1]');
+  });
+
+  it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
+    const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat' } as unknown as ThreadsModel;
+    subs.push(...registerThreadCommands(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
+    await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
+    await refuses('svc.threads.sortBy', { field: 'thread_id', direction: 'up' }, /Unknown sort direction "up"; use asc or desc/, 'direction');
+    await refuses('svc.threads.sortBy', { field: 'thread_id', order: 'asc' }, /^svc\.threads\.sortBy: unknown argument "order"; use field, direction\.$/);
+    await refuses('svc.threads.filter', 'day', /^svc\.threads\.filter takes an object argument with preset, after, before, threadIds\.$/);
+    await refuses('svc.threads.filter', { after: '2026-11-01', bogus: 1, other: 2 }, /unknown arguments "bogus", "other"; use preset, after, before, threadIds/);
+    await refuses('svc.threads.filter', { preset: 'year' }, /Unknown filter preset "year"; use hour, day, week or month/, 'preset');
+    await refuses('svc.threads.filter', { after: 20261101 }, /after must be a string such as 2026-11-15/, 'after');
+    await refuses('svc.threads.filter', { threadIds: [] }, /threadIds must be a non-empty list/, 'threadIds');
+    await refuses('svc.threads.show', { threadIds: [] }, /^svc\.threads\.show: "threadIds" must hold at least 1 item\. svc\.threads\.show takes \{ threadIds: \[\.\.\.\], project\? \}\.$/, 'threadIds');
+    await refuses('svc.threads.show', { threadIds: ['t', 4] }, /"threadIds\[1\]" must be a string/, 'threadIds[1]');
+    await refuses('svc.threads.show', { threadIds: ['t'], project: 5 }, /"project" must be a string/, 'project');
+    await refuses('svc.selectProject', { projectId: 5 }, /^svc\.selectProject: projectId must be a string such as "acme\/chatbot"\./, 'projectId');
+    await refuses('svc.selectProject', { projectId: 'acme/x', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
+    await refuses('svc.selectProject', 'acme/x', /svc\.selectProject takes \{ projectId: "<entity>\/<project>", scope\? \}/);
+    await refuses('svc.selectProject', { project: 'acme/x' }, /svc\.selectProject needs \{ projectId \}/);
   });
 });
