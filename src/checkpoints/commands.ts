@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError, NotFoundError, type ErrorFix } from '../api';
-import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import { writeSetting, type SettingsScope } from '../common/config';
 import { registerCommand, type Invocation, scriptArgs } from '../ui/commands';
+import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { treeNode } from '../ui/treeNodes';
 import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -46,10 +48,25 @@ async function checkModel(model: CheckpointsModel, connection: Connection, how: 
   }
 }
 
+/** A scripted `{ modelId, scope? }` (extra keys, such as a row's copied fields, are ignored). */
+const MODEL_ARGS = z.object({ modelId: nonBlank(), scope: settingsScope.optional() });
+const ADD_MODEL_ARGS = z.object({ modelId: z.string().optional(), scope: settingsScope.optional() });
+const ORDER_ARGS = z.object({ order: z.enum(['asc', 'desc'], { error: (issue) => `order must be "asc" or "desc", not ${JSON.stringify(issue.input)}` }).optional() });
+const COPY_ID_ARGS = z.object({ checkpointId: nonBlank() });
+
+/**
+ * The model a command is about: a row (a tree node, or a treeNode-wrapped fix's argument) as it
+ * is; a script's object parsed as `{ modelId, scope? }`.
+ */
+function modelArg(command: string, arg: unknown): ModelArg {
+  if (arg === undefined || arg === null) return undefined;
+  const script = scriptArgs(arg);
+  return script === undefined ? (arg as ModelArg) : parseArgs(command, MODEL_ARGS, script, 'a model row or { modelId, scope? }');
+}
+
 /** Writes svc.models where the user chose (asked when run from the UI; `scope` or user settings when scripted). */
 async function saveModels(how: Invocation, models: string[], arg: ModelArg): Promise<boolean> {
   const requested = arg && 'scope' in arg ? arg.scope : undefined;
-  if (requested !== undefined && !isSettingsScope(requested)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(requested)}.`);
   const scope = requested ?? (how.interactive ? await pickScope('models') : 'user');
   if (!scope) return false;
   // A setting that cannot be written is the presenter's to show (or the scripted caller's rejection).
@@ -66,10 +83,13 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
   return [
     // The title button: VS Code passes it the focused row, which means "as clicked with nothing":
     // the whole view. A script's { modelId } refreshes that model.
-    registerCommand('svc.checkpoints.refresh', (how, arg?: unknown) => refresh(how, modelIdOf(scriptArgs(arg) as ModelArg))),
+    registerCommand('svc.checkpoints.refresh', (how, arg?: unknown) => {
+      const script = scriptArgs(arg);
+      return refresh(how, script === undefined ? undefined : parseArgs('svc.checkpoints.refresh', MODEL_ARGS.partial(), script, '{ modelId? }').modelId);
+    }),
     // A model row's inline button, and an error row's click: that model.
-    registerCommand('svc.checkpoints.refreshModel', (how, arg?: ModelArg) => {
-      const id = modelIdOf(arg);
+    registerCommand('svc.checkpoints.refreshModel', (how, arg?: unknown) => {
+      const id = modelIdOf(modelArg('svc.checkpoints.refreshModel', arg));
       if (!id) throw new InputError('svc.checkpoints.refreshModel needs a model row or { modelId }.');
       return refresh(how, id);
     }),
@@ -78,17 +98,15 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
       return id ? model.loadMore(id, how) : undefined;
     }),
     registerCommand('svc.checkpoints.toggleOrder', (_how, arg?: unknown) => {
-      const args = scriptArgs(arg) as { order?: 'asc' | 'desc' } | undefined;
-      if (args?.order !== undefined && args.order !== 'asc' && args.order !== 'desc') throw new InputError(`order must be "asc" or "desc", not ${JSON.stringify(args.order)}.`);
+      const script = scriptArgs(arg);
+      const args = script === undefined ? undefined : parseArgs('svc.checkpoints.toggleOrder', ORDER_ARGS, script, '{ order?: "asc" | "desc" }');
       return model.setOrder(args?.order ?? (model.order === 'asc' ? 'desc' : 'asc'));
     }),
     registerCommand('svc.checkpoints.addModel', async (how, arg?: unknown) => {
       // A focused row (title button) is no argument: the prompt opens, as without one.
-      const args = scriptArgs(arg) as { modelId?: unknown; scope?: SettingsScope } | undefined;
-      if (args !== undefined && (typeof args !== 'object' || (args.modelId !== undefined && typeof args.modelId !== 'string'))) {
-        throw new InputError('svc.checkpoints.addModel takes { modelId: string, scope? }.');
-      }
-      let id = (args?.modelId as string | undefined)?.trim();
+      const script = scriptArgs(arg);
+      const args = script === undefined ? undefined : parseArgs('svc.checkpoints.addModel', ADD_MODEL_ARGS, script, '{ modelId: string, scope? }');
+      let id = args?.modelId?.trim();
       if (id === undefined) {
         if (args) throw new InputError('svc.checkpoints.addModel needs { modelId }.');
         id = await pickOrType('svc: Add a model', 'Model id', recent(globalState, RECENT_MODELS).filter((m) => !model.models.includes(m)));
@@ -104,11 +122,12 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
         await forgetRecent(globalState, RECENT_MODELS, id);
         throw e;
       }
-      if (!(await saveModels(how, [...model.models, id], args as ModelArg))) return;
+      if (!(await saveModels(how, [...model.models, id], args && { modelId: id, scope: args.scope }))) return;
       await pushRecent(globalState, RECENT_MODELS, id);
       if (checked?.empty) model.knownEmpty(id);
     }),
-    registerCommand('svc.checkpoints.removeModel', async (how, arg?: ModelArg) => {
+    registerCommand('svc.checkpoints.removeModel', async (how, raw?: unknown) => {
+      const arg = modelArg('svc.checkpoints.removeModel', raw);
       let id = modelIdOf(arg);
       if (!id) {
         if (arg) throw new InputError('svc.checkpoints.removeModel needs { modelId }.');
@@ -126,9 +145,9 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
     }),
     // A checkpoint row's inline button; scripted, { checkpointId }.
     registerCommand('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
-      const args = scriptArgs(arg) as { checkpointId?: unknown } | undefined;
-      const node = args === undefined ? (arg as CheckpointNode | undefined) : undefined;
-      const id = node?.kind === 'checkpoint' ? node.checkpoint.id : typeof args?.checkpointId === 'string' ? args.checkpointId : undefined;
+      const script = scriptArgs(arg);
+      const node = script === undefined ? (arg as CheckpointNode | undefined) : undefined;
+      const id = node ? (node.kind === 'checkpoint' ? node.checkpoint.id : undefined) : parseArgs('svc.checkpoints.copyId', COPY_ID_ARGS, script, 'a checkpoint row or { checkpointId }').checkpointId;
       if (!id) throw new InputError('svc.checkpoints.copyId takes a checkpoint row or { checkpointId }.');
       await vscode.env.clipboard.writeText(id);
       vscode.window.setStatusBarMessage('svc: copied the checkpoint id', 3000);

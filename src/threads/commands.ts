@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
-import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
+import { writeSetting } from '../common/config';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { registerCommand, scriptArgs } from '../ui/commands';
-import { parseArgs } from '../ui/args';
+import { parseArgs, settingsScope } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
@@ -230,7 +230,7 @@ export async function showImportedThreads(model: ThreadsModel, panel: ThreadDeta
 
 const SELECT_PROJECT_ARGS = z.object({
   projectId: z.string({ error: 'projectId must be a string such as "acme/chatbot"' }).optional(),
-  scope: z.custom<SettingsScope>(isSettingsScope, { error: (issue) => `scope must be "user" or "workspace", not ${JSON.stringify(issue.input)}` }).optional(),
+  scope: settingsScope.optional(),
 });
 
 /** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */

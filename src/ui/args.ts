@@ -77,3 +77,6 @@ export function parseArgs<S extends z.ZodType>(command: string, schema: S, value
 export function nonBlank(): z.ZodString {
   return z.string().refine((s) => s.trim() !== '', { error: (issue) => `${fieldName(issue.path)} must be a non-empty string` });
 }
+
+/** Where a setting is written: `"user"` or `"workspace"` (a scripted `scope`). */
+export const settingsScope = z.enum(['user', 'workspace'], { error: (issue) => `${issue.path?.length ? formatPath(issue.path) : 'scope'} must be "user" or "workspace", not ${JSON.stringify(issue.input)}` });

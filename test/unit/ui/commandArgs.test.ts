@@ -19,6 +19,8 @@ import type { ThreadDetailsProvider } from '../../../src/threads/details';
 import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
 import type { Connection } from '../../../src/service/connection';
 import { FakeMemento } from '../../fakes/vscode';
+import { registerCheckpointCommands } from '../../../src/checkpoints/commands';
+import type { CheckpointsModel } from '../../../src/checkpoints/model';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -77,5 +79,20 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.selectProject', { projectId: 'acme/x', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
     await refuses('svc.selectProject', 'acme/x', /svc\.selectProject takes \{ projectId: "<entity>\/<project>", scope\? \}/);
     await refuses('svc.selectProject', { project: 'acme/x' }, /svc\.selectProject needs \{ projectId \}/);
+  });
+
+  it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
+    const model = { models: [], order: 'desc', ready: false } as unknown as CheckpointsModel;
+    subs.push(...registerCheckpointCommands(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    await refuses('svc.checkpoints.toggleOrder', { order: 'up' }, /^svc\.checkpoints\.toggleOrder: order must be "asc" or "desc", not "up"\./, 'order');
+    await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
+    await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
+    await refuses('svc.checkpoints.addModel', { modelId: 'm', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
+    await refuses('svc.checkpoints.removeModel', { scope: 'user' }, /^svc\.checkpoints\.removeModel: "modelId" is needed \(a string\)\. svc\.checkpoints\.removeModel takes a model row or \{ modelId, scope\? \}\.$/, 'modelId');
+    await refuses('svc.checkpoints.removeModel', { modelId: 'm', scope: 'everywhere' }, /scope must be "user" or "workspace", not "everywhere"/, 'scope');
+    await refuses('svc.checkpoints.refreshModel', { modelId: '' }, /"modelId" must be a non-empty string/, 'modelId');
+    await refuses('svc.checkpoints.refresh', { modelId: 3 }, /^svc\.checkpoints\.refresh: "modelId" must be a string/, 'modelId');
+    await refuses('svc.checkpoints.copyId', { kind: 'checkpoint', checkpoint: { id: 'c-1' } }, /svc\.checkpoints\.copyId takes a checkpoint row or \{ checkpointId \}/, 'checkpointId');
+    assert.equal(await vscode.commands.executeCommand('svc.checkpoints.copyId', { checkpointId: 'c-42' }), 'c-42');
   });
 });
