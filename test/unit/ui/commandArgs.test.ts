@@ -21,6 +21,10 @@ import type { Connection } from '../../../src/service/connection';
 import { FakeMemento } from '../../fakes/vscode';
 import { registerCheckpointCommands } from '../../../src/checkpoints/commands';
 import type { CheckpointsModel } from '../../../src/checkpoints/model';
+import { registerDashboardCommands } from '../../../src/dashboard/commands';
+import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
+import type { Dashboards } from '../../../src/dashboard/manager';
+import type { CompareRuns } from '../../../src/dashboard/compare';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -94,5 +98,20 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.checkpoints.refresh', { modelId: 3 }, /^svc\.checkpoints\.refresh: "modelId" must be a string/, 'modelId');
     await refuses('svc.checkpoints.copyId', { kind: 'checkpoint', checkpoint: { id: 'c-1' } }, /svc\.checkpoints\.copyId takes a checkpoint row or \{ checkpointId \}/, 'checkpointId');
     assert.equal(await vscode.commands.executeCommand('svc.checkpoints.copyId', { checkpointId: 'c-42' }), 'c-42');
+  });
+
+  it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
+    subs.push(...registerDashboardCommands({} as Dashboards, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    subs.push(registerCompareCommand({} as CompareRuns, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
+    await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
+    await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
+    await refuses('svc.dashboard.open', { file: ' ' }, /"file" must be the path of a history\.jsonl file/, 'file');
+    await refuses('svc.dashboard.open', 'm-1', /svc\.dashboard\.open takes a Checkpoints tree item, \{ modelId, checkpointId\? \} or \{ file \}/);
+    await refuses('svc.dashboard.exportCsv', { modelId: 'm' }, /^svc\.dashboard\.exportCsv: "path" is needed \(a string\)\. svc\.dashboard\.exportCsv takes \{ modelId: string, path: string \}\.$/, 'path');
+    await refuses('svc.dashboard.exportCsv', { path: '/tmp/x.csv' }, /"modelId" is needed/, 'modelId');
+    await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }, { bogus: 1 }] }, /^svc\.dashboard\.compare: runs\[1\] must be \{ modelId: string \} or \{ file: string \}\./, 'runs[1]');
+    await refuses('svc.dashboard.compare', { runs: 'm, n' }, /"runs" must be a list\. svc\.dashboard\.compare takes \{ runs: /, 'runs');
+    await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }] }, /Compare Runs needs at least two runs: pass \{ runs: \[\.\.\.\] \} with two or more \(got 1\)/, 'runs');
   });
 });
