@@ -73,9 +73,12 @@ export function parseArgs<S extends z.ZodType>(command: string, schema: S, value
   throw new InputError(message, field ? { field } : {});
 }
 
-/** A string with at least one character that is not white space, kept as written (not trimmed). */
-export function nonBlank(): z.ZodString {
-  return z.string().refine((s) => s.trim() !== '', { error: (issue) => `${fieldName(issue.path)} must be a non-empty string` });
+/**
+ * A string with at least one character that is not white space, kept as written (not trimmed).
+ * `message`, when given, is the refusal of anything else.
+ */
+export function nonBlank(message?: string): z.ZodString {
+  return z.string(message ? { error: message } : undefined).refine((s) => s.trim() !== '', { error: (issue) => message ?? `${fieldName(issue.path)} must be a non-empty string` });
 }
 
 /** Where a setting is written: `"user"` or `"workspace"` (a scripted `scope`). */

@@ -57,6 +57,9 @@ describe('ui/args: parseArgs', () => {
     assert.equal(refusal(own, { dir: ' \t' }).message, 'svc.example: "dir" must be a non-empty string.');
     assert.equal(refusal(own, { dir: 4 }).message, 'svc.example: "dir" must be a string.');
     assert.deepEqual(parseArgs('svc.example', own, { dir: ' a ' }), { dir: ' a ' });
+    const said = z.object({ dir: nonBlank('"dir" must be a run folder') });
+    assert.equal(refusal(said, { dir: 4 }).message, 'svc.example: "dir" must be a run folder.');
+    assert.equal(refusal(said, { dir: '' }).message, 'svc.example: "dir" must be a run folder.');
   });
 
   it('refuses a value that is not an object, followed by what the command takes', () => {

@@ -25,6 +25,7 @@ import { registerDashboardCommands } from '../../../src/dashboard/commands';
 import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
 import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
+import { registerLinkCommands } from '../../../src/links/commands';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -113,5 +114,15 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }, { bogus: 1 }] }, /^svc\.dashboard\.compare: runs\[1\] must be \{ modelId: string \} or \{ file: string \}\./, 'runs[1]');
     await refuses('svc.dashboard.compare', { runs: 'm, n' }, /"runs" must be a list\. svc\.dashboard\.compare takes \{ runs: /, 'runs');
     await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }] }, /Compare Runs needs at least two runs: pass \{ runs: \[\.\.\.\] \} with two or more \(got 1\)/, 'runs');
+  });
+
+  it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
+    subs.push(...registerLinkCommands({ project: () => '', currentThread: () => undefined }));
+    await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" is needed \(a string\)\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
+    await refuses('svc.threads.copyLink', { threadId: 't', project: ' ' }, /^svc\.threads\.copyLink: "project" must be a project id such as acme\/chatbot\./, 'project');
+    await refuses('svc.threads.copyLink', { threadId: 't' }, /svc\.threads\.copyLink: no project is selected; pass \{ project \}/, 'project');
+    await refuses('svc.checkpoints.copyLink', { step: 3 }, /takes a model or checkpoint row, or \{ modelId, step\? \}/, 'modelId');
+    await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: 1.5 }, /^svc\.checkpoints\.copyLink: "step" must be a whole number of 0 or more, not 1\.5\./, 'step');
+    await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: -1 }, /"step" must be a whole number of 0 or more, not -1/, 'step');
   });
 });
