@@ -75,10 +75,12 @@ export function parseArgs<S extends z.ZodType>(command: string, schema: S, value
 
 /**
  * A string with at least one character that is not white space, kept as written (not trimmed).
- * `message`, when given, is the refusal of anything else.
+ * Anything else (missing, not a string, blank) is refused with `message`, by default
+ * `"<field>" must be a non-empty string`.
  */
 export function nonBlank(message?: string): z.ZodString {
-  return z.string(message ? { error: message } : undefined).refine((s) => s.trim() !== '', { error: (issue) => message ?? `${fieldName(issue.path)} must be a non-empty string` });
+  const error = (issue: { path?: PropertyKey[] }) => message ?? `${fieldName(issue.path)} must be a non-empty string`;
+  return z.string({ error }).refine((s) => s.trim() !== '', { error });
 }
 
 /** Where a setting is written: `"user"` or `"workspace"` (a scripted `scope`). */

@@ -55,7 +55,8 @@ describe('ui/args: parseArgs', () => {
   it('nonBlank() refuses white space only and keeps the text as written', () => {
     const own = z.object({ dir: nonBlank() });
     assert.equal(refusal(own, { dir: ' \t' }).message, 'svc.example: "dir" must be a non-empty string.');
-    assert.equal(refusal(own, { dir: 4 }).message, 'svc.example: "dir" must be a string.');
+    assert.equal(refusal(own, { dir: 4 }).message, 'svc.example: "dir" must be a non-empty string.');
+    assert.equal(refusal(own, {}).message, 'svc.example: "dir" must be a non-empty string.');
     assert.deepEqual(parseArgs('svc.example', own, { dir: ' a ' }), { dir: ' a ' });
     const said = z.object({ dir: nonBlank('"dir" must be a run folder') });
     assert.equal(refusal(said, { dir: 4 }).message, 'svc.example: "dir" must be a run folder.');

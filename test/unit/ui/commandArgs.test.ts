@@ -45,8 +45,8 @@ describe('scripted command arguments (parseArgs)', () => {
   it('svc.runs.openDashboard and svc.runs.openStep', async () => {
     subs.push(...registerRunsCommands({} as RunsModel, () => []));
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
-    await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" is needed \(a string\)/, 'dir');
-    await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
+    await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
+    await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
     await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: 2, max: 1 } }, /min 2 is above max 1/, 'reward');
   });
 
@@ -93,10 +93,10 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
     await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
     await refuses('svc.checkpoints.addModel', { modelId: 'm', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
-    await refuses('svc.checkpoints.removeModel', { scope: 'user' }, /^svc\.checkpoints\.removeModel: "modelId" is needed \(a string\)\. svc\.checkpoints\.removeModel takes a model row or \{ modelId, scope\? \}\.$/, 'modelId');
+    await refuses('svc.checkpoints.removeModel', { scope: 'user' }, /^svc\.checkpoints\.removeModel: "modelId" must be a non-empty string\. svc\.checkpoints\.removeModel takes a model row or \{ modelId, scope\? \}\.$/, 'modelId');
     await refuses('svc.checkpoints.removeModel', { modelId: 'm', scope: 'everywhere' }, /scope must be "user" or "workspace", not "everywhere"/, 'scope');
     await refuses('svc.checkpoints.refreshModel', { modelId: '' }, /"modelId" must be a non-empty string/, 'modelId');
-    await refuses('svc.checkpoints.refresh', { modelId: 3 }, /^svc\.checkpoints\.refresh: "modelId" must be a string/, 'modelId');
+    await refuses('svc.checkpoints.refresh', { modelId: 3 }, /^svc\.checkpoints\.refresh: "modelId" must be a non-empty string/, 'modelId');
     await refuses('svc.checkpoints.copyId', { kind: 'checkpoint', checkpoint: { id: 'c-1' } }, /svc\.checkpoints\.copyId takes a checkpoint row or \{ checkpointId \}/, 'checkpointId');
     assert.equal(await vscode.commands.executeCommand('svc.checkpoints.copyId', { checkpointId: 'c-42' }), 'c-42');
   });
@@ -109,7 +109,7 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
     await refuses('svc.dashboard.open', { file: ' ' }, /"file" must be the path of a history\.jsonl file/, 'file');
     await refuses('svc.dashboard.open', 'm-1', /svc\.dashboard\.open takes a Checkpoints tree item, \{ modelId, checkpointId\? \} or \{ file \}/);
-    await refuses('svc.dashboard.exportCsv', { modelId: 'm' }, /^svc\.dashboard\.exportCsv: "path" is needed \(a string\)\. svc\.dashboard\.exportCsv takes \{ modelId: string, path: string \}\.$/, 'path');
+    await refuses('svc.dashboard.exportCsv', { modelId: 'm' }, /^svc\.dashboard\.exportCsv: "path" must be a non-empty string\. svc\.dashboard\.exportCsv takes \{ modelId: string, path: string \}\.$/, 'path');
     await refuses('svc.dashboard.exportCsv', { path: '/tmp/x.csv' }, /"modelId" is needed/, 'modelId');
     await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }, { bogus: 1 }] }, /^svc\.dashboard\.compare: runs\[1\] must be \{ modelId: string \} or \{ file: string \}\./, 'runs[1]');
     await refuses('svc.dashboard.compare', { runs: 'm, n' }, /"runs" must be a list\. svc\.dashboard\.compare takes \{ runs: /, 'runs');
@@ -118,7 +118,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
     subs.push(...registerLinkCommands({ project: () => '', currentThread: () => undefined }));
-    await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" is needed \(a string\)\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
+    await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" must be a non-empty string\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
     await refuses('svc.threads.copyLink', { threadId: 't', project: ' ' }, /^svc\.threads\.copyLink: "project" must be a project id such as acme\/chatbot\./, 'project');
     await refuses('svc.threads.copyLink', { threadId: 't' }, /svc\.threads\.copyLink: no project is selected; pass \{ project \}/, 'project');
     await refuses('svc.checkpoints.copyLink', { step: 3 }, /takes a model or checkpoint row, or \{ modelId, step\? \}/, 'modelId');
