@@ -26,6 +26,7 @@ import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
 import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
 import { registerLinkCommands } from '../../../src/links/commands';
+import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -124,5 +125,17 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.checkpoints.copyLink', { step: 3 }, /takes a model or checkpoint row, or \{ modelId, step\? \}/, 'modelId');
     await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: 1.5 }, /^svc\.checkpoints\.copyLink: "step" must be a whole number of 0 or more, not 1\.5\./, 'step');
     await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: -1 }, /"step" must be a whole number of 0 or more, not -1/, 'step');
+  });
+
+  it('svc.followScenario and svc.compareTrajectories', async () => {
+    const panels = new ScenarioPanels(vscode.Uri.file('/ext'), {} as never, {} as never, {} as never);
+    subs.push(...panels.register());
+    await refuses('svc.followScenario', { run: '/runs/m' }, /^svc\.followScenario: "scenario" must be a non-empty string\. svc\.followScenario takes \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/, 'scenario');
+    await refuses('svc.followScenario', { run: '/runs/m', scenario: 's', key: 3 }, /"key" must be a non-empty string/, 'key');
+    await refuses('svc.followScenario', { file: 'a.parquet', group: -1, trajectory: 0 }, /"group" must be an integer from 0 \(0-based, as the file numbers it\)/, 'group');
+    await refuses('svc.followScenario', { scenarioId: 's' }, /^svc\.followScenario: give \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/);
+    await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0 } }, /^svc\.compareTrajectories: "left\.trajectory" must be an integer from 0/, 'left.trajectory');
+    await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0, trajectory: 1 }, right: 'b.jsonl' }, /"right" must be \{ file, group, trajectory \}/, 'right');
+    await refuses('svc.compareTrajectories', { left: { file: '', group: 0, trajectory: 1 } }, /"left\.file" must be a non-empty string/, 'left.file');
   });
 });
