@@ -10,7 +10,7 @@ import { isTreeNode, treeNode } from '../ui/treeNodes';
 import { registerCommand } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
-import { rewardBand } from '../viewer/provider';
+import { rewardBandArg } from '../viewer/provider';
 import { readRun, runSteps, type Run } from '../files/runs';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';
@@ -23,7 +23,7 @@ function resolvePath(p: string): string {
 }
 
 const OPEN_DASHBOARD_ARGS = z.object({ dir: nonBlank() });
-const OPEN_STEP_ARGS = z.object({ file: nonBlank(), reward: z.unknown() });
+const OPEN_STEP_ARGS = z.object({ file: nonBlank(), reward: rewardBandArg.optional() });
 
 export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {
   const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
@@ -59,9 +59,8 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
       }
       if (arg !== undefined && !isTreeNode(arg)) {
         const a = parseArgs('svc.runs.openStep', OPEN_STEP_ARGS, arg ?? {}, '{ file: a step file, reward?: { min?, max? } }');
-        const reward = rewardBand(a.reward);
         const file = resolvePath(a.file);
-        await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(reward ? { reward } : {}) });
+        await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(a.reward ? { reward: a.reward } : {}) });
         return file;
       }
       const step = selected('step');

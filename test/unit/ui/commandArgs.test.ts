@@ -48,7 +48,9 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
     await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
     await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
-    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: 2, max: 1 } }, /min 2 is above max 1/, 'reward');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: 2, max: 1 } }, /^svc\.runs\.openStep: "reward": min 2 is above max 1\./, 'reward');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: '0.5' } }, /"reward" must be \{ min\?: number, max\?: number \} \(finite numbers\)/, 'reward.min');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: 0.5 }, /"reward" must be \{ min\?: number, max\?: number \} \(finite numbers\)/, 'reward');
   });
 
   it('svc.searchRun', async () => {
