@@ -27,6 +27,8 @@ import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
 import { registerLinkCommands } from '../../../src/links/commands';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
+import { registerHarnessCommands } from '../../../src/harnesses/commands';
+import type { Logger } from '../../../src/common/logger';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -139,5 +141,13 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0 } }, /^svc\.compareTrajectories: "left\.trajectory" must be an integer from 0/, 'left.trajectory');
     await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0, trajectory: 1 }, right: 'b.jsonl' }, /"right" must be \{ file, group, trajectory \}/, 'right');
     await refuses('svc.compareTrajectories', { left: { file: '', group: 0, trajectory: 1 } }, /"left\.file" must be a non-empty string/, 'left.file');
+  });
+
+  it('svc.convertToArt and svc.openHarborJob', async () => {
+    subs.push(...registerHarnessCommands({} as Logger));
+    await refuses('svc.convertToArt', { source: 'job' }, /^svc\.convertToArt: "output" is needed \(a string\)\. svc\.convertToArt takes \{ source, output, reward\?, groupBy\? \}\.$/, 'output');
+    await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
+    await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
+    await refuses('svc.openHarborJob', { folder: 3 }, /^svc\.openHarborJob: "folder" must be a non-empty string\. svc\.openHarborJob takes \{ folder \}\.$/, 'folder');
   });
 });
