@@ -29,6 +29,8 @@ import { registerLinkCommands } from '../../../src/links/commands';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { registerHarnessCommands } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
+import { registerAuthCommands } from '../../../src/service/authCommands';
+import type { AuthDeps } from '../../../src/service/authCommands';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -149,5 +151,17 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
     await refuses('svc.openHarborJob', { folder: 3 }, /^svc\.openHarborJob: "folder" must be a non-empty string\. svc\.openHarborJob takes \{ folder \}\.$/, 'folder');
+  });
+
+  it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
+    subs.push(...registerAuthCommands({ connection: { client: {} } } as unknown as AuthDeps));
+    await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
+    await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
+    await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
+    await refuses('svc.signIn', { apiKey: 'k', useForModels: 'yes' }, /"useForModels" must be true or false/, 'useForModels');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.signIn', { apiKey: 'sk-secret-1234', oops: 1 })), (e: Error) => !e.message.includes('sk-secret'));
+    await refuses('svc.setBaseUrl', { baseUrl: 'https://svc.example.com', scope: 'folder' }, /^svc\.setBaseUrl: scope must be "user" or "workspace", not "folder"\./, 'scope');
+    await refuses('svc.setBaseUrl', { baseUrl: 8080 }, /^svc\.setBaseUrl: "baseUrl" must be a string\./, 'baseUrl');
+    await refuses('svc.setBaseUrl', { scope: 'user' }, /svc\.setBaseUrl needs \{ baseUrl \}/, 'baseUrl');
   });
 });
