@@ -31,6 +31,7 @@ import { registerHarnessCommands } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
 import { registerAuthCommands } from '../../../src/service/authCommands';
 import type { AuthDeps } from '../../../src/service/authCommands';
+import { WebUi } from '../../../src/webUi/commands';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -163,5 +164,15 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.setBaseUrl', { baseUrl: 'https://svc.example.com', scope: 'folder' }, /^svc\.setBaseUrl: scope must be "user" or "workspace", not "folder"\./, 'scope');
     await refuses('svc.setBaseUrl', { baseUrl: 8080 }, /^svc\.setBaseUrl: "baseUrl" must be a string\./, 'baseUrl');
     await refuses('svc.setBaseUrl', { scope: 'user' }, /svc\.setBaseUrl needs \{ baseUrl \}/, 'baseUrl');
+  });
+
+  it('svc.openInWebUi', async () => {
+    const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection, { project: '', findRow: () => undefined });
+    subs.push(...webUi.register());
+    await refuses('svc.openInWebUi', { ref: 5 }, /^svc\.openInWebUi: "ref" must be a string\. svc\.openInWebUi takes a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/, 'ref');
+    await refuses('svc.openInWebUi', { threadId: 't', project: ['acme/x'] }, /"project" must be a string/, 'project');
+    await refuses('svc.openInWebUi', 'thread-1', /svc\.openInWebUi: the argument must be an object/);
+    await refuses('svc.openInWebUi', { threadId: ' ' }, /^svc\.openInWebUi: pass a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/);
+    await refuses('svc.openInWebUi', { threadId: 't' }, /svc\.openInWebUi: no project: pass \{ threadId, project \} or select a project/, 'project');
   });
 });
