@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { localFiles, type Invocation } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import { LiveProblems } from '../ui/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorPresenter } from '../common/errors';
@@ -10,6 +12,9 @@ import { validateCallsFile, type CallsValidationSummary } from './reader';
 import { sendCallsFile } from './send';
 import { background } from '../common/background';
 import { withAbortableProgress } from '../common/progress';
+
+/** A scripted import's options (its files are localFiles'). */
+const IMPORT_ARGS = z.object({ files: z.unknown().optional(), itemsPerBatch: z.int().min(1).optional(), maxBatchBytes: z.int().min(1).optional() });
 
 export interface ImportArgs {
   files?: (string | vscode.Uri)[];
@@ -55,7 +60,8 @@ export class ImportManager implements vscode.Disposable {
   }
 
   async import(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<ImportReport> {
-    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], { openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
+    const dialog = { openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } };
+    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], dialog, (args) => parseArgs('svc.importCalls', IMPORT_ARGS, args));
     if (!call) return { status: 'aborted', files: [] };
     const { files, options: args } = call;
     const client = this.connection.signedInClient('svc.importCalls', 'trace');

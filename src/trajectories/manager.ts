@@ -1,8 +1,10 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError, NotFoundError } from '../api';
 import { background, setContext } from '../common/background';
 import { localFiles, type Invocation } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
@@ -17,6 +19,15 @@ import { validateTrajectoryFile } from '../files';
 import type { Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { RepeatError, SentUploads } from './sent';
 import { describeLines } from './upload';
+
+/** A scripted upload's options (its files are localFiles'): nothing is asked, so model and split are needed. */
+const UPLOAD_ARGS = z.object({
+  files: z.unknown().optional(),
+  modelId: nonBlank('no model: pass { modelId }'),
+  split: nonBlank('no split: pass { split }'),
+  maxRequestBytes: z.int().min(1).optional(),
+  allowRepeat: z.boolean({ error: 'allowRepeat must be true or false' }).optional(),
+});
 
 /** Failed uploads whose Retry Remaining is kept. */
 const MAX_PLANS = 20;
@@ -87,11 +98,7 @@ export class UploadManager implements vscode.Disposable {
       how,
       [a, b, c],
       { openLabel: 'Upload', title: 'svc: Upload trajectories', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } },
-      (args) => {
-        if (!args.modelId) throw new InputError('svc.uploadTrajectories: no model: pass { modelId }.', { field: 'modelId' });
-        if (!args.split) throw new InputError('svc.uploadTrajectories: no split: pass { split }.', { field: 'split' });
-        if (args.allowRepeat !== undefined && typeof args.allowRepeat !== 'boolean') throw new InputError('svc.uploadTrajectories: allowRepeat must be true or false.', { field: 'allowRepeat' });
-      },
+      (args) => parseArgs('svc.uploadTrajectories', UPLOAD_ARGS, args),
     );
     if (!call) return { status: 'aborted', files: [] };
     const { options: args } = call;

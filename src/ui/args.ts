@@ -33,7 +33,8 @@ function readableIssue(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type': {
       const kind = KINDS[issue.expected] ?? `a ${issue.expected}`;
-      return issue.input === undefined ? `${field} is needed (${kind})` : `${field} must be ${kind}`;
+      if (issue.input === undefined) return issue.expected === 'nonoptional' ? `${field} is needed` : `${field} is needed (${kind})`;
+      return `${field} must be ${kind}`;
     }
     case 'too_small': {
       const n = Number(issue.minimum);

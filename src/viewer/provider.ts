@@ -37,7 +37,7 @@ const notAnIndex = (issue: { path?: PropertyKey[]; input?: unknown }) => `${form
 const placeIndex = z.int({ error: notAnIndex }).min(-1, { error: notAnIndex }).optional();
 /** svc.openTrajectoryViewer's arguments object: the file is `filesFromArgs`' to read. */
 const OPEN_ARGS = z
-  .object({ file: z.unknown(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
+  .object({ file: z.unknown().optional(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
   .refine((a) => a.group !== undefined || (a.trajectory === undefined && a.message === undefined), { error: 'trajectory and message need a group', path: ['group'] });
 
 export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {

@@ -44,6 +44,7 @@ describe('ui/args: parseArgs', () => {
     assert.equal(refusal(schema, { file: 'a', ids: ['x', 7] }).message, 'svc.example: "ids[1]" must be a string.');
     assert.equal(refusal(schema, { file: 'a', left: { trajectory: 1.5 } }).message, 'svc.example: "left.trajectory" must be an integer.');
     assert.equal(refusal(schema, { file: 'a', bogus: 1 }).message, 'svc.example: unknown argument "bogus".');
+    assert.equal(refusal(z.object({ x: z.unknown().nonoptional() }), {}).message, 'svc.example: "x" is needed.');
   });
 
   it("keeps a schema's own message, prefixed with the command unless it names it", () => {

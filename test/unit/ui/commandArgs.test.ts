@@ -32,6 +32,8 @@ import type { Logger } from '../../../src/common/logger';
 import { registerAuthCommands } from '../../../src/service/authCommands';
 import type { AuthDeps } from '../../../src/service/authCommands';
 import { WebUi } from '../../../src/webUi/commands';
+import { registerUploadCommands } from '../../../src/trajectories/commands';
+import type { UploadManager } from '../../../src/trajectories/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -174,5 +176,15 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.openInWebUi', 'thread-1', /svc\.openInWebUi: the argument must be an object/);
     await refuses('svc.openInWebUi', { threadId: ' ' }, /^svc\.openInWebUi: pass a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/);
     await refuses('svc.openInWebUi', { threadId: 't' }, /svc\.openInWebUi: no project: pass \{ threadId, project \} or select a project/, 'project');
+  });
+
+  it('svc.uploadTrajectories.retryRemaining', async () => {
+    const asked: unknown[] = [];
+    const manager = { dispose() {}, retryRemaining: (args: unknown) => Promise.resolve(void asked.push(args)) } as unknown as UploadManager;
+    subs.push(...registerUploadCommands(manager));
+    await refuses('svc.uploadTrajectories.retryRemaining', { uncertain: 'all' }, /^svc\.uploadTrajectories\.retryRemaining: "uncertain" must be "skip" or "send", not "all"\./, 'uncertain');
+    await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining', { uncertain: 'send' });
+    await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
+    assert.deepEqual(asked, [{ uncertain: 'send' }, undefined]);
   });
 });
