@@ -5,7 +5,7 @@ import { writeSetting } from '../common/config';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { registerCommand, scriptArgs } from '../ui/commands';
-import { parseArgs, settingsScope } from '../ui/args';
+import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
 import { threadDetailsUri, type ThreadDetailsProvider } from './details';
@@ -13,8 +13,8 @@ import type { ThreadDetailsPanel } from './detailsPanel';
 import type { ThreadsModel } from './model';
 import type { ThreadNode } from './provider';
 
-/** A thread as commands receive it: a tree node, or `{ threadId }` when scripted. */
-type ThreadArg = ThreadNode | { threadId: string } | undefined;
+/** A thread as a script names it (a row of the view is a tree node). */
+const THREAD_ARGS = z.object({ threadId: nonBlank('select a thread in the Threads view first, or pass { threadId }') });
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
@@ -24,24 +24,25 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
    * by its fields) carries its row, so a click still works while the view reloads; a scripted
    * `{ threadId }` is looked up among the loaded rows of the current project.
    */
-  const threadOf = (arg: ThreadArg): { row: ThreadRow; project: string } => {
+  const threadOf = (command: string, arg: unknown): { row: ThreadRow; project: string } => {
+    const script = scriptArgs(arg);
     if (isTreeNode(arg)) {
       const node = arg as ThreadNode;
       if (node.kind === 'thread') return { row: node.row, project: node.project };
-    } else if (arg && typeof arg === 'object' && typeof (arg as { threadId?: unknown }).threadId === 'string') {
-      const row = model.findRow((arg as { threadId: string }).threadId);
+    } else if (script !== undefined) {
+      const row = model.findRow(parseArgs(command, THREAD_ARGS, script).threadId);
       if (row) return { row, project: model.project };
     }
     throw new InputError('svc: select a thread in the Threads view first.');
   };
-  const rowOf = (arg: ThreadArg) => threadOf(arg).row;
+  const rowOf = (command: string, arg: unknown) => threadOf(command, arg).row;
   const copy = async (text: string, what: string) => {
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`svc: copied ${what}`, 3000);
     return text;
   };
-  const copyTurnRef = async (arg: ThreadArg, which: 'first' | 'last') => {
-    const row = rowOf(arg);
+  const copyTurnRef = async (arg: unknown, which: 'first' | 'last') => {
+    const row = rowOf(which === 'first' ? 'svc.threads.copyFirstTurnRef' : 'svc.threads.copyLastTurnRef', arg);
     const id = which === 'first' ? row.first_turn_id : row.last_turn_id;
     if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
@@ -56,13 +57,13 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
     registerCommand('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
     registerCommand('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
     registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
-      return copy(rowOf(arg).thread_id, 'the thread id');
+    registerCommand('svc.threads.copyId', (_how, arg?: unknown) => {
+      return copy(rowOf('svc.threads.copyId', arg).thread_id, 'the thread id');
     }),
-    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
-    registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
-    registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
-      const { row, project } = threadOf(arg);
+    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'first')),
+    registerCommand('svc.threads.copyLastTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'last')),
+    registerCommand('svc.threads.openDetails', async (_how, arg?: unknown) => {
+      const { row, project } = threadOf('svc.threads.openDetails', arg);
       await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
@@ -71,8 +72,8 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
       const a = parseArgs('svc.threads.show', SHOW_ARGS, arg ?? {}, '{ threadIds: [...], project? }');
       return showImportedThreads(model, panel, details, a.project ?? model.project, a.threadIds);
     }),
-    registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
-      const { row, project } = threadOf(arg);
+    registerCommand('svc.threads.openJson', async (_how, arg?: unknown) => {
+      const { row, project } = threadOf('svc.threads.openJson', arg);
       return openJson(project, row);
     }),
   ];

@@ -76,7 +76,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
-    const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat' } as unknown as ThreadsModel;
+    const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat', findRow: () => undefined } as unknown as ThreadsModel;
     subs.push(...registerThreadCommands(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
     await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
     await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
@@ -94,6 +94,12 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.selectProject', { projectId: 'acme/x', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
     await refuses('svc.selectProject', 'acme/x', /svc\.selectProject takes \{ projectId: "<entity>\/<project>", scope\? \}/);
     await refuses('svc.selectProject', { project: 'acme/x' }, /svc\.selectProject needs \{ projectId \}/);
+    // A script's object shaped like a row is not a row (rows are known by identity).
+    const forged = { kind: 'thread', project: 'evil/elsewhere', row: { thread_id: 'forged', first_turn_id: 'forged-turn' } };
+    for (const command of ['svc.threads.copyId', 'svc.threads.copyFirstTurnRef', 'svc.threads.openDetails', 'svc.threads.openJson']) {
+      await refuses(command, forged, new RegExp(`^${command.replace(/\./g, '\\.')}: select a thread in the Threads view first, or pass \\{ threadId \\}\\.$`), 'threadId');
+    }
+    await refuses('svc.threads.copyId', { threadId: 7 }, /select a thread in the Threads view first, or pass \{ threadId \}/, 'threadId');
   });
 
   it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
