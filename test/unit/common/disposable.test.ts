@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { fake } from '../../fakes/vscode';
+import { Disposable } from '../../../src/common/disposable';
+import { Logger } from '../../../src/common/logger';
+import { LiveProblems } from '../../../src/ui/liveProblems';
+
+class Owner extends Disposable {
+  add<T extends { dispose(): unknown }>(d: T): T {
+    return this._register(d);
+  }
+  get disposed(): boolean {
+    return this.isDisposed;
+  }
+}
+
+describe('common/disposable: the Disposable base', () => {
+  beforeEach(() => fake.reset());
+
+  it('disposes what it registered once, last registered first, past a throwing one', () => {
+    const owner = new Owner();
+    const order: string[] = [];
+    owner.add({ dispose: () => order.push('a') });
+    owner.add({
+      dispose: () => {
+        order.push('b');
+        throw new Error('b failed');
+      },
+    });
+    owner.add({ dispose: () => order.push('c') });
+    owner.dispose();
+    owner.dispose();
+    assert.deepEqual(order, ['c', 'b', 'a']);
+    assert.equal(owner.disposed, true);
+  });
+
+  it('disposes at once what is registered after it was disposed', () => {
+    const owner = new Owner();
+    owner.dispose();
+    let disposed = 0;
+    owner.add({ dispose: () => disposed++ });
+    assert.equal(disposed, 1);
+  });
+
+  it('is the base of the classes that own resources (no dispose() of their own)', () => {
+    const owners = [new Logger('svc-test'), new LiveProblems({ set() {}, delete() {}, dispose() {} } as never, () => Promise.resolve([]))];
+    for (const o of owners) {
+      assert.ok(o instanceof Disposable, o.constructor.name);
+      assert.equal(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(o), 'dispose'), false, `${o.constructor.name} writes its own dispose()`);
+      o.dispose();
+      o.dispose();
+    }
+  });
+});
