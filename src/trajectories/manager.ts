@@ -5,6 +5,7 @@ import { InputError, NotFoundError } from '../api';
 import { background, setContext } from '../common/background';
 import { localFiles, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
@@ -48,10 +49,10 @@ async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number
  * anything, pick the model and split, stream the groups, and keep what is left after a failure.
  * The commands (commands.ts) are thin registrations over it.
  */
-export class UploadManager implements vscode.Disposable {
-  readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-trajectories');
+export class UploadManager extends Disposable {
+  readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('svc-trajectories'));
   /** Edits to a validated file check it again, so its entries follow the file. */
-  private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems);
+  private readonly live = this._register(new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems));
   /**
    * What each failed or cancelled upload has left, by plan id: its notification's Retry Remaining
    * acts on its own plan only, whatever other uploads did since.
@@ -67,7 +68,7 @@ export class UploadManager implements vscode.Disposable {
   }
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
   private running: AbortController | undefined;
-  private readonly finished = new vscode.EventEmitter<UploadFinished>();
+  private readonly finished = this._register(new vscode.EventEmitter<UploadFinished>());
   /** Fires when an upload (or a retry) that sent or tried to send has finished, whatever its outcome. */
   readonly onDidFinish = this.finished.event;
 
@@ -77,18 +78,13 @@ export class UploadManager implements vscode.Disposable {
     private readonly log: Logger,
     private readonly context: vscode.ExtensionContext,
   ) {
+    super();
     this.sent = new SentUploads(context.workspaceState);
   }
 
   /** Cancels the upload in progress, if any. */
   cancel(): void {
     this.running?.abort();
-  }
-
-  dispose(): void {
-    this.finished.dispose();
-    this.live.dispose();
-    this.diagnostics.dispose();
   }
 
   async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {

@@ -15,6 +15,7 @@ import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { filesFromArgs, registerCommand } from '../ui/commands';
 import { parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
@@ -40,9 +41,9 @@ const OPEN_ARGS = z
   .object({ file: z.unknown().optional(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
   .refine((a) => a.group !== undefined || (a.trajectory === undefined && a.message === undefined), { error: 'trajectory and message need a group', path: ['group'] });
 
-export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
+export class TrajectoryViewerProvider extends Disposable implements vscode.CustomReadonlyEditorProvider {
   private readonly sessions = new Set<ViewerSession>();
-  private readonly _onDidOpen = new vscode.EventEmitter<ViewerSession>();
+  private readonly _onDidOpen = this._register(new vscode.EventEmitter<ViewerSession>());
   /** A viewer opened (for the tests and the bench). */
   readonly onDidOpen = this._onDidOpen.event;
   private readonly groupFiles = new GroupFiles();
@@ -56,7 +57,17 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
     private readonly errors: ErrorPresenter,
-  ) {}
+  ) {
+    super();
+    this._register({ dispose: () => background(this.groupFiles.dispose(), "Removing the viewer's group files") });
+    // Disposed first (the base disposes in reverse): the sessions, then their group files.
+    this._register({
+      dispose: () => {
+        for (const s of this.sessions) s.dispose();
+        this.sessions.clear();
+      },
+    });
+  }
 
   register(): vscode.Disposable[] {
     const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
@@ -69,13 +80,6 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       registerCommand('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
       registerCommand('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
     ];
-  }
-
-  dispose(): void {
-    for (const s of this.sessions) s.dispose();
-    this.sessions.clear();
-    this._onDidOpen.dispose();
-    background(this.groupFiles.dispose(), 'Removing the viewer\'s group files');
   }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {

@@ -19,6 +19,7 @@ import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
 import { registerCommand, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import { parseMessage } from '../webview/protocol';
 import type { TranscriptStore } from './compare';
@@ -53,12 +54,12 @@ const FOLLOW_BY_SCENARIO = z.object({ run: nonBlank(), scenario: nonBlank() });
 const FOLLOW_FROM_PLACE = z.object(placeFields);
 const COMPARE_ARGS = z.object({ left: place, right: place });
 
-export class ScenarioPanels implements vscode.Disposable {
+export class ScenarioPanels extends Disposable {
   private readonly panels = new Set<vscode.WebviewPanel>();
-  private readonly shown = new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>();
+  private readonly shown = this._register(new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>());
   /** A table was sent to its webview. */
   readonly onDidShow = this.shown.event;
-  private readonly rendered = new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>();
+  private readonly rendered = this._register(new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>());
   /** A webview drew its table (tests wait on it). */
   readonly onDidRender = this.rendered.event;
 
@@ -69,16 +70,18 @@ export class ScenarioPanels implements vscode.Disposable {
     private readonly transcripts: TranscriptStore,
     /** The workspace's runs (the Runs view's), for the palette's run pick. */
     private readonly runs?: WorkspaceRuns,
-  ) {}
+  ) {
+    super();
+    // Disposed before the emitters (the base disposes in reverse).
+    this._register({
+      dispose: () => {
+        for (const p of this.panels) p.dispose();
+      },
+    });
+  }
 
   register(): vscode.Disposable[] {
     return [this, registerCommand('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), registerCommand('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
-  }
-
-  dispose(): void {
-    for (const p of this.panels) p.dispose();
-    this.shown.dispose();
-    this.rendered.dispose();
   }
 
   private async follow(how: Invocation, arg: unknown): Promise<ScenarioHistory | undefined> {

@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
-import { fake } from '../../fakes/vscode';
+import { fake, Uri } from '../../fakes/vscode';
 import { Disposable } from '../../../src/common/disposable';
 import { Logger } from '../../../src/common/logger';
 import { LiveProblems } from '../../../src/ui/liveProblems';
+import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
+import { ImportManager } from '../../../src/calls/manager';
+import { UploadManager } from '../../../src/trajectories/manager';
 
 class Owner extends Disposable {
   add<T extends { dispose(): unknown }>(d: T): T {
     return this._register(d);
   }
-  get disposed(): boolean {
+  get gone(): boolean {
     return this.isDisposed;
   }
 }
@@ -30,7 +33,7 @@ describe('common/disposable: the Disposable base', () => {
     owner.dispose();
     owner.dispose();
     assert.deepEqual(order, ['c', 'b', 'a']);
-    assert.equal(owner.disposed, true);
+    assert.equal(owner.gone, true);
   });
 
   it('disposes at once what is registered after it was disposed', () => {
@@ -42,12 +45,35 @@ describe('common/disposable: the Disposable base', () => {
   });
 
   it('is the base of the classes that own resources (no dispose() of their own)', () => {
-    const owners = [new Logger('svc-test'), new LiveProblems({ set() {}, delete() {}, dispose() {} } as never, () => Promise.resolve([]))];
+    const context = { globalState: {}, workspaceState: {} } as never;
+    const owners = [
+      new Logger('svc-test'),
+      new LiveProblems({ set() {}, delete() {}, dispose() {} } as never, () => Promise.resolve([])),
+      new ScenarioPanels(Uri.file('/ext') as never, {} as never, {} as never, {} as never),
+      new ImportManager({} as never, {} as never, {} as never, () => undefined),
+      new UploadManager({} as never, {} as never, {} as never, context),
+    ];
     for (const o of owners) {
       assert.ok(o instanceof Disposable, o.constructor.name);
       assert.equal(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(o), 'dispose'), false, `${o.constructor.name} writes its own dispose()`);
       o.dispose();
       o.dispose();
     }
+  });
+
+  it('a manager disposes its Problems collection with it', () => {
+    const uploads = new UploadManager({} as never, {} as never, {} as never, { globalState: {}, workspaceState: {} } as never);
+    const imports = new ImportManager({} as never, {} as never, {} as never, () => undefined);
+    let disposed = 0;
+    for (const d of [uploads.diagnostics, imports.diagnostics]) {
+      const own = d.dispose.bind(d);
+      d.dispose = () => {
+        disposed++;
+        own();
+      };
+    }
+    uploads.dispose();
+    imports.dispose();
+    assert.equal(disposed, 2);
   });
 });
