@@ -6,6 +6,11 @@ import { LiveProblems } from '../../../src/ui/liveProblems';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { ImportManager } from '../../../src/calls/manager';
 import { UploadManager } from '../../../src/trajectories/manager';
+import { Connection } from '../../../src/service/connection';
+import { ViewerSession } from '../../../src/viewer/session';
+import { FileKindContext } from '../../../src/calls/fileKindContext';
+import { WalkthroughTicks } from '../../../src/service/walkthrough';
+import { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 
 class Owner extends Disposable {
   add<T extends { dispose(): unknown }>(d: T): T {
@@ -58,6 +63,13 @@ describe('common/disposable: the Disposable base', () => {
       assert.equal(Object.prototype.hasOwnProperty.call(Object.getPrototypeOf(o), 'dispose'), false, `${o.constructor.name} writes its own dispose()`);
       o.dispose();
       o.dispose();
+    }
+  });
+
+  it('no class of src/ that extends it overrides dispose(): what it owns is registered', () => {
+    for (const c of [Connection, ViewerSession, FileKindContext, WalkthroughTicks, TrajectoryViewerProvider, Logger, LiveProblems, ScenarioPanels, ImportManager, UploadManager]) {
+      assert.ok(c.prototype instanceof Disposable, c.name);
+      assert.equal(Object.prototype.hasOwnProperty.call(c.prototype, 'dispose'), false, `${c.name} writes its own dispose()`);
     }
   });
 
