@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { InputError } from '../api/errors';
 import { checkWriteTarget } from '../common/writeTarget';
 import type { Logger } from '../common/logger';
-import { filesFromArgs, registerCommand, type Invocation } from '../ui/commands';
+import { filesFromArgs, type Commands, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { background } from '../common/background';
@@ -55,7 +55,7 @@ async function scoresOf(format: HarnessFormat, source: string, isDir: boolean): 
   return scoreNames(await readTrials(source, { isDir }));
 }
 
-export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
+export function activateHarnesses({ commands, log }: { commands: Commands; log: Logger }): vscode.Disposable[] {
   const convert = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<ConvertReport | undefined> => {
     if (!how.interactive) {
       const a = parseArgs(CONVERT_COMMAND, ConvertArgsSchema, clicked, '{ source, output, reward?, groupBy? }');
@@ -137,5 +137,5 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
   };
-  return [registerCommand(CONVERT_COMMAND, convert), registerCommand(OPEN_JOB_COMMAND, openJob)];
+  return [commands.register(CONVERT_COMMAND, convert), commands.register(OPEN_JOB_COMMAND, openJob)];
 }

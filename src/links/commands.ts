@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError } from '../api';
-import { registerCommand, scriptArgs } from '../ui/commands';
+import { scriptArgs, type Commands } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { linkFor, type LinkTarget } from './link';
 
@@ -37,9 +37,10 @@ const CHECKPOINT_LINK_USAGE = 'a model or checkpoint row, or { modelId, step? }'
 const notAStep = (issue: { input?: unknown }) => `"step" must be a whole number of 0 or more, not ${JSON.stringify(issue.input)}`;
 const CHECKPOINT_LINK_ARGS = z.object({ modelId: nonBlank(), step: z.int({ error: notAStep }).min(0, { error: notAStep }).optional() });
 
-export function registerLinkCommands(deps: CopyLinkDeps): vscode.Disposable[] {
+/** Copy Link's commands. */
+export function activateLinks(commands: Commands, deps: CopyLinkDeps): vscode.Disposable[] {
   return [
-    registerCommand('svc.threads.copyLink', (_how, arg?: unknown) => {
+    commands.register('svc.threads.copyLink', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
       if (script !== undefined) {
         const args = parseArgs('svc.threads.copyLink', THREAD_LINK_ARGS, script, THREAD_LINK_USAGE);
@@ -53,7 +54,7 @@ export function registerLinkCommands(deps: CopyLinkDeps): vscode.Disposable[] {
       if (!current) throw new InputError('svc: select a thread in the Threads view first.');
       return copyLink({ kind: 'thread', ...current });
     }),
-    registerCommand('svc.checkpoints.copyLink', (_how, arg?: unknown) => {
+    commands.register('svc.checkpoints.copyLink', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
       if (script !== undefined) {
         const { modelId, step } = parseArgs('svc.checkpoints.copyLink', CHECKPOINT_LINK_ARGS, script, CHECKPOINT_LINK_USAGE);

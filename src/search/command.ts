@@ -17,7 +17,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError } from '../api/errors';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
@@ -55,7 +55,16 @@ export interface SearchRunResult {
  * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
  * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
  */
-export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: WorkspaceRuns, cache: SearchCache, folder: string): vscode.Disposable[] {
+export interface SearchDeps {
+  commands: Commands;
+  viewer: TrajectoryViewerProvider;
+  runs: WorkspaceRuns;
+  cache: SearchCache;
+  /** The disk cache's folder. */
+  folder: string;
+}
+
+export function activateSearch({ commands, viewer, runs, cache, folder }: SearchDeps): vscode.Disposable[] {
   const apply = () => {
     const bytes = readSearchCacheBytes();
     cache.useDisk(bytes > 0 ? folder : undefined, bytes);
@@ -65,7 +74,7 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.search.cacheSizeGiB')) apply();
     }),
-    registerCommand('svc.clearSearchCache', async (how) => {
+    commands.register('svc.clearSearchCache', async (how) => {
       // The folder is cleared even when the setting turned the disk cache off since it was filled.
       const disk = new SearchDiskCache(folder);
       const { bytes } = await disk.usage();
@@ -75,7 +84,7 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
       if (how.interactive) background(Promise.resolve(vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`)), 'Saying the search cache is cleared');
       return result;
     }),
-    registerCommand('svc.searchRun', async (how, arg?: unknown) => {
+    commands.register('svc.searchRun', async (how, arg?: unknown) => {
       if (!how.interactive) return scripted(viewer, arg);
       const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun(runs);
       if (!run) return undefined;

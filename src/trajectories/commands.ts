@@ -5,7 +5,7 @@
  */
 import type * as vscode from 'vscode';
 import { z } from 'zod';
-import { registerCommand, scriptArgs } from '../ui/commands';
+import { scriptArgs, type Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
 import type { UploadManager } from './manager';
 import { RetryPlan } from './questions';
@@ -13,15 +13,15 @@ import { RetryPlan } from './questions';
 /** A scripted retry: what to do with the lines whose outcome is unknown. */
 const RETRY_ARGS = z.object({ uncertain: z.enum(['skip', 'send']).optional() });
 
-export function registerUploadCommands(manager: UploadManager): vscode.Disposable[] {
+export function activateUploads({ commands, manager }: { commands: Commands; manager: UploadManager }): vscode.Disposable[] {
   return [
     manager,
-    registerCommand('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),
-    registerCommand('svc.uploadTrajectories.retryRemaining', (_how, arg?: unknown) => {
+    commands.register('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),
+    commands.register('svc.uploadTrajectories.retryRemaining', (_how, arg?: unknown) => {
       if (arg instanceof RetryPlan) return manager.retryRemaining(undefined, arg);
       const script = scriptArgs(arg);
       return manager.retryRemaining(script === undefined ? undefined : parseArgs('svc.uploadTrajectories.retryRemaining', RETRY_ARGS, script, "{ uncertain?: 'skip' | 'send' }"));
     }),
-    registerCommand('svc.uploadTrajectories.cancel', () => manager.cancel()),
+    commands.register('svc.uploadTrajectories.cancel', () => manager.cancel()),
   ];
 }

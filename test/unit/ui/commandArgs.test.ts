@@ -7,9 +7,10 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { fake } from '../../fakes/vscode';
 import { InputError } from '../../../src/api';
-import { registerRunsCommands } from '../../../src/runs/commands';
+import { activateRuns } from '../../../src/runs/commands';
+import { commandsPresentedBy } from '../../../src/ui/commands';
 import type { RunsModel } from '../../../src/runs/model';
-import { registerRunSearch } from '../../../src/search/command';
+import { activateSearch } from '../../../src/search/command';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
@@ -25,14 +26,14 @@ import { registerDashboardCommands } from '../../../src/dashboard/commands';
 import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
 import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
-import { registerLinkCommands } from '../../../src/links/commands';
+import { activateLinks } from '../../../src/links/commands';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
-import { registerHarnessCommands } from '../../../src/harnesses/commands';
+import { activateHarnesses } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
 import { registerAuthCommands } from '../../../src/service/authCommands';
 import type { AuthDeps } from '../../../src/service/authCommands';
 import { WebUi } from '../../../src/webUi/commands';
-import { registerUploadCommands } from '../../../src/trajectories/commands';
+import { activateUploads } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
@@ -46,12 +47,14 @@ async function refuses(command: string, arg: unknown, message: RegExp, field?: s
 }
 
 describe('scripted command arguments (parseArgs)', () => {
+  // No presenter: a refusal is the rejection as thrown.
+  const commands = commandsPresentedBy(undefined);
   const subs: { dispose(): unknown }[] = [];
   beforeEach(() => fake.reset());
   afterEach(() => subs.splice(0).forEach((d) => d.dispose()));
 
   it('svc.runs.openDashboard and svc.runs.openStep', async () => {
-    subs.push(...registerRunsCommands({} as RunsModel, () => []));
+    subs.push(...activateRuns({ commands, model: {} as RunsModel, selection: () => [] }));
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
     await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
     await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
@@ -62,7 +65,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.searchRun', async () => {
     const cache = { useDisk() {}, clear: () => Promise.resolve() } as unknown as SearchCache;
-    subs.push(...registerRunSearch({} as TrajectoryViewerProvider, {} as WorkspaceRuns, cache, '/nowhere'));
+    subs.push(...activateSearch({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
     await refuses('svc.searchRun', { run: 'm' }, /^svc\.searchRun: "query" must be a non-empty string\./, 'query');
     await refuses('svc.searchRun', { run: 'm', query: '' }, /"query" must be a non-empty string/, 'query');
     await refuses('svc.searchRun', { query: 'x' }, /give exactly one of "run" \(a run folder or its history\.jsonl\) and "files"/, 'run');
@@ -133,7 +136,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
-    subs.push(...registerLinkCommands({ project: () => '', currentThread: () => undefined }));
+    subs.push(...activateLinks(commands, { project: () => '', currentThread: () => undefined }));
     await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" must be a non-empty string\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
     await refuses('svc.threads.copyLink', { threadId: 't', project: ' ' }, /^svc\.threads\.copyLink: "project" must be a project id such as acme\/chatbot\./, 'project');
     await refuses('svc.threads.copyLink', { threadId: 't' }, /svc\.threads\.copyLink: no project is selected; pass \{ project \}/, 'project');
@@ -155,7 +158,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.convertToArt and svc.openHarborJob', async () => {
-    subs.push(...registerHarnessCommands({} as Logger));
+    subs.push(...activateHarnesses({ commands, log: {} as Logger }));
     await refuses('svc.convertToArt', { source: 'job' }, /^svc\.convertToArt: "output" is needed \(a string\)\. svc\.convertToArt takes \{ source, output, reward\?, groupBy\? \}\.$/, 'output');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
@@ -187,7 +190,7 @@ describe('scripted command arguments (parseArgs)', () => {
   it('svc.uploadTrajectories.retryRemaining', async () => {
     const asked: unknown[] = [];
     const manager = { dispose() {}, retryRemaining: (args: unknown) => Promise.resolve(void asked.push(args)) } as unknown as UploadManager;
-    subs.push(...registerUploadCommands(manager));
+    subs.push(...activateUploads({ commands, manager }));
     await refuses('svc.uploadTrajectories.retryRemaining', { uncertain: 'all' }, /^svc\.uploadTrajectories\.retryRemaining: "uncertain" must be "skip" or "send", not "all"\./, 'uncertain');
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining', { uncertain: 'send' });
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
