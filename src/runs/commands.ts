@@ -30,7 +30,7 @@ export interface RunsDeps {
   commands: Commands;
   model: RunsModel;
   /** The Runs view's selection (the palette acts on it). */
-  selection(): readonly RunNode[];
+  selection: () => readonly RunNode[];
 }
 
 /** The Runs view's commands. */
