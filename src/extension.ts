@@ -12,18 +12,18 @@ import { languageModelTools } from './agents/lmTools';
 import { activateMcpConfig, mcpEnvironment } from './agents/mcpConfig';
 import type { AgentsCore } from './agents/lmTools';
 import { KeyApprovals } from './auth/approvals';
-import { registerAuthCommands } from './service/authCommands';
+import { activateAuth } from './service/authCommands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
-import { registerCheckpointCommands } from './checkpoints/commands';
+import { activateCheckpoints } from './checkpoints/commands';
 import { ErrorPresenter } from './common/errors';
-import { commandsPresentedBy, presentCommandErrors, registerCommand } from './ui/commands';
+import { commandsPresentedBy } from './ui/commands';
 import { NewCheckpointsBadge } from './dashboard/badge';
-import { registerDashboardCommands } from './dashboard/commands';
+import { activateDashboard } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { CompareRuns } from './dashboard/compare';
-import { registerCompareCommand } from './dashboard/compareCommand';
+import { activateCompare } from './dashboard/compareCommand';
 import { activateFeedback } from './feedback/commands';
 import { FeedbackManager } from './feedback/manager';
 import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './feedback/providers';
@@ -38,7 +38,7 @@ import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from '
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar } from './status/statusBar';
-import { registerThreadCommands, showThreadDetails } from './threads/commands';
+import { activateThreads, showThreadDetails } from './threads/commands';
 import { ThreadDetailsProvider } from './threads/details';
 import { THREAD_SCHEME } from './common/ids';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
@@ -149,7 +149,6 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys));
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
   const errors = new ErrorPresenter(log);
-  register(presentCommandErrors(errors));
   // How every feature registers its commands: their failures reach the user through `errors`.
   const commands = commandsPresentedBy(errors);
   register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')));
@@ -229,25 +228,25 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 
   subs.push(
-    ...registerAuthCommands({ credentials, connection, approvals }),
-    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel, connection, context.globalState),
+    ...activateAuth({ commands, credentials, connection, approvals }),
+    ...activateThreads({ commands, model: threads, details: threadDetails, panel: threadDetailsPanel, connection, globalState: context.globalState }),
     ...activateLinks(commands, { project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
-    ...registerCheckpointCommands(checkpoints, connection, context.globalState),
-    ...registerDashboardCommands(dashboards, connection, context.globalState, runs),
+    ...activateCheckpoints({ commands, model: checkpoints, connection, globalState: context.globalState }),
+    ...activateDashboard({ commands, dashboards, connection, globalState: context.globalState, runs }),
     ...activateRuns({ commands, model: runs, selection: () => runsView.selection }),
-    registerCompareCommand(compareRuns, connection, context.globalState, () => dashboards.openHistoryFiles()),
-    registerCommand('svc.showLog', () => log.channel.show()),
+    activateCompare({ commands, compare: compareRuns, connection, globalState: context.globalState, openFiles: () => dashboards.openHistoryFiles() }),
+    commands.register('svc.showLog', () => log.channel.show()),
     activateMcpConfig({ commands, connection, extensionUri: context.extensionUri }),
     ...activateFeedback({ commands, manager: feedback }),
     vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
     vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(connection, feedbackRecord)),
-    ...webUi.register(),
+    ...webUi.register(commands),
     // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
     fileKinds,
     ...activateUploads({ commands, manager: uploads }),
-    ...viewer.register(),
+    ...viewer.register(commands),
     ...activateHarnesses({ commands, log }),
-    ...scenarios.register(),
+    ...scenarios.register(commands),
     ...activateSearch({ commands, viewer, runs, cache: defaultSearchCache, folder: path.join(context.globalStorageUri.fsPath, 'search-cache') }),
     ...activateImports({ commands, manager: imports }),
   );

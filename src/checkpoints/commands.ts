@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError, NotFoundError, type ErrorFix } from '../api';
 import { writeSetting, type SettingsScope } from '../common/config';
-import { registerCommand, type Invocation, scriptArgs } from '../ui/commands';
+import { type Commands, type Invocation, scriptArgs } from '../ui/commands';
 import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { treeNode } from '../ui/treeNodes';
 import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
@@ -74,7 +74,15 @@ async function saveModels(how: Invocation, models: string[], arg: ModelArg): Pro
   return true;
 }
 
-export function registerCheckpointCommands(model: CheckpointsModel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
+export interface CheckpointsDeps {
+  commands: Commands;
+  model: CheckpointsModel;
+  connection: Connection;
+  globalState: vscode.Memento;
+}
+
+/** The Checkpoints view's commands. */
+export function activateCheckpoints({ commands, model, connection, globalState }: CheckpointsDeps): vscode.Disposable[] {
   const modelIdOf = (arg: ModelArg) => (arg && 'modelId' in arg ? arg.modelId : undefined);
   const refresh = (how: Invocation, id: string | undefined) => {
     model.reset(id);
@@ -83,26 +91,26 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
   return [
     // The title button: VS Code passes it the focused row, which means "as clicked with nothing":
     // the whole view. A script's { modelId } refreshes that model.
-    registerCommand('svc.checkpoints.refresh', (how, arg?: unknown) => {
+    commands.register('svc.checkpoints.refresh', (how, arg?: unknown) => {
       const script = scriptArgs(arg);
       return refresh(how, script === undefined ? undefined : parseArgs('svc.checkpoints.refresh', MODEL_ARGS.partial(), script, '{ modelId? }').modelId);
     }),
     // A model row's inline button, and an error row's click: that model.
-    registerCommand('svc.checkpoints.refreshModel', (how, arg?: unknown) => {
+    commands.register('svc.checkpoints.refreshModel', (how, arg?: unknown) => {
       const id = modelIdOf(modelArg('svc.checkpoints.refreshModel', arg));
       if (!id) throw new InputError('svc.checkpoints.refreshModel needs a model row or { modelId }.');
       return refresh(how, id);
     }),
-    registerCommand('svc.checkpoints.loadMore', (how, arg: ModelArg) => {
+    commands.register('svc.checkpoints.loadMore', (how, arg: ModelArg) => {
       const id = modelIdOf(arg);
       return id ? model.loadMore(id, how) : undefined;
     }),
-    registerCommand('svc.checkpoints.toggleOrder', (_how, arg?: unknown) => {
+    commands.register('svc.checkpoints.toggleOrder', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
       const args = script === undefined ? undefined : parseArgs('svc.checkpoints.toggleOrder', ORDER_ARGS, script, '{ order?: "asc" | "desc" }');
       return model.setOrder(args?.order ?? (model.order === 'asc' ? 'desc' : 'asc'));
     }),
-    registerCommand('svc.checkpoints.addModel', async (how, arg?: unknown) => {
+    commands.register('svc.checkpoints.addModel', async (how, arg?: unknown) => {
       // A focused row (title button) is no argument: the prompt opens, as without one.
       const script = scriptArgs(arg);
       const args = script === undefined ? undefined : parseArgs('svc.checkpoints.addModel', ADD_MODEL_ARGS, script, '{ modelId: string, scope? }');
@@ -126,7 +134,7 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
       await pushRecent(globalState, RECENT_MODELS, id);
       if (checked?.empty) model.knownEmpty(id);
     }),
-    registerCommand('svc.checkpoints.removeModel', async (how, raw?: unknown) => {
+    commands.register('svc.checkpoints.removeModel', async (how, raw?: unknown) => {
       const arg = modelArg('svc.checkpoints.removeModel', raw);
       let id = modelIdOf(arg);
       if (!id) {
@@ -144,7 +152,7 @@ export function registerCheckpointCommands(model: CheckpointsModel, connection: 
       );
     }),
     // A checkpoint row's inline button; scripted, { checkpointId }.
-    registerCommand('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
+    commands.register('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
       const node = script === undefined ? (arg as CheckpointNode | undefined) : undefined;
       const id = node ? (node.kind === 'checkpoint' ? node.checkpoint.id : undefined) : parseArgs('svc.checkpoints.copyId', COPY_ID_ARGS, script, 'a checkpoint row or { checkpointId }').checkpointId;

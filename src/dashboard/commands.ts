@@ -2,7 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError } from '../api';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
@@ -48,14 +48,23 @@ export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
 }
 
 /** `runs`: the workspace's runs (the Runs view's), which the palette offers when no service is configured. */
-export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento, runs?: WorkspaceRuns): vscode.Disposable[] {
+export interface DashboardDeps {
+  commands: Commands;
+  dashboards: Dashboards;
+  connection: Connection;
+  globalState: vscode.Memento;
+  runs?: WorkspaceRuns;
+}
+
+/** Open Training Dashboard and Export CSV. */
+export function activateDashboard({ commands, dashboards, connection, globalState, runs }: DashboardDeps): vscode.Disposable[] {
   return [
     /**
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint
      * selected), the palette (pick a model; without a service, pick a run of the workspace), or
      * `{ modelId, checkpointId? }`.
      */
-    registerCommand('svc.dashboard.open', async (how, arg?: unknown) => {
+    commands.register('svc.dashboard.open', async (how, arg?: unknown) => {
       const row = isTreeNode(arg) ? (arg as CheckpointsRow) : undefined;
       const script = arg === undefined || arg instanceof vscode.Uri || row ? undefined : parseArgs('svc.dashboard.open', OPEN_ARGS, arg, OPEN_USAGE);
       // A run's history.jsonl (ART), from the explorer (a file or a model folder) or { file }: no service involved.
@@ -104,7 +113,7 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
      * `{ modelId, path }` writes without a prompt, inside a workspace folder only; otherwise the
      * active dashboard and a save dialog (wherever the user picks).
      */
-    registerCommand('svc.dashboard.exportCsv', async (_how, arg?: unknown) => {
+    commands.register('svc.dashboard.exportCsv', async (_how, arg?: unknown) => {
       if (arg !== undefined) {
         const args = parseArgs('svc.dashboard.exportCsv', EXPORT_CSV_ARGS, arg, '{ modelId: string, path: string }');
         return (await dashboards.exportCsv(args.modelId, args.path))?.fsPath;

@@ -2,7 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { formatPath, InputError } from '../api';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -82,12 +82,22 @@ async function pickRuns(connection: Connection, globalState: vscode.Memento, ope
   return runs;
 }
 
-export function registerCompareCommand(compare: CompareRuns, connection: Connection, globalState: vscode.Memento, openFiles: () => readonly string[] = () => []): vscode.Disposable {
+export interface CompareDeps {
+  commands: Commands;
+  compare: CompareRuns;
+  connection: Connection;
+  globalState: vscode.Memento;
+  /** The history.jsonl files whose dashboard is open (the palette's pick offers them). */
+  openFiles?: () => readonly string[];
+}
+
+/** Compare Runs. */
+export function activateCompare({ commands, compare, connection, globalState, openFiles = () => [] }: CompareDeps): vscode.Disposable {
   /**
    * From the Checkpoints view (the selected models), the explorer (the selected history.jsonl
    * files and model folders), the palette (a pick), or `{ runs: [...] }` (never prompts).
    */
-  return registerCommand('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
+  return commands.register('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
     let runs: RunSpec[] | undefined;
     const many = Array.isArray(selection) && selection.length ? (selection as unknown[]) : arg !== undefined ? [arg] : [];
     if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && !isTreeNode(arg)) {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
 import { writeSetting, type SettingsScope } from '../common/config';
-import { registerCommand, scriptArgs, type Invocation } from '../ui/commands';
+import { scriptArgs, type Commands, type Invocation } from '../ui/commands';
 import { parseArgs, settingsScope } from '../ui/args';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from './connection';
@@ -37,24 +37,27 @@ const SIGN_IN_ARGS = z.strictObject({
 const SET_BASE_URL_ARGS = z.object({ baseUrl: z.string().optional(), scope: settingsScope.optional() });
 
 export interface AuthDeps {
+  commands: Commands;
   credentials: CredentialManager;
   connection: Connection;
   approvals: KeyApprovals;
 }
 
-export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
+/** Sign in and out, the service URL, the key approvals. */
+export function activateAuth(deps: AuthDeps): vscode.Disposable[] {
+  const { commands } = deps;
   return [
-    registerCommand('svc.signIn', (how, arg?: unknown) => {
+    commands.register('svc.signIn', (how, arg?: unknown) => {
       const script = scriptArgs(arg);
       return signIn(deps, how, script === undefined ? undefined : parseArgs('svc.signIn', SIGN_IN_ARGS, script, '{ apiKey } or { username?, password, accessToken? }, with target? and useForModels?'));
     }),
-    registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (_how, arg?: unknown) => {
+    commands.register('svc.signOut', () => signOut(deps)),
+    commands.register('svc.setBaseUrl', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
       return setBaseUrl(script === undefined ? undefined : parseArgs('svc.setBaseUrl', SET_BASE_URL_ARGS, script, '{ baseUrl, scope? }'));
     }),
-    registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
-    registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
+    commands.register('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
+    commands.register('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 

@@ -4,7 +4,7 @@ import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type
 import { writeSetting } from '../common/config';
 import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
 import type { Connection } from '../service/connection';
-import { registerCommand, scriptArgs } from '../ui/commands';
+import { scriptArgs, type Commands } from '../ui/commands';
 import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
@@ -18,7 +18,17 @@ const THREAD_ARGS = z.object({ threadId: nonBlank('select a thread in the Thread
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
+export interface ThreadsDeps {
+  commands: Commands;
+  model: ThreadsModel;
+  details: ThreadDetailsProvider;
+  panel: ThreadDetailsPanel;
+  connection: Connection;
+  globalState: vscode.Memento;
+}
+
+/** The Threads view's commands and Select Project. */
+export function activateThreads({ commands, model, details, panel, connection, globalState }: ThreadsDeps): vscode.Disposable[] {
   /**
    * The thread a command is about. A Threads view row (known by identity, src/ui/treeNodes.ts, not
    * by its fields) carries its row, so a click still works while the view reloads; a scripted
@@ -50,29 +60,29 @@ export function registerThreadCommands(model: ThreadsModel, details: ThreadDetai
   const openJson = (project: string, row: ThreadRow) => openThreadJson(details, project, row);
 
   return [
-    registerProjectCommand(connection, globalState),
+    registerProjectCommand(commands, connection, globalState),
     // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
-    registerCommand('svc.threads.refresh', (how) => model.refresh(how)),
-    registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
-    registerCommand('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
-    registerCommand('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
-    registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    registerCommand('svc.threads.copyId', (_how, arg?: unknown) => {
+    commands.register('svc.threads.refresh', (how) => model.refresh(how)),
+    commands.register('svc.threads.loadMore', (how) => model.loadMore(how)),
+    commands.register('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
+    commands.register('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
+    commands.register('svc.threads.clearFilter', () => model.setFilter(undefined)),
+    commands.register('svc.threads.copyId', (_how, arg?: unknown) => {
       return copy(rowOf('svc.threads.copyId', arg).thread_id, 'the thread id');
     }),
-    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'first')),
-    registerCommand('svc.threads.copyLastTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'last')),
-    registerCommand('svc.threads.openDetails', async (_how, arg?: unknown) => {
+    commands.register('svc.threads.copyFirstTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'first')),
+    commands.register('svc.threads.copyLastTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'last')),
+    commands.register('svc.threads.openDetails', async (_how, arg?: unknown) => {
       const { row, project } = threadOf('svc.threads.openDetails', arg);
       await showThreadDetails(panel, details, project, row);
       return undefined;
     }),
     // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
-    registerCommand('svc.threads.show', (_how, arg?: unknown) => {
+    commands.register('svc.threads.show', (_how, arg?: unknown) => {
       const a = parseArgs('svc.threads.show', SHOW_ARGS, arg ?? {}, '{ threadIds: [...], project? }');
       return showImportedThreads(model, panel, details, a.project ?? model.project, a.threadIds);
     }),
-    registerCommand('svc.threads.openJson', async (_how, arg?: unknown) => {
+    commands.register('svc.threads.openJson', async (_how, arg?: unknown) => {
       const { row, project } = threadOf('svc.threads.openJson', arg);
       return openJson(project, row);
     }),
@@ -235,8 +245,8 @@ const SELECT_PROJECT_ARGS = z.object({
 });
 
 /** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */
-function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
+function registerProjectCommand(commands: Commands, connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+  return commands.register('svc.selectProject', async (how, arg?: unknown) => {
     // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
     const raw = scriptArgs(arg);
     const args = raw === undefined ? undefined : parseArgs('svc.selectProject', SELECT_PROJECT_ARGS, raw, '{ projectId: "<entity>/<project>", scope? }');

@@ -65,18 +65,13 @@ export interface Commands {
 }
 
 /**
- * registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
+ * vscode.commands.registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
  * handler throws reaches VS Code's generic "Error running command": a user's action gets the
  * presenter's notification (the command then resolves to undefined), a scripted call rejects
  * with the presenter's readable message and opens nothing. Without a presenter (a unit test), the
  * handler's error is the rejection as thrown.
  */
 export function commandsPresentedBy(presenter: CommandPresenter | undefined): Commands {
-  return commandsWith(() => presenter);
-}
-
-/** Commands whose failures go to the presenter of the moment (read when a command fails). */
-function commandsWith(presenterNow: () => CommandPresenter | undefined): Commands {
   return {
     register<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown, options: RegisterOptions = {}): vscode.Disposable {
       const scripted = options.scripted ?? ((args: unknown[]) => args.some(isScriptArgument));
@@ -85,7 +80,6 @@ function commandsWith(presenterNow: () => CommandPresenter | undefined): Command
         try {
           return await handler(how, ...(args as A));
         } catch (e) {
-          const presenter = presenterNow();
           if (!presenter) throw e;
           if (!how.interactive) throw presenter.rejection(e, id);
           // Not awaited: the notification stays until the user answers; the command is done.
@@ -95,26 +89,6 @@ function commandsWith(presenterNow: () => CommandPresenter | undefined): Command
       });
     },
   };
-}
-
-/**
- * The presenter of the features not yet given `Commands` in their deps (issue 33: to go once every
- * feature registers through `Commands`); the composition root sets it before registering.
- */
-let presenter: CommandPresenter | undefined;
-
-/** Sends every failure of a command registered with registerCommand to `errors` (until disposed). */
-export function presentCommandErrors(errors: CommandPresenter): vscode.Disposable {
-  presenter = errors;
-  return new vscode.Disposable(() => {
-    if (presenter === errors) presenter = undefined;
-  });
-}
-
-/** commandsPresentedBy(the presenter set by presentCommandErrors).register: for features not yet converted. */
-export function registerCommand<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown, options: RegisterOptions = {}): vscode.Disposable {
-  // The presenter is read when the command fails, as before: set or replaced after registering.
-  return commandsWith(() => presenter).register(id, handler, options);
 }
 
 /**
@@ -163,7 +137,7 @@ export interface LocalFilesCall<T> {
  * The prelude Upload and Import share: the files a command acts on, from `{ files }` or the
  * explorer selection, else (a user's action only) an open dialog. A scripted call without files,
  * or any file not on this machine's disk, is refused: an InputError naming `command`, which
- * registerCommand hands to the presenter. `check` refuses scripted options before the dialog
+ * Commands.register hands to the presenter. `check` refuses scripted options before the dialog
  * opens. Undefined: the user closed the dialog.
  */
 export async function localFiles<T extends { files?: (string | vscode.Uri)[] }>(

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { formatPath, InputError } from '../api';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { filesFromArgs, registerCommand } from '../ui/commands';
+import { filesFromArgs, type Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
 import { Disposable } from '../common/disposable';
 import { TranscriptStore } from './compare';
@@ -69,7 +69,7 @@ export class TrajectoryViewerProvider extends Disposable implements vscode.Custo
     });
   }
 
-  register(): vscode.Disposable[] {
+  register(commands: Commands): vscode.Disposable[] {
     const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
     sniff();
     return [
@@ -77,8 +77,8 @@ export class TrajectoryViewerProvider extends Disposable implements vscode.Custo
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
       this.transcripts.register(),
-      registerCommand('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
-      registerCommand('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
+      commands.register('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
+      commands.register('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
     ];
   }
 

@@ -17,7 +17,7 @@ import { formatPath, InputError } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { registerCommand, type Invocation } from '../ui/commands';
+import { type Commands, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { Disposable } from '../common/disposable';
 import { webviewHtml, webviewOptions } from '../ui/webview';
@@ -80,8 +80,8 @@ export class ScenarioPanels extends Disposable {
     });
   }
 
-  register(): vscode.Disposable[] {
-    return [this, registerCommand('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), registerCommand('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
+  register(commands: Commands): vscode.Disposable[] {
+    return [this, commands.register('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), commands.register('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
   }
 
   private async follow(how: Invocation, arg: unknown): Promise<ScenarioHistory | undefined> {

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError, parseRef, type ThreadRow } from '../api';
-import { isScriptArgument, registerCommand } from '../ui/commands';
+import { isScriptArgument, type Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
 import type { Connection } from '../service/connection';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
@@ -35,10 +35,10 @@ export class WebUi {
     private readonly threads: LoadedThreads,
   ) {}
 
-  register(): vscode.Disposable[] {
+  register(commands: Commands): vscode.Disposable[] {
     // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
     const fromLink = (a: unknown) => !!a && typeof a === 'object' && (a as { via?: unknown }).via === 'link';
-    return [registerCommand(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
+    return [commands.register(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
   }
 
   /** The URL for a command argument; throws a readable InputError (with the fix) when it cannot. */

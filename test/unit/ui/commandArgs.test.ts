@@ -14,23 +14,23 @@ import { activateSearch } from '../../../src/search/command';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
-import { registerThreadCommands } from '../../../src/threads/commands';
+import { activateThreads } from '../../../src/threads/commands';
 import type { ThreadsModel } from '../../../src/threads/model';
 import type { ThreadDetailsProvider } from '../../../src/threads/details';
 import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
 import type { Connection } from '../../../src/service/connection';
 import { FakeMemento } from '../../fakes/vscode';
-import { registerCheckpointCommands } from '../../../src/checkpoints/commands';
+import { activateCheckpoints } from '../../../src/checkpoints/commands';
 import type { CheckpointsModel } from '../../../src/checkpoints/model';
-import { registerDashboardCommands } from '../../../src/dashboard/commands';
-import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
+import { activateDashboard } from '../../../src/dashboard/commands';
+import { activateCompare } from '../../../src/dashboard/compareCommand';
 import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
 import { activateLinks } from '../../../src/links/commands';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { activateHarnesses } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
-import { registerAuthCommands } from '../../../src/service/authCommands';
+import { activateAuth } from '../../../src/service/authCommands';
 import type { AuthDeps } from '../../../src/service/authCommands';
 import { WebUi } from '../../../src/webUi/commands';
 import { activateUploads } from '../../../src/trajectories/commands';
@@ -80,7 +80,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
     const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat', findRow: () => undefined } as unknown as ThreadsModel;
-    subs.push(...registerThreadCommands(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    subs.push(...activateThreads({ commands, model, details: {} as ThreadDetailsProvider, panel: {} as ThreadDetailsPanel, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
     await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
     await refuses('svc.threads.sortBy', { field: 'thread_id', direction: 'up' }, /Unknown sort direction "up"; use asc or desc/, 'direction');
@@ -107,7 +107,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
     const model = { models: [], order: 'desc', ready: false } as unknown as CheckpointsModel;
-    subs.push(...registerCheckpointCommands(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    subs.push(...activateCheckpoints({ commands, model, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     await refuses('svc.checkpoints.toggleOrder', { order: 'up' }, /^svc\.checkpoints\.toggleOrder: order must be "asc" or "desc", not "up"\./, 'order');
     await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
     await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
@@ -121,8 +121,8 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
-    subs.push(...registerDashboardCommands({} as Dashboards, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
-    subs.push(registerCompareCommand({} as CompareRuns, {} as Connection, new FakeMemento() as unknown as vscode.Memento));
+    subs.push(...activateDashboard({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    subs.push(activateCompare({ commands, compare: {} as CompareRuns, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
     await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
     await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
@@ -147,7 +147,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.followScenario and svc.compareTrajectories', async () => {
     const panels = new ScenarioPanels(vscode.Uri.file('/ext'), {} as never, {} as never, {} as never);
-    subs.push(...panels.register());
+    subs.push(...panels.register(commands));
     await refuses('svc.followScenario', { run: '/runs/m' }, /^svc\.followScenario: "scenario" must be a non-empty string\. svc\.followScenario takes \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/, 'scenario');
     await refuses('svc.followScenario', { run: '/runs/m', scenario: 's', key: 3 }, /"key" must be a non-empty string/, 'key');
     await refuses('svc.followScenario', { file: 'a.parquet', group: -1, trajectory: 0 }, /"group" must be an integer from 0 \(0-based, as the file numbers it\)/, 'group');
@@ -166,7 +166,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
-    subs.push(...registerAuthCommands({ connection: { client: {} } } as unknown as AuthDeps));
+    subs.push(...activateAuth({ commands, connection: { client: {} } } as unknown as AuthDeps));
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
     await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
@@ -179,7 +179,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.openInWebUi', async () => {
     const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection, { project: '', findRow: () => undefined });
-    subs.push(...webUi.register());
+    subs.push(...webUi.register(commands));
     await refuses('svc.openInWebUi', { ref: 5 }, /^svc\.openInWebUi: "ref" must be a string\. svc\.openInWebUi takes a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/, 'ref');
     await refuses('svc.openInWebUi', { threadId: 't', project: ['acme/x'] }, /"project" must be a string/, 'project');
     await refuses('svc.openInWebUi', 'thread-1', /svc\.openInWebUi: the argument must be an object/);
