@@ -17,6 +17,7 @@ import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
 import { activateCheckpoints } from './checkpoints/commands';
+import { CheckpointsManager } from './checkpoints/manager';
 import { ErrorPresenter } from './common/errors';
 import { commandsPresentedBy } from './ui/commands';
 import { NewCheckpointsBadge } from './dashboard/badge';
@@ -231,7 +232,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...activateAuth({ commands, credentials, connection, approvals }),
     ...activateThreads({ commands, model: threads, details: threadDetails, panel: threadDetailsPanel, connection, globalState: context.globalState }),
     ...activateLinks(commands, { project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
-    ...activateCheckpoints({ commands, model: checkpoints, connection, globalState: context.globalState }),
+    ...activateCheckpoints({ commands, manager: new CheckpointsManager(checkpoints, connection, context.globalState) }),
     ...activateDashboard({ commands, dashboards, connection, globalState: context.globalState, runs }),
     ...activateRuns({ commands, model: runs, selection: () => runsView.selection }),
     activateCompare({ commands, compare: compareRuns, connection, globalState: context.globalState, openFiles: () => dashboards.openHistoryFiles() }),

@@ -1,13 +1,12 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { InputError, NotFoundError, type ErrorFix } from '../api';
-import { writeSetting, type SettingsScope } from '../common/config';
+import { InputError, type ErrorFix } from '../api';
+import type { SettingsScope } from '../common/config';
 import { type Commands, type Invocation, scriptArgs } from '../ui/commands';
 import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { treeNode } from '../ui/treeNodes';
-import { forgetRecent, pickOrType, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
-import type { Connection } from '../service/connection';
-import type { CheckpointsModel } from './model';
+import { pickOrType } from '../common/pick';
+import type { CheckpointsManager } from './manager';
 import type { CheckpointNode } from './provider';
 
 type ModelArg = CheckpointNode | { modelId: string; scope?: SettingsScope; unknownModel?: boolean } | undefined;
@@ -19,33 +18,6 @@ type ModelArg = CheckpointNode | { modelId: string; scope?: SettingsScope; unkno
  */
 export function removeModelAction(modelId: string): ErrorFix {
   return { title: 'Remove Model', command: 'svc.checkpoints.removeModel', args: treeNode({ modelId, unknownModel: true }) };
-}
-
-/** `host[:port]` of the model endpoints, for messages. */
-function trainingHost(connection: Connection): string {
-  try {
-    return new URL(connection.config.trainingBaseUrl || connection.config.baseUrl).host;
-  } catch {
-    return 'the service';
-  }
-}
-
-/**
- * Add Model's check: one checkpoints request with a page size of 1. An unknown model (404) is
- * refused with a message naming the model and the host; `empty` when it has no checkpoints yet.
- * Any other failure (no key yet, network, 5xx) does not block adding it: the view shows it.
- */
-async function checkModel(model: CheckpointsModel, connection: Connection, how: Invocation, modelId: string): Promise<{ empty: boolean } | undefined> {
-  const client = connection.client;
-  if (!client || !model.ready) return undefined;
-  try {
-    if (how.interactive) await connection.prepare('training');
-    const page = await client.models.listCheckpoints(modelId, { limit: 1 });
-    return { empty: page.data.length === 0 && !page.has_more };
-  } catch (e) {
-    if (e instanceof NotFoundError) throw new InputError(`${trainingHost(connection)} has no model "${modelId}" (404): check the id; it was not added.`, { field: 'modelId' });
-    return undefined;
-  }
 }
 
 /** A scripted `{ modelId, scope? }` (extra keys, such as a row's copied fields, are ignored). */
@@ -64,30 +36,16 @@ function modelArg(command: string, arg: unknown): ModelArg {
   return script === undefined ? (arg as ModelArg) : parseArgs(command, MODEL_ARGS, script, 'a model row or { modelId, scope? }');
 }
 
-/** Writes svc.models where the user chose (asked when run from the UI; `scope` or user settings when scripted). */
-async function saveModels(how: Invocation, models: string[], arg: ModelArg): Promise<boolean> {
-  const requested = arg && 'scope' in arg ? arg.scope : undefined;
-  const scope = requested ?? (how.interactive ? await pickScope('models') : 'user');
-  if (!scope) return false;
-  // A setting that cannot be written is the presenter's to show (or the scripted caller's rejection).
-  await writeSetting('models', models, scope);
-  return true;
-}
-
 export interface CheckpointsDeps {
   commands: Commands;
-  model: CheckpointsModel;
-  connection: Connection;
-  globalState: vscode.Memento;
+  manager: CheckpointsManager;
 }
 
-/** The Checkpoints view's commands. */
-export function activateCheckpoints({ commands, model, connection, globalState }: CheckpointsDeps): vscode.Disposable[] {
+/** The Checkpoints view's commands: thin, over the manager (arguments parsed, the rest asked). */
+export function activateCheckpoints({ commands, manager }: CheckpointsDeps): vscode.Disposable[] {
+  const { model } = manager;
   const modelIdOf = (arg: ModelArg) => (arg && 'modelId' in arg ? arg.modelId : undefined);
-  const refresh = (how: Invocation, id: string | undefined) => {
-    model.reset(id);
-    return id ? model.loadMore(id, how) : undefined;
-  };
+  const refresh = (how: Invocation, id: string | undefined) => manager.refresh(how, id);
   return [
     // The title button: VS Code passes it the focused row, which means "as clicked with nothing":
     // the whole view. A script's { modelId } refreshes that model.
@@ -117,22 +75,10 @@ export function activateCheckpoints({ commands, model, connection, globalState }
       let id = args?.modelId?.trim();
       if (id === undefined) {
         if (args) throw new InputError('svc.checkpoints.addModel needs { modelId }.');
-        id = await pickOrType('svc: Add a model', 'Model id', recent(globalState, RECENT_MODELS).filter((m) => !model.models.includes(m)));
+        id = await pickOrType('svc: Add a model', 'Model id', manager.recentToAdd());
         if (!id) return;
       }
-      if (!id) throw new InputError('The model id is empty.');
-      if (model.models.includes(id)) return;
-      let checked: { empty: boolean } | undefined;
-      try {
-        checked = await checkModel(model, connection, how, id);
-      } catch (e) {
-        // Refused (an unknown model): out of the recent list; the presenter or the script's rejection says why.
-        await forgetRecent(globalState, RECENT_MODELS, id);
-        throw e;
-      }
-      if (!(await saveModels(how, [...model.models, id], args && { modelId: id, scope: args.scope }))) return;
-      await pushRecent(globalState, RECENT_MODELS, id);
-      if (checked?.empty) model.knownEmpty(id);
+      await manager.addModel(how, id, args?.scope);
     }),
     commands.register('svc.checkpoints.removeModel', async (how, raw?: unknown) => {
       const arg = modelArg('svc.checkpoints.removeModel', raw);
@@ -143,13 +89,7 @@ export function activateCheckpoints({ commands, model, connection, globalState }
       }
       if (!id) return;
       // From an unknown model's error (its row or an upload's 404): out of the recent list too.
-      if ((arg && 'unknownModel' in arg && arg.unknownModel) || refusedByService(model.state(id).error)) await forgetRecent(globalState, RECENT_MODELS, id);
-      if (!model.models.includes(id)) return;
-      await saveModels(
-        how,
-        model.models.filter((m) => m !== id),
-        arg,
-      );
+      await manager.removeModel(how, id, { scope: arg && 'scope' in arg ? arg.scope : undefined, unknownModel: !!(arg && 'unknownModel' in arg && arg.unknownModel) });
     }),
     // A checkpoint row's inline button; scripted, { checkpointId }.
     commands.register('svc.checkpoints.copyId', async (_how, arg?: unknown) => {
