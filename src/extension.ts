@@ -39,7 +39,8 @@ import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from '
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar } from './status/statusBar';
-import { activateThreads, showThreadDetails } from './threads/commands';
+import { activateThreads } from './threads/commands';
+import { ThreadsManager } from './threads/manager';
 import { ThreadDetailsProvider } from './threads/details';
 import { THREAD_SCHEME } from './common/ids';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
@@ -166,6 +167,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const webUi = new WebUi(connection, threads);
   const fileKinds = new FileKindContext();
   const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log, feedbackRecord, webUi));
+  const threadsManager = new ThreadsManager(threads, threadDetails, threadDetailsPanel, connection, context.globalState);
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
@@ -214,7 +216,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const links = new LinkHandler({
     connection,
     errors,
-    showThread: (project, row) => showThreadDetails(threadDetailsPanel, threadDetails, project, row),
+    showThread: (project, row) => threadsManager.showThread(project, row),
     knownModels: () => checkpoints.models,
     // Showing where the model is helps, but the dashboard does not depend on it (a signed-out view lists nothing).
     revealModel: (modelId) => Promise.resolve(checkpointsView.reveal(checkpointsProvider.modelNode(modelId), { select: true, focus: false })).catch((e: unknown) => log.warn(`Could not reveal ${modelId} in the Checkpoints view: ${errors.describe(e)}`)),
@@ -230,7 +232,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
 
   subs.push(
     ...activateAuth({ commands, credentials, connection, approvals }),
-    ...activateThreads({ commands, model: threads, details: threadDetails, panel: threadDetailsPanel, connection, globalState: context.globalState }),
+    ...activateThreads({ commands, manager: threadsManager }),
     ...activateLinks(commands, { project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
     ...activateCheckpoints({ commands, manager: new CheckpointsManager(checkpoints, connection, context.globalState) }),
     ...activateDashboard({ commands, dashboards, connection, globalState: context.globalState, runs }),

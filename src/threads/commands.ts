@@ -1,16 +1,12 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
-import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
-import { writeSetting } from '../common/config';
-import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
-import type { Connection } from '../service/connection';
+import { InputError, callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { pickOrType, pickScope } from '../common/pick';
 import { scriptArgs, type Commands } from '../ui/commands';
 import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
-import { threadDetailsUri, type ThreadDetailsProvider } from './details';
-import type { ThreadDetailsPanel } from './detailsPanel';
-import type { ThreadsModel } from './model';
+import type { ThreadsManager } from './manager';
 import type { ThreadNode } from './provider';
 
 /** A thread as a script names it (a row of the view is a tree node). */
@@ -20,15 +16,12 @@ export type FilterArgs = { preset: RelativePreset } | { after?: string; before?:
 
 export interface ThreadsDeps {
   commands: Commands;
-  model: ThreadsModel;
-  details: ThreadDetailsProvider;
-  panel: ThreadDetailsPanel;
-  connection: Connection;
-  globalState: vscode.Memento;
+  manager: ThreadsManager;
 }
 
-/** The Threads view's commands and Select Project. */
-export function activateThreads({ commands, model, details, panel, connection, globalState }: ThreadsDeps): vscode.Disposable[] {
+/** The Threads view's commands and Select Project: thin, over the manager (arguments parsed, the rest asked). */
+export function activateThreads({ commands, manager }: ThreadsDeps): vscode.Disposable[] {
+  const { model } = manager;
   /**
    * The thread a command is about. A Threads view row (known by identity, src/ui/treeNodes.ts, not
    * by its fields) carries its row, so a click still works while the view reloads; a scripted
@@ -57,16 +50,15 @@ export function activateThreads({ commands, model, details, panel, connection, g
     if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
   };
-  const openJson = (project: string, row: ThreadRow) => openThreadJson(details, project, row);
 
   return [
-    registerProjectCommand(commands, connection, globalState),
+    registerProjectCommand(commands, manager),
     // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
     commands.register('svc.threads.refresh', (how) => model.refresh(how)),
     commands.register('svc.threads.loadMore', (how) => model.loadMore(how)),
-    commands.register('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
-    commands.register('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
-    commands.register('svc.threads.clearFilter', () => model.setFilter(undefined)),
+    commands.register('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(manager, scriptArgs(arg))),
+    commands.register('svc.threads.filter', (_how, arg?: unknown) => filter(manager, scriptArgs(arg))),
+    commands.register('svc.threads.clearFilter', () => manager.filter(undefined)),
     commands.register('svc.threads.copyId', (_how, arg?: unknown) => {
       return copy(rowOf('svc.threads.copyId', arg).thread_id, 'the thread id');
     }),
@@ -74,33 +66,19 @@ export function activateThreads({ commands, model, details, panel, connection, g
     commands.register('svc.threads.copyLastTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'last')),
     commands.register('svc.threads.openDetails', async (_how, arg?: unknown) => {
       const { row, project } = threadOf('svc.threads.openDetails', arg);
-      await showThreadDetails(panel, details, project, row);
+      await manager.showThread(project, row);
       return undefined;
     }),
     // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
     commands.register('svc.threads.show', (_how, arg?: unknown) => {
       const a = parseArgs('svc.threads.show', SHOW_ARGS, arg ?? {}, '{ threadIds: [...], project? }');
-      return showImportedThreads(model, panel, details, a.project ?? model.project, a.threadIds);
+      return manager.showImported(a.project ?? model.project, a.threadIds);
     }),
     commands.register('svc.threads.openJson', async (_how, arg?: unknown) => {
       const { row, project } = threadOf('svc.threads.openJson', arg);
-      return openJson(project, row);
+      return manager.openJson(project, row);
     }),
   ];
-}
-
-/** Opens a thread's row as a read-only JSON document; returns its URI. */
-export async function openThreadJson(details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<string> {
-  details.remember(project, row);
-  const doc = await vscode.workspace.openTextDocument(threadDetailsUri(project, row.thread_id));
-  await vscode.languages.setTextDocumentLanguage(doc, 'json');
-  await vscode.window.showTextDocument(doc, { preview: true });
-  return doc.uri.toString();
-}
-
-/** Shows a thread in the details panel (its Open JSON button opens the row as JSON). */
-export function showThreadDetails(panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<void> {
-  return panel.show(project, row, { openJson: () => openThreadJson(details, project, row) });
 }
 
 const SHOW_ARGS = z.object({ threadIds: z.array(z.string()).min(1), project: z.string().optional() });
@@ -147,7 +125,8 @@ export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: Sor
   return [item(current), { label: '', kind: vscode.QuickPickItemKind.Separator }, ...all.filter((s) => !isCurrent(s)).map(item)];
 }
 
-async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
+async function sortBy(manager: ThreadsManager, args: unknown): Promise<void> {
+  const { model } = manager;
   let next: SortBy | undefined;
   if (args !== undefined) {
     const sort = parseArgs('svc.threads.sortBy', SORT_ARGS, args);
@@ -156,12 +135,12 @@ async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
     next = pick?.sort;
   }
-  if (next && (next.field !== model.sort.field || next.direction !== model.sort.direction)) await model.setSort(next);
+  if (next) await manager.sortBy(next);
 }
 
-async function filter(model: ThreadsModel, args: unknown): Promise<void> {
+async function filter(manager: ThreadsManager, args: unknown): Promise<void> {
   if (args !== undefined) {
-    await model.setFilter(filterFromArgs(parseArgs('svc.threads.filter', FILTER_ARGS, args) as FilterArgs));
+    await manager.filter(filterFromArgs(parseArgs('svc.threads.filter', FILTER_ARGS, args) as FilterArgs));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
@@ -185,7 +164,7 @@ async function filter(model: ThreadsModel, args: unknown): Promise<void> {
     const before = await ask('before');
     if (before === undefined) return;
     if (!after.trim() && !before.trim()) return;
-    await model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
+    await manager.filter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
   } else if (pick.id === 'ids') {
     const text = await vscode.window.showInputBox({
       title: 'svc: Thread ids',
@@ -193,9 +172,9 @@ async function filter(model: ThreadsModel, args: unknown): Promise<void> {
       validateInput: (v) => (parseThreadIds(v).length ? undefined : 'Enter at least one thread id'),
     });
     if (text === undefined) return;
-    await model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
+    await manager.filter({ kind: 'ids', threadIds: parseThreadIds(text) });
   } else {
-    await model.setFilter({ kind: 'relative', preset: pick.id });
+    await manager.filter({ kind: 'relative', preset: pick.id });
   }
 }
 
@@ -222,30 +201,13 @@ export function filterFromArgs(args: FilterArgs): ThreadFilter {
   return { kind: 'range', after, before };
 }
 
-/**
- * After an import: the Threads view filtered by the threads the file held, and, for one thread,
- * its details. The filter is the view's own (Clear Filter undoes it). Not the selected project:
- * says so, since the view shows only that one.
- */
-export async function showImportedThreads(model: ThreadsModel, panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, threadIds: string[]): Promise<void> {
-  if (threadIds.length === 0) return;
-  if (project !== model.project) throw new InputError(`The calls went to ${project}, but the Threads view shows ${model.project || 'no project'}: select ${project} to see them.`, { field: 'svc.project' }, { fix: { title: `Switch to ${project}`, command: 'svc.selectProject', args: { projectId: project } } });
-  await model.setFilter({ kind: 'ids', threadIds });
-  await vscode.commands.executeCommand('svc.threads.focus');
-  if (threadIds.length !== 1) return;
-  await model.ensureLoaded();
-  const row = model.findRow(threadIds[0]!);
-  if (!row) throw new InputError(`Thread ${threadIds[0]} is not in ${project} yet: refresh the Threads view in a moment.`);
-  await showThreadDetails(panel, details, project, row);
-}
-
 const SELECT_PROJECT_ARGS = z.object({
   projectId: z.string({ error: 'projectId must be a string such as "acme/chatbot"' }).optional(),
   scope: settingsScope.optional(),
 });
 
 /** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */
-function registerProjectCommand(commands: Commands, connection: Connection, globalState: vscode.Memento): vscode.Disposable {
+function registerProjectCommand(commands: Commands, manager: ThreadsManager): vscode.Disposable {
   return commands.register('svc.selectProject', async (how, arg?: unknown) => {
     // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
     const raw = scriptArgs(arg);
@@ -253,18 +215,9 @@ function registerProjectCommand(commands: Commands, connection: Connection, glob
     let projectId = args?.projectId?.trim();
     if (projectId === undefined) {
       if (args) throw new InputError('svc.selectProject needs { projectId }.');
-      const current = connection.config.project;
-      const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
-      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
+      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', manager.knownProjects());
       if (projectId === undefined) return undefined;
     }
-    if (!isProjectId(projectId)) throw new InputError(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`, { field: 'projectId' });
-    // The project switched away from is remembered too, so the picker offers the way back.
-    const previous = connection.config.project;
-    const scope = args?.scope ?? (how.interactive ? await pickScope('project') : 'user');
-    if (!scope) return undefined;
-    await writeSetting('project', projectId, scope);
-    await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
-    return projectId;
+    return manager.selectProject(projectId, args?.scope ?? (how.interactive ? () => pickScope('project') : 'user'));
   });
 }

@@ -15,6 +15,7 @@ import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
 import { activateThreads } from '../../../src/threads/commands';
+import { ThreadsManager } from '../../../src/threads/manager';
 import type { ThreadsModel } from '../../../src/threads/model';
 import type { ThreadDetailsProvider } from '../../../src/threads/details';
 import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
@@ -81,7 +82,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
     const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat', findRow: () => undefined } as unknown as ThreadsModel;
-    subs.push(...activateThreads({ commands, model, details: {} as ThreadDetailsProvider, panel: {} as ThreadDetailsPanel, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    subs.push(...activateThreads({ commands, manager: new ThreadsManager(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
     await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
     await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
     await refuses('svc.threads.sortBy', { field: 'thread_id', direction: 'up' }, /Unknown sort direction "up"; use asc or desc/, 'direction');
