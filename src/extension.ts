@@ -9,28 +9,29 @@ import * as vscode from 'vscode';
 import { ConnectionHost } from './agents/connectionHost';
 import type { ToolHost } from './agents/core/host';
 import { languageModelTools } from './agents/lmTools';
-import { mcpEnvironment, registerMcpConfigCommand } from './agents/mcpConfig';
+import { activateMcpConfig, mcpEnvironment } from './agents/mcpConfig';
 import type { AgentsCore } from './agents/lmTools';
 import { KeyApprovals } from './auth/approvals';
-import { registerAuthCommands } from './service/authCommands';
+import { activateAuth } from './service/authCommands';
 import { CredentialManager } from './auth/credentials';
 import { CheckpointsModel } from './checkpoints/model';
 import { CheckpointsTreeProvider, type CheckpointNode } from './checkpoints/provider';
-import { registerCheckpointCommands } from './checkpoints/commands';
+import { activateCheckpoints } from './checkpoints/commands';
+import { CheckpointsManager } from './checkpoints/manager';
 import { ErrorPresenter } from './common/errors';
-import { presentCommandErrors, registerCommand } from './ui/commands';
+import { commandsPresentedBy } from './ui/commands';
 import { NewCheckpointsBadge } from './dashboard/badge';
-import { registerDashboardCommands } from './dashboard/commands';
+import { activateDashboard } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
 import { CompareRuns } from './dashboard/compare';
-import { registerCompareCommand } from './dashboard/compareCommand';
-import { registerFeedbackCommands } from './feedback/commands';
+import { activateCompare } from './dashboard/compareCommand';
+import { activateFeedback } from './feedback/commands';
 import { FeedbackManager } from './feedback/manager';
 import { RefHoverProvider, RefLinkProvider, REF_DOCUMENTS } from './feedback/providers';
-import { registerImportCommands } from './calls/commands';
+import { activateImports } from './calls/commands';
 import { ImportManager } from './calls/manager';
 import { FileKindContext } from './calls/fileKindContext';
-import { registerUploadCommands } from './trajectories/commands';
+import { activateUploads } from './trajectories/commands';
 import { UploadManager } from './trajectories/manager';
 import { SentUploads } from './trajectories/sent';
 import { Logger } from './common/logger';
@@ -38,7 +39,8 @@ import { forgetRecent, RECENT_MODELS, RECENT_PROJECTS, refusedByService } from '
 import { Connection } from './service/connection';
 import { RestrictedModeNotice } from './status/restrictedMode';
 import { StatusBar } from './status/statusBar';
-import { registerThreadCommands, showThreadDetails } from './threads/commands';
+import { activateThreads } from './threads/commands';
+import { ThreadsManager } from './threads/manager';
 import { ThreadDetailsProvider } from './threads/details';
 import { THREAD_SCHEME } from './common/ids';
 import { ThreadDetailsPanel } from './threads/detailsPanel';
@@ -47,19 +49,19 @@ import { WebUi } from './webUi/commands';
 import { ThreadsModel } from './threads/model';
 import { ThreadsTreeProvider, type ThreadNode } from './threads/provider';
 import { TrajectoryViewerProvider } from './viewer/provider';
-import { registerHarnessCommands } from './harnesses/commands';
+import { activateHarnesses } from './harnesses/commands';
 import { ScenarioPanels } from './viewer/scenarioPanel';
-import { registerRunSearch } from './search/command';
+import { activateSearch } from './search/command';
 import { defaultSearchCache } from './search/searchCache';
 import { reportBackgroundFailuresTo, background } from './common/background';
-import { registerLinkCommands } from './links/commands';
+import { activateLinks } from './links/commands';
 import { LinkHandler } from './links/handler';
 import { createPublicApi, toCheckpointsFound, toUploadSummary, type SvcApiCalls } from './publicApi/api';
 import type { CheckpointsFound, UploadSummary } from '../api/svc';
 import { WalkthroughTicks } from './service/walkthrough';
 import { RunsModel } from './runs/model';
 import { RunsTreeProvider, type RunNode } from './runs/provider';
-import { registerRunsCommands } from './runs/commands';
+import { activateRuns } from './runs/commands';
 
 /** What activate() returns: the live objects, for the in-host tests. Not a public API. */
 export interface SvcExtensionApi {
@@ -149,7 +151,8 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys));
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
   const errors = new ErrorPresenter(log);
-  register(presentCommandErrors(errors));
+  // How every feature registers its commands: their failures reach the user through `errors`.
+  const commands = commandsPresentedBy(errors);
   register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')));
 
   // Sort, filter and order are view state: workspaceState, never settings.
@@ -164,6 +167,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const webUi = new WebUi(connection, threads);
   const fileKinds = new FileKindContext();
   const threadDetailsPanel = register(new ThreadDetailsPanel(context.extensionUri, threads, errors, log, feedbackRecord, webUi));
+  const threadsManager = new ThreadsManager(threads, threadDetails, threadDetailsPanel, connection, context.globalState);
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
   const dashboards = register(new Dashboards(connection, errors, log, context));
@@ -212,7 +216,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const links = new LinkHandler({
     connection,
     errors,
-    showThread: (project, row) => showThreadDetails(threadDetailsPanel, threadDetails, project, row),
+    showThread: (project, row) => threadsManager.showThread(project, row),
     knownModels: () => checkpoints.models,
     // Showing where the model is helps, but the dashboard does not depend on it (a signed-out view lists nothing).
     revealModel: (modelId) => Promise.resolve(checkpointsView.reveal(checkpointsProvider.modelNode(modelId), { select: true, focus: false })).catch((e: unknown) => log.warn(`Could not reveal ${modelId} in the Checkpoints view: ${errors.describe(e)}`)),
@@ -227,27 +231,27 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   register(dashboards.onDidFindCheckpoints((e) => publicEvents.checkpointsFound(toCheckpointsFound(e))));
 
   subs.push(
-    ...registerAuthCommands({ credentials, connection, approvals }),
-    ...registerThreadCommands(threads, threadDetails, threadDetailsPanel, connection, context.globalState),
-    ...registerLinkCommands({ project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
-    ...registerCheckpointCommands(checkpoints, connection, context.globalState),
-    ...registerDashboardCommands(dashboards, connection, context.globalState, runs),
-    ...registerRunsCommands(runs, () => runsView.selection),
-    registerCompareCommand(compareRuns, connection, context.globalState, () => dashboards.openHistoryFiles()),
-    registerCommand('svc.showLog', () => log.channel.show()),
-    registerMcpConfigCommand(connection, context.extensionUri),
-    ...registerFeedbackCommands(feedback),
+    ...activateAuth({ commands, credentials, connection, approvals }),
+    ...activateThreads({ commands, manager: threadsManager }),
+    ...activateLinks(commands, { project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
+    ...activateCheckpoints({ commands, manager: new CheckpointsManager(checkpoints, connection, context.globalState) }),
+    ...activateDashboard({ commands, dashboards, connection, globalState: context.globalState, runs }),
+    ...activateRuns({ commands, model: runs, selection: () => runsView.selection }),
+    activateCompare({ commands, compare: compareRuns, connection, globalState: context.globalState, openFiles: () => dashboards.openHistoryFiles() }),
+    commands.register('svc.showLog', () => log.channel.show()),
+    activateMcpConfig({ commands, connection, extensionUri: context.extensionUri }),
+    ...activateFeedback({ commands, manager: feedback }),
     vscode.languages.registerDocumentLinkProvider(REF_DOCUMENTS, new RefLinkProvider()),
     vscode.languages.registerHoverProvider(REF_DOCUMENTS, new RefHoverProvider(connection, feedbackRecord)),
-    ...webUi.register(),
+    ...webUi.register(commands),
     // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
     fileKinds,
-    ...registerUploadCommands(uploads),
-    ...viewer.register(),
-    ...registerHarnessCommands(log),
-    ...scenarios.register(),
-    ...registerRunSearch(viewer, runs, defaultSearchCache, path.join(context.globalStorageUri.fsPath, 'search-cache')),
-    ...registerImportCommands(imports),
+    ...activateUploads({ commands, manager: uploads }),
+    ...viewer.register(commands),
+    ...activateHarnesses({ commands, log }),
+    ...scenarios.register(commands),
+    ...activateSearch({ commands, viewer, runs, cache: defaultSearchCache, folder: path.join(context.globalStorageUri.fsPath, 'search-cache') }),
+    ...activateImports({ commands, manager: imports }),
   );
 
   // Every command is registered by now (the stand-ins are gone): from here on, awaiting is safe.

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { mcpConfigSnippets } from './core/mcpSnippet';
@@ -42,8 +42,8 @@ export async function mcpEnvironment(connection: Connection, log: Logger): Promi
   return env;
 }
 
-export function registerMcpConfigCommand(connection: Connection, extensionUri: vscode.Uri): vscode.Disposable {
-  return registerCommand('svc.copyMcpConfig', async () => {
+export function activateMcpConfig({ commands, connection, extensionUri }: { commands: Commands; connection: Connection; extensionUri: vscode.Uri }): vscode.Disposable {
+  return commands.register('svc.copyMcpConfig', async () => {
     const cfg = connection.config;
     const text = mcpConfigSnippets({
       serverPath: path.join(extensionUri.fsPath, 'dist', 'mcp.js'),

@@ -10,6 +10,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import { setContext } from '../common/background';
+import { Disposable } from '../common/disposable';
 import { kindOfFile, type JsonlKind } from './fileKind';
 
 /** The most files whose kind is kept (the context lists stay bounded). */
@@ -28,7 +29,7 @@ const EXCLUDE = '**/{node_modules,.git}/**';
 /** A history.jsonl offers neither Upload nor Import (package.json): not worth a read. */
 const sniffed = (uri: vscode.Uri) => uri.scheme === 'file' && /\.jsonl$/i.test(uri.fsPath) && !/(^|[\\/])history\.jsonl$/i.test(uri.fsPath);
 
-export class FileKindContext implements vscode.Disposable {
+export class FileKindContext extends Disposable {
   private readonly kinds = new Map<string, JsonlKind>();
   /** Files the watcher saw change, sniffed again on the next update. */
   private readonly changed = new Set<string>();
@@ -37,7 +38,6 @@ export class FileKindContext implements vscode.Disposable {
    * `.jsonl` files whose own events the watcher folded into the folder's, so the next update looks.
    */
   private readonly createdOther = new Set<string>();
-  private readonly subs: vscode.Disposable[] = [];
   private scheduled: NodeJS.Timeout | undefined;
   private scanTimer: NodeJS.Timeout | undefined;
   private scanning: Promise<void> | undefined;
@@ -47,6 +47,7 @@ export class FileKindContext implements vscode.Disposable {
   lists: { calls: string[]; trajectories: string[] } = { calls: [], trajectories: [] };
 
   constructor(options: { scanDelayMs?: number } = {}) {
+    super();
     const watcher = vscode.workspace.createFileSystemWatcher(JSONL);
     // A folder created or deleted may be reported as the folder only (VS Code folds the events of
     // its files into it): a created folder is looked into, a deleted one forgets every file under it.
@@ -57,7 +58,7 @@ export class FileKindContext implements vscode.Disposable {
       this.changed.add(uri.fsPath);
       this.schedule();
     };
-    this.subs.push(
+    const subs = [
       watcher,
       watcher.onDidCreate((uri) => touched(uri, true)),
       watcher.onDidChange((uri) => touched(uri, false)),
@@ -79,7 +80,14 @@ export class FileKindContext implements vscode.Disposable {
         this.schedule();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.scan().catch(() => undefined)),
-    );
+    ];
+    for (const d of subs) this._register(d);
+    this._register({
+      dispose: () => {
+        clearTimeout(this.scheduled);
+        clearTimeout(this.scanTimer);
+      },
+    });
     this.schedule();
     this.scanTimer = setTimeout(() => void this.scan().catch(() => undefined), options.scanDelayMs ?? SCAN_DELAY_MS);
   }
@@ -155,11 +163,5 @@ export class FileKindContext implements vscode.Disposable {
   private schedule(): void {
     clearTimeout(this.scheduled);
     this.scheduled = setTimeout(() => void this.update().catch(() => undefined), 200);
-  }
-
-  dispose(): void {
-    clearTimeout(this.scheduled);
-    clearTimeout(this.scanTimer);
-    for (const s of this.subs) s.dispose();
   }
 }

@@ -1,6 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { localFiles, type Invocation } from '../ui/commands';
+import { parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import { LiveProblems } from '../ui/liveProblems';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import type { ErrorPresenter } from '../common/errors';
@@ -10,6 +13,9 @@ import { validateCallsFile, type CallsValidationSummary } from './reader';
 import { sendCallsFile } from './send';
 import { background } from '../common/background';
 import { withAbortableProgress } from '../common/progress';
+
+/** A scripted import's options (its files are localFiles'). */
+const IMPORT_ARGS = z.object({ files: z.unknown().optional(), itemsPerBatch: z.int().min(1).optional(), maxBatchBytes: z.int().min(1).optional() });
 
 export interface ImportArgs {
   files?: (string | vscode.Uri)[];
@@ -35,10 +41,10 @@ const MAX_SHOWN_THREADS = 50;
  * diagnostics, then sent through calls.upsertBatch. Upserts are idempotent by call id, so a failed
  * or cancelled import can simply be run again. The command (commands.ts) is a thin registration.
  */
-export class ImportManager implements vscode.Disposable {
-  readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-calls');
+export class ImportManager extends Disposable {
+  readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('svc-calls'));
   /** Edits to a validated file check it again, so its entries follow the file. */
-  private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateCallsFile(file)).problems);
+  private readonly live = this._register(new LiveProblems(this.diagnostics, async (file) => (await validateCallsFile(file)).problems));
 
   constructor(
     private readonly connection: Connection,
@@ -47,15 +53,13 @@ export class ImportManager implements vscode.Disposable {
     private readonly afterImport: () => void,
     /** Shows the threads an import wrote to (the notification's Show Thread). */
     private readonly showThreads?: (project: string, threadIds: string[]) => Promise<void>,
-  ) {}
-
-  dispose(): void {
-    this.live.dispose();
-    this.diagnostics.dispose();
+  ) {
+    super();
   }
 
   async import(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<ImportReport> {
-    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], { openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } });
+    const dialog = { openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } };
+    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], dialog, (args) => parseArgs('svc.importCalls', IMPORT_ARGS, args));
     if (!call) return { status: 'aborted', files: [] };
     const { files, options: args } = call;
     const client = this.connection.signedInClient('svc.importCalls', 'trace');

@@ -1,18 +1,20 @@
 import * as vscode from 'vscode';
 import type { RequestLogEvent } from '../api';
 import { redactSecrets } from './redact';
+import { Disposable } from './disposable';
 
 /**
  * The one logger: a LogOutputChannel named "svc" whose level the user controls. Every message
  * passes through `redact`, which removes any secret currently known to the credential manager,
  * as a second line of defence behind never logging headers.
  */
-export class Logger implements vscode.Disposable {
+export class Logger extends Disposable {
   readonly channel: vscode.LogOutputChannel;
   private secrets: () => string[] = () => [];
 
   constructor(name = 'svc') {
-    this.channel = vscode.window.createOutputChannel(name, { log: true });
+    super();
+    this.channel = this._register(vscode.window.createOutputChannel(name, { log: true }));
   }
 
   /** Tells the logger which secrets to scrub; called with a live getter. */
@@ -45,9 +47,5 @@ export class Logger implements vscode.Disposable {
     const line = `${event.method} ${event.path} -> ${status} in ${event.durationMs} ms (attempt ${event.attempt})${event.error ? `: ${event.error}` : ''}${retry}`;
     if (event.error) this.warn(line);
     else this.info(line);
-  }
-
-  dispose(): void {
-    this.channel.dispose();
   }
 }

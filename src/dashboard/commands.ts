@@ -1,14 +1,28 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
+import { isTreeNode } from '../ui/treeNodes';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import type { Dashboards } from './manager';
 import { pickWorkspaceRun, WHAT_A_RUN_IS, type WorkspaceRuns } from '../ui/runPick';
 
-/** A tree node of the Checkpoints view, or the scripting form. */
-type OpenArg = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown }; checkpointId?: unknown; file?: unknown } | undefined;
+/** A row of the Checkpoints view: a model's (its modelId) or a checkpoint's (that checkpoint too). */
+type CheckpointsRow = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown } };
+
+const OPEN_USAGE = 'a Checkpoints tree item, { modelId, checkpointId? } or { file }';
+const NOT_A_FILE = '"file" must be the path of a history.jsonl file';
+const NOT_A_MODEL = '"modelId" must be a model id string';
+/** `{ file }` (a run's history.jsonl or model folder), or `{ modelId, checkpointId? }`. */
+const OPEN_ARGS = z.object({
+  file: z.string({ error: NOT_A_FILE }).refine((f) => f.trim() !== '', { error: NOT_A_FILE }).optional(),
+  modelId: z.string({ error: NOT_A_MODEL }).optional(),
+  checkpointId: z.string().optional(),
+});
+const EXPORT_CSV_ARGS = z.object({ modelId: z.string(), path: nonBlank() });
 
 /**
  * The history.jsonl to open: the file itself, or the run folder (`.art/<project>/models/<model>/`)
@@ -34,23 +48,33 @@ export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
 }
 
 /** `runs`: the workspace's runs (the Runs view's), which the palette offers when no service is configured. */
-export function registerDashboardCommands(dashboards: Dashboards, connection: Connection, globalState: vscode.Memento, runs?: WorkspaceRuns): vscode.Disposable[] {
+export interface DashboardDeps {
+  commands: Commands;
+  dashboards: Dashboards;
+  connection: Connection;
+  globalState: vscode.Memento;
+  runs?: WorkspaceRuns;
+}
+
+/** Open Training Dashboard and Export CSV. */
+export function activateDashboard({ commands, dashboards, connection, globalState, runs }: DashboardDeps): vscode.Disposable[] {
   return [
     /**
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint
      * selected), the palette (pick a model; without a service, pick a run of the workspace), or
      * `{ modelId, checkpointId? }`.
      */
-    registerCommand('svc.dashboard.open', async (how, arg?: OpenArg | vscode.Uri) => {
-      if (arg !== undefined && (typeof arg !== 'object' || arg === null)) throw new InputError('svc.dashboard.open takes a Checkpoints tree item, { modelId, checkpointId? } or { file }.');
+    commands.register('svc.dashboard.open', async (how, arg?: unknown) => {
+      const row = isTreeNode(arg) ? (arg as CheckpointsRow) : undefined;
+      const script = arg === undefined || arg instanceof vscode.Uri || row ? undefined : parseArgs('svc.dashboard.open', OPEN_ARGS, arg, OPEN_USAGE);
       // A run's history.jsonl (ART), from the explorer (a file or a model folder) or { file }: no service involved.
-      if (arg instanceof vscode.Uri || (arg && 'file' in arg)) {
+      if (arg instanceof vscode.Uri || script?.file !== undefined) {
         let uri: vscode.Uri;
         if (arg instanceof vscode.Uri) uri = arg;
         else {
-          if (typeof arg.file !== 'string' || !arg.file.trim()) throw new InputError('svc.dashboard.open: "file" must be the path of a history.jsonl file.', { field: 'file' });
+          const file = script!.file!;
           const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-          uri = path.isAbsolute(arg.file) || !folder ? vscode.Uri.file(path.resolve(arg.file)) : vscode.Uri.joinPath(folder, arg.file);
+          uri = path.isAbsolute(file) || !folder ? vscode.Uri.file(path.resolve(file)) : vscode.Uri.joinPath(folder, file);
         }
         // The file is read (and watched) on this machine's disk, as it grows.
         if (uri.scheme !== 'file') throw new InputError(`${uri.toString(true)}: the dashboard reads a history.jsonl on this machine's disk only.`, { file: uri.toString(true) });
@@ -58,9 +82,9 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
         const panel = await dashboards.openFile(uri);
         return panel.modelId;
       }
-      let modelId = typeof arg?.modelId === 'string' ? arg.modelId.trim() : undefined;
-      const focus = typeof arg?.checkpointId === 'string' ? arg.checkpointId : typeof arg?.checkpoint?.id === 'string' ? arg.checkpoint.id : undefined;
-      if (arg && modelId === undefined) throw new InputError('svc.dashboard.open: "modelId" must be a model id string.');
+      let modelId = script ? script.modelId?.trim() : typeof row?.modelId === 'string' ? row.modelId.trim() : undefined;
+      const focus = script ? script.checkpointId : typeof row?.checkpoint?.id === 'string' ? row.checkpoint.id : undefined;
+      if ((script || row) && modelId === undefined) throw new InputError(`svc.dashboard.open: ${NOT_A_MODEL}.`, { field: 'modelId' });
       // The palette without a service: the dashboard of a run of the workspace (its history.jsonl).
       if (!connection.client && modelId === undefined && how.interactive && runs) {
         await runs.whenScanned();
@@ -89,11 +113,9 @@ export function registerDashboardCommands(dashboards: Dashboards, connection: Co
      * `{ modelId, path }` writes without a prompt, inside a workspace folder only; otherwise the
      * active dashboard and a save dialog (wherever the user picks).
      */
-    registerCommand('svc.dashboard.exportCsv', async (_how, args?: { modelId?: unknown; path?: unknown }) => {
-      if (args !== undefined) {
-        if (typeof args !== 'object' || args === null || typeof args.modelId !== 'string' || typeof args.path !== 'string' || !args.path) {
-          throw new InputError('svc.dashboard.exportCsv takes { modelId: string, path: string }.');
-        }
+    commands.register('svc.dashboard.exportCsv', async (_how, arg?: unknown) => {
+      if (arg !== undefined) {
+        const args = parseArgs('svc.dashboard.exportCsv', EXPORT_CSV_ARGS, arg, '{ modelId: string, path: string }');
         return (await dashboards.exportCsv(args.modelId, args.path))?.fsPath;
       }
       const active = dashboards.active();

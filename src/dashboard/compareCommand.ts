@@ -1,7 +1,9 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { InputError } from '../api';
-import { registerCommand } from '../ui/commands';
+import { z } from 'zod';
+import { formatPath, InputError } from '../api';
+import type { Commands } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import { recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { historyFile } from './commands';
@@ -20,18 +22,22 @@ async function fileRun(uri: vscode.Uri): Promise<RunSpec> {
   return { file: await historyFile(uri) };
 }
 
+const COMPARE_USAGE = '{ runs: [{ modelId } | { file }, ...] } with at least two runs';
+const COMPARE_ARGS = z.object({
+  runs: z.array(z.union([z.object({ modelId: nonBlank() }), z.object({ file: nonBlank() })], { error: (issue) => `${formatPath(issue.path ?? [])} must be { modelId: string } or { file: string }` })),
+});
+
 /** `{ runs: [{ modelId } | { file }, ...] }` as run specs; rejects, naming the run, on anything else. */
-async function scriptedRuns(runs: unknown): Promise<RunSpec[]> {
-  if (!Array.isArray(runs)) throw new InputError('svc.dashboard.compare takes { runs: [{ modelId } | { file }, ...] } with at least two runs.', { field: 'runs' });
+async function scriptedRuns(arg: unknown): Promise<RunSpec[]> {
+  const { runs } = parseArgs('svc.dashboard.compare', COMPARE_ARGS, arg, COMPARE_USAGE);
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const out: RunSpec[] = [];
-  for (const [i, r] of runs.entries()) {
-    const run = r as { modelId?: unknown; file?: unknown } | null;
-    if (run && typeof run === 'object' && typeof run.modelId === 'string' && run.modelId.trim()) out.push({ modelId: run.modelId.trim() });
-    else if (run && typeof run === 'object' && typeof run.file === 'string' && run.file.trim()) {
+  for (const run of runs) {
+    if ('modelId' in run) out.push({ modelId: run.modelId.trim() });
+    else {
       const uri = path.isAbsolute(run.file) || !folder ? vscode.Uri.file(path.resolve(run.file)) : vscode.Uri.joinPath(folder, run.file);
       out.push(await fileRun(uri));
-    } else throw new InputError(`svc.dashboard.compare: runs[${i}] must be { modelId: string } or { file: string }.`, { field: `runs[${i}]` });
+    }
   }
   return out;
 }
@@ -76,16 +82,26 @@ async function pickRuns(connection: Connection, globalState: vscode.Memento, ope
   return runs;
 }
 
-export function registerCompareCommand(compare: CompareRuns, connection: Connection, globalState: vscode.Memento, openFiles: () => readonly string[] = () => []): vscode.Disposable {
+export interface CompareDeps {
+  commands: Commands;
+  compare: CompareRuns;
+  connection: Connection;
+  globalState: vscode.Memento;
+  /** The history.jsonl files whose dashboard is open (the palette's pick offers them). */
+  openFiles?: () => readonly string[];
+}
+
+/** Compare Runs. */
+export function activateCompare({ commands, compare, connection, globalState, openFiles = () => [] }: CompareDeps): vscode.Disposable {
   /**
    * From the Checkpoints view (the selected models), the explorer (the selected history.jsonl
    * files and model folders), the palette (a pick), or `{ runs: [...] }` (never prompts).
    */
-  return registerCommand('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
+  return commands.register('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
     let runs: RunSpec[] | undefined;
     const many = Array.isArray(selection) && selection.length ? (selection as unknown[]) : arg !== undefined ? [arg] : [];
     if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && !isTreeNode(arg)) {
-      runs = await scriptedRuns((arg as { runs?: unknown }).runs);
+      runs = await scriptedRuns(arg);
     } else if (many.length && many.every((x) => x instanceof vscode.Uri)) {
       runs = [];
       for (const u of many as vscode.Uri[]) runs.push(await fileRun(u));

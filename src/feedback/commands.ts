@@ -10,15 +10,15 @@
  * (`{ id, created_at, svc_user_id, payload }`), or undefined when cancelled.
  */
 import { Uri, type Disposable } from 'vscode';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
 import { isThreadNode, parseAttachArgs } from './args';
 import type { FeedbackManager } from './manager';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 
-export function registerFeedbackCommands(manager: FeedbackManager): Disposable[] {
+export function activateFeedback({ commands, manager }: { commands: Commands; manager: FeedbackManager }): Disposable[] {
   // A ref link passes { ref, via: 'link' } and then asks the rest, as the palette does; any other object is a script.
-  return [registerCommand(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options), { scripted: isScriptedAttach })];
+  return [commands.register(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options), { scripted: isScriptedAttach })];
 }
 
 /**

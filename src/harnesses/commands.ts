@@ -11,7 +11,8 @@ import { z } from 'zod';
 import { InputError } from '../api/errors';
 import { checkWriteTarget } from '../common/writeTarget';
 import type { Logger } from '../common/logger';
-import { filesFromArgs, registerCommand, type Invocation } from '../ui/commands';
+import { filesFromArgs, type Commands, type Invocation } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { background } from '../common/background';
 import { convertToArt, detectHarness, HARNESS_FORMATS, type ConvertReport, type HarnessFormat } from './convert';
@@ -29,6 +30,7 @@ export const ConvertArgsSchema = z.strictObject({
   // ATIF: task, trial or job; an Inspect log: a sample metadata key (default: one group per sample).
   groupBy: z.string().min(1).max(200).optional(),
 });
+const OPEN_JOB_ARGS = z.object({ folder: nonBlank() });
 
 function workspaceFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -53,15 +55,10 @@ async function scoresOf(format: HarnessFormat, source: string, isDir: boolean): 
   return scoreNames(await readTrials(source, { isDir }));
 }
 
-export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
+export function activateHarnesses({ commands, log }: { commands: Commands; log: Logger }): vscode.Disposable[] {
   const convert = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<ConvertReport | undefined> => {
     if (!how.interactive) {
-      const parsed = ConvertArgsSchema.safeParse(clicked);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]!;
-        throw new InputError(`${CONVERT_COMMAND}: ${issue.path.join('.') || 'arguments'}: ${issue.message} (expected {source, output, reward?, groupBy?})`, { field: issue.path.join('.') });
-      }
-      const a = parsed.data;
+      const a = parseArgs(CONVERT_COMMAND, ConvertArgsSchema, clicked, '{ source, output, reward?, groupBy? }');
       const target = await checkWriteTarget(a.output, workspaceFolders(), CONVERT_COMMAND);
       if (!target.ok) throw new InputError(target.reason, { field: 'output' });
       const report = await convertToArt({ source: resolveSource(a.source), output: target.path, reward: a.reward, groupBy: a.groupBy });
@@ -130,8 +127,8 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
     return report;
   };
   const openJob = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<void> => {
-    const file = clicked && typeof clicked === 'object' && !(clicked instanceof vscode.Uri) && 'folder' in clicked ? (clicked as { folder: unknown }).folder : undefined;
-    let uri = file !== undefined ? (typeof file === 'string' ? vscode.Uri.file(resolveSource(file)) : undefined) : filesFromArgs(clicked, selected)[0];
+    const args = clicked && typeof clicked === 'object' && !(clicked instanceof vscode.Uri) && 'folder' in clicked ? parseArgs(OPEN_JOB_COMMAND, OPEN_JOB_ARGS, clicked, '{ folder }') : undefined;
+    let uri: vscode.Uri | undefined = args ? vscode.Uri.file(resolveSource(args.folder)) : filesFromArgs(clicked, selected)[0];
     if (!uri) {
       if (!how.interactive) throw new InputError(`${OPEN_JOB_COMMAND}: no folder given (expected {folder})`, { field: 'folder' });
       const picked = await vscode.window.showOpenDialog({ canSelectFiles: false, canSelectFolders: true, canSelectMany: false, openLabel: 'Open', title: 'svc: Open a Harbor job folder' });
@@ -140,5 +137,5 @@ export function registerHarnessCommands(log: Logger): vscode.Disposable[] {
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
   };
-  return [registerCommand(CONVERT_COMMAND, convert), registerCommand(OPEN_JOB_COMMAND, openJob)];
+  return [commands.register(CONVERT_COMMAND, convert), commands.register(OPEN_JOB_COMMAND, openJob)];
 }

@@ -5,8 +5,10 @@
  * flavor of VS Code that whoever clicks it runs. Nothing here prompts.
  */
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api';
-import { registerCommand, scriptArgs } from '../ui/commands';
+import { scriptArgs, type Commands } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import { linkFor, type LinkTarget } from './link';
 
 export interface CopyLinkDeps {
@@ -29,18 +31,22 @@ export async function copyLink(target: LinkTarget): Promise<string> {
   return link;
 }
 
-const str = (v: unknown) => (typeof v === 'string' && v.trim() ? v.trim() : undefined);
+const THREAD_LINK_USAGE = 'a thread row or { threadId, project? }';
+const THREAD_LINK_ARGS = z.object({ threadId: nonBlank(), project: nonBlank('"project" must be a project id such as acme/chatbot').optional() });
+const CHECKPOINT_LINK_USAGE = 'a model or checkpoint row, or { modelId, step? }';
+const notAStep = (issue: { input?: unknown }) => `"step" must be a whole number of 0 or more, not ${JSON.stringify(issue.input)}`;
+const CHECKPOINT_LINK_ARGS = z.object({ modelId: nonBlank(), step: z.int({ error: notAStep }).min(0, { error: notAStep }).optional() });
 
-export function registerLinkCommands(deps: CopyLinkDeps): vscode.Disposable[] {
+/** Copy Link's commands. */
+export function activateLinks(commands: Commands, deps: CopyLinkDeps): vscode.Disposable[] {
   return [
-    registerCommand('svc.threads.copyLink', (_how, arg?: unknown) => {
-      const args = scriptArgs(arg) as { threadId?: unknown; project?: unknown } | undefined;
-      if (args !== undefined) {
-        if (typeof args !== 'object' || !str(args.threadId)) throw new InputError('svc.threads.copyLink takes a thread row or { threadId, project? }.', { field: 'threadId' });
-        if (args.project !== undefined && !str(args.project)) throw new InputError('svc.threads.copyLink: "project" must be a project id such as acme/chatbot.', { field: 'project' });
-        const project = str(args.project) ?? deps.project();
+    commands.register('svc.threads.copyLink', (_how, arg?: unknown) => {
+      const script = scriptArgs(arg);
+      if (script !== undefined) {
+        const args = parseArgs('svc.threads.copyLink', THREAD_LINK_ARGS, script, THREAD_LINK_USAGE);
+        const project = args.project?.trim() ?? deps.project();
         if (!project) throw new InputError('svc.threads.copyLink: no project is selected; pass { project }.', { field: 'project' });
-        return copyLink({ kind: 'thread', project, threadId: str(args.threadId)! });
+        return copyLink({ kind: 'thread', project, threadId: args.threadId.trim() });
       }
       const node = arg as { kind?: string; project?: string; row?: { thread_id: string } } | undefined;
       if (node?.kind === 'thread' && node.project && node.row) return copyLink({ kind: 'thread', project: node.project, threadId: node.row.thread_id });
@@ -48,19 +54,16 @@ export function registerLinkCommands(deps: CopyLinkDeps): vscode.Disposable[] {
       if (!current) throw new InputError('svc: select a thread in the Threads view first.');
       return copyLink({ kind: 'thread', ...current });
     }),
-    registerCommand('svc.checkpoints.copyLink', (_how, arg?: unknown) => {
-      const args = scriptArgs(arg) as { modelId?: unknown; step?: unknown } | undefined;
-      if (args !== undefined) {
-        const modelId = typeof args === 'object' ? str(args.modelId) : undefined;
-        if (!modelId) throw new InputError('svc.checkpoints.copyLink takes a model or checkpoint row, or { modelId, step? }.', { field: 'modelId' });
-        if (args.step === undefined) return copyLink({ kind: 'model', modelId });
-        if (typeof args.step !== 'number' || !Number.isSafeInteger(args.step) || args.step < 0) throw new InputError(`svc.checkpoints.copyLink: "step" must be a whole number of 0 or more, not ${JSON.stringify(args.step)}.`, { field: 'step' });
-        return copyLink({ kind: 'checkpoint', modelId, step: args.step });
+    commands.register('svc.checkpoints.copyLink', (_how, arg?: unknown) => {
+      const script = scriptArgs(arg);
+      if (script !== undefined) {
+        const { modelId, step } = parseArgs('svc.checkpoints.copyLink', CHECKPOINT_LINK_ARGS, script, CHECKPOINT_LINK_USAGE);
+        return step === undefined ? copyLink({ kind: 'model', modelId: modelId.trim() }) : copyLink({ kind: 'checkpoint', modelId: modelId.trim(), step });
       }
       const node = arg as { kind?: string; modelId?: string; checkpoint?: { step: number } } | undefined;
       if (node?.kind === 'model' && node.modelId) return copyLink({ kind: 'model', modelId: node.modelId });
       if (node?.kind === 'checkpoint' && node.modelId && node.checkpoint) return copyLink({ kind: 'checkpoint', modelId: node.modelId, step: node.checkpoint.step });
-      throw new InputError('svc.checkpoints.copyLink takes a model or checkpoint row, or { modelId, step? }.');
+      throw new InputError(`svc.checkpoints.copyLink takes ${CHECKPOINT_LINK_USAGE}.`);
     }),
   ];
 }

@@ -4,11 +4,13 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api';
 import { isTreeNode, treeNode } from '../ui/treeNodes';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
-import { rewardBand } from '../viewer/provider';
+import { rewardBandArg } from '../viewer/provider';
 import { readRun, runSteps, type Run } from '../files/runs';
 import type { RunsModel } from './model';
 import type { RunNode } from './provider';
@@ -20,20 +22,31 @@ function resolvePath(p: string): string {
   return path.isAbsolute(p) || !folder ? path.resolve(p) : path.join(folder.fsPath, p);
 }
 
-export function registerRunsCommands(model: RunsModel, selection: () => readonly RunNode[]): vscode.Disposable[] {
+const OPEN_DASHBOARD_ARGS = z.object({ dir: nonBlank() });
+const OPEN_STEP_ARGS = z.object({ file: nonBlank(), reward: rewardBandArg.optional() });
+
+/** What the Runs view's commands take from the composition root. */
+export interface RunsDeps {
+  commands: Commands;
+  model: RunsModel;
+  /** The Runs view's selection (the palette acts on it). */
+  selection: () => readonly RunNode[];
+}
+
+/** The Runs view's commands. */
+export function activateRuns({ commands, model, selection }: RunsDeps): vscode.Disposable[] {
   const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
 
   const pickRun = (title: string, having: string, filter: (r: Run) => boolean) => pickWorkspaceRun(model, { title, having, filter });
 
   return [
-    registerCommand('svc.runs.refresh', () => model.refresh()),
+    commands.register('svc.runs.refresh', () => model.refresh()),
     /** A run row, `{ dir }` (the model folder), or the selected run / a pick: its history's dashboard. */
-    registerCommand('svc.runs.openDashboard', async (how, arg?: unknown) => {
+    commands.register('svc.runs.openDashboard', async (how, arg?: unknown) => {
       let dir: string | undefined;
       if (isTreeNode(arg) && (arg as RunNode).kind === 'run') dir = (arg as Extract<RunNode, { kind: 'run' }>).run.dir;
       else if (arg !== undefined && !isTreeNode(arg)) {
-        const d = (arg as { dir?: unknown } | null)?.dir;
-        if (typeof d !== 'string' || !d.trim()) throw new InputError('svc.runs.openDashboard takes { dir: the model folder of a run (.art/<project>/models/<model>) }.', { field: 'dir' });
+        const { dir: d } = parseArgs('svc.runs.openDashboard', OPEN_DASHBOARD_ARGS, arg, '{ dir: the model folder of a run (.art/<project>/models/<model>) }');
         dir = resolvePath(d);
       } else {
         dir = selected('run')?.run.dir;
@@ -48,17 +61,15 @@ export function registerRunsCommands(model: RunsModel, selection: () => readonly
      * A step row, `{ file, reward?: { min?, max? } }` (the viewer then shows only the trajectories
      * in that reward band), or the selected step / a pick of a run, split and step.
      */
-    registerCommand('svc.runs.openStep', async (how, arg?: unknown) => {
+    commands.register('svc.runs.openStep', async (how, arg?: unknown) => {
       if (isTreeNode(arg) && (arg as RunNode).kind === 'step') {
         await vscode.commands.executeCommand('vscode.openWith', vscode.Uri.file((arg as Extract<RunNode, { kind: 'step' }>).file.path), TRAJECTORY_VIEWER);
         return (arg as Extract<RunNode, { kind: 'step' }>).file.path;
       }
       if (arg !== undefined && !isTreeNode(arg)) {
-        const a = (arg ?? {}) as { file?: unknown; reward?: unknown };
-        if (typeof a.file !== 'string' || !a.file.trim()) throw new InputError('svc.runs.openStep takes { file: a step file, reward?: { min?, max? } }.', { field: 'file' });
-        const reward = rewardBand(a.reward);
+        const a = parseArgs('svc.runs.openStep', OPEN_STEP_ARGS, arg ?? {}, '{ file: a step file, reward?: { min?, max? } }');
         const file = resolvePath(a.file);
-        await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(reward ? { reward } : {}) });
+        await vscode.commands.executeCommand('svc.openTrajectoryViewer', { file, ...(a.reward ? { reward: a.reward } : {}) });
         return file;
       }
       const step = selected('step');

@@ -15,8 +15,10 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError } from '../api/errors';
-import { registerCommand } from '../ui/commands';
+import type { Commands } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import { background } from '../common/background';
 import type { TrajectoryViewerProvider } from '../viewer/provider';
 import { pickWorkspaceRun, type WorkspaceRuns } from '../ui/runPick';
@@ -53,7 +55,16 @@ export interface SearchRunResult {
  * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
  * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
  */
-export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: WorkspaceRuns, cache: SearchCache, folder: string): vscode.Disposable[] {
+export interface SearchDeps {
+  commands: Commands;
+  viewer: TrajectoryViewerProvider;
+  runs: WorkspaceRuns;
+  cache: SearchCache;
+  /** The disk cache's folder. */
+  folder: string;
+}
+
+export function activateSearch({ commands, viewer, runs, cache, folder }: SearchDeps): vscode.Disposable[] {
   const apply = () => {
     const bytes = readSearchCacheBytes();
     cache.useDisk(bytes > 0 ? folder : undefined, bytes);
@@ -63,7 +74,7 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('svc.search.cacheSizeGiB')) apply();
     }),
-    registerCommand('svc.clearSearchCache', async (how) => {
+    commands.register('svc.clearSearchCache', async (how) => {
       // The folder is cleared even when the setting turned the disk cache off since it was filled.
       const disk = new SearchDiskCache(folder);
       const { bytes } = await disk.usage();
@@ -73,7 +84,7 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
       if (how.interactive) background(Promise.resolve(vscode.window.showInformationMessage(`svc: Cleared the search cache: ${count(files)} step file${files === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MiB.`)), 'Saying the search cache is cleared');
       return result;
     }),
-    registerCommand('svc.searchRun', async (how, arg?: unknown) => {
+    commands.register('svc.searchRun', async (how, arg?: unknown) => {
       if (!how.interactive) return scripted(viewer, arg);
       const run = arg instanceof vscode.Uri ? arg.fsPath : await pickRun(runs);
       if (!run) return undefined;
@@ -83,23 +94,40 @@ export function registerRunSearch(viewer: TrajectoryViewerProvider, runs: Worksp
   ];
 }
 
+/** `{ lo?: number, hi?: number }`, finite numbers, no other key. */
+function range<L extends string, H extends string>(name: string, lo: L, hi: H) {
+  const ok = (v: unknown) => typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
+  return z.custom<Partial<Record<L | H, number>>>(ok, { error: `"${name}" must be { ${lo}?: number, ${hi}?: number }` }).optional();
+}
+
+const SEARCH_RUN_USAGE = '{ run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }';
+const SEARCH_RUN_ARGS = z
+  .object({
+    run: z.string().optional(),
+    files: z.array(z.string()).optional(),
+    query: z.string({ error: '"query" must be a non-empty string' }).min(1, { error: '"query" must be a non-empty string' }),
+    regex: z.boolean().optional(),
+    caseSensitive: z.boolean().optional(),
+    verdict: z.enum(VERDICTS as [Verdict, ...Verdict[]], { error: `"verdict" must be one of ${VERDICTS.join(', ')}` }).optional(),
+    steps: range('steps', 'from', 'to'),
+    reward: range('reward', 'min', 'max'),
+    split: z.string().optional(),
+    role: z.string().optional(),
+    tool: z.string().optional(),
+    limit: z.int({ error: '"limit" must be a positive integer' }).min(1, { error: '"limit" must be a positive integer' }).optional(),
+    open: z.int().min(0).optional(),
+  })
+  .refine((a) => (a.run === undefined) !== (a.files === undefined), { error: 'give exactly one of "run" (a run folder or its history.jsonl) and "files"', path: ['run'] });
+
 /** `{ run | files, query, ... }`: the hits, no prompt. */
 async function scripted(viewer: TrajectoryViewerProvider, arg: unknown): Promise<SearchRunResult> {
-  if (!arg || typeof arg !== 'object') throw new InputError('svc.searchRun takes { run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }.');
-  const a = arg as SearchRunArgs;
-  if ((a.run === undefined) === (a.files === undefined)) throw new InputError('svc.searchRun: give exactly one of "run" (a run folder or its history.jsonl) and "files".', { field: 'run' });
-  if (typeof a.query !== 'string' || !a.query) throw new InputError('svc.searchRun: "query" must be a non-empty string.', { field: 'query' });
-  if (a.verdict !== undefined && !VERDICTS.includes(a.verdict)) throw new InputError(`svc.searchRun: "verdict" must be one of ${VERDICTS.join(', ')}.`, { field: 'verdict' });
-  checkRange(a.steps, 'steps', 'from', 'to');
-  checkRange(a.reward, 'reward', 'min', 'max');
-  for (const k of ['split', 'role', 'tool'] as const) if (a[k] !== undefined && typeof a[k] !== 'string') throw new InputError(`svc.searchRun: "${k}" must be a string.`, { field: k });
+  const a = parseArgs('svc.searchRun', SEARCH_RUN_ARGS, arg, SEARCH_RUN_USAGE);
   const limit = a.limit ?? MAX_SHOWN;
-  if (!Number.isInteger(limit) || limit < 1) throw new InputError('svc.searchRun: "limit" must be a positive integer.', { field: 'limit' });
-  const files = a.run !== undefined ? await runStepFiles(resolve(String(a.run))) : filesAsSteps((Array.isArray(a.files) ? a.files : []).map((f) => resolve(String(f))));
+  const files = a.run !== undefined ? await runStepFiles(resolve(a.run)) : filesAsSteps((a.files ?? []).map(resolve));
   const hits: RunHit[] = [];
   const problems: RunProblem[] = [];
   let truncated = false;
-  const summary = await searchRun(files, { ...a, query: a.query }, {
+  const summary = await searchRun(files, a, {
     onHit: (h) => {
       if (hits.length >= limit) {
         truncated = true;
@@ -116,12 +144,6 @@ async function scripted(viewer: TrajectoryViewerProvider, arg: unknown): Promise
     await openHit(viewer, hit);
   }
   return { summary, hits, problems, truncated };
-}
-
-function checkRange(v: unknown, name: string, lo: string, hi: string): void {
-  if (v === undefined) return;
-  const ok = typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
-  if (!ok) throw new InputError(`svc.searchRun: "${name}" must be { ${lo}?: number, ${hi}?: number }.`, { field: name });
 }
 
 /** A path as given: absolute, or in the first workspace folder. */

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
-import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import { registerCommand, type Invocation } from '../ui/commands';
+import { writeSetting, type SettingsScope } from '../common/config';
+import { scriptArgs, type Commands, type Invocation } from '../ui/commands';
+import { parseArgs, settingsScope } from '../ui/args';
 import { pickScope } from '../common/pick';
 import type { Base, Connection } from './connection';
 import { ApprovalError, type KeyApprovals } from '../auth/approvals';
@@ -23,24 +25,43 @@ export interface SignInArgs {
   useForModels?: boolean;
 }
 
+/** svc.signIn's arguments object. The values are never echoed in a refusal (keys are secrets). */
+const SIGN_IN_ARGS = z.strictObject({
+  apiKey: z.string().optional(),
+  username: z.string().optional(),
+  password: z.string().optional(),
+  accessToken: z.string().optional(),
+  target: z.enum(['trace', 'training'], { error: (issue) => `target must be "trace" or "training", not ${JSON.stringify(issue.input)}` }).optional(),
+  useForModels: z.boolean().optional(),
+});
+const SET_BASE_URL_ARGS = z.object({ baseUrl: z.string().optional(), scope: settingsScope.optional() });
+
 export interface AuthDeps {
+  commands: Commands;
   credentials: CredentialManager;
   connection: Connection;
   approvals: KeyApprovals;
 }
 
-export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
+/** Sign in and out, the service URL, the key approvals. */
+export function activateAuth(deps: AuthDeps): vscode.Disposable[] {
+  const { commands } = deps;
   return [
-    registerCommand('svc.signIn', (how, args?: SignInArgs) => signIn(deps, how, args)),
-    registerCommand('svc.signOut', () => signOut(deps)),
-    registerCommand('svc.setBaseUrl', (_how, args?: { baseUrl?: string; scope?: SettingsScope }) => setBaseUrl(args)),
-    registerCommand('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
-    registerCommand('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
+    commands.register('svc.signIn', (how, arg?: unknown) => {
+      const script = scriptArgs(arg);
+      return signIn(deps, how, script === undefined ? undefined : parseArgs('svc.signIn', SIGN_IN_ARGS, script, '{ apiKey } or { username?, password, accessToken? }, with target? and useForModels?'));
+    }),
+    commands.register('svc.signOut', () => signOut(deps)),
+    commands.register('svc.setBaseUrl', (_how, arg?: unknown) => {
+      const script = scriptArgs(arg);
+      return setBaseUrl(script === undefined ? undefined : parseArgs('svc.setBaseUrl', SET_BASE_URL_ARGS, script, '{ baseUrl, scope? }'));
+    }),
+    commands.register('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
+    commands.register('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
   ];
 }
 
 async function setBaseUrl(args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`svc: scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`, { field: 'scope' });
   if (args && args.baseUrl === undefined) throw new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' });
   const url =
     args?.baseUrl ??
@@ -143,9 +164,6 @@ async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promi
     if (args) throw new ConfigurationError('svc: set svc.baseUrl before signing in.');
     if (!(await setBaseUrl())) return false;
     if (!connection.client) return false;
-  }
-  if (args?.target !== undefined && args.target !== 'trace' && args.target !== 'training') {
-    throw new InputError(`svc: target must be "trace" or "training", not ${JSON.stringify(args.target)}.`, { field: 'target' });
   }
   if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
   const asked = await askCredentials(deps, args);

@@ -79,6 +79,8 @@ export class Connection extends Disposable {
     // Trusting the workspace makes its settings count: read them again.
     this._register(vscode.workspace.onDidGrantWorkspaceTrust(() => this.reload(true)));
     this._register(credentials.onDidChange(() => background(this.refreshAuth(true), 'Checking the sign-in')));
+    // The client of the moment (it is rebuilt as the settings change) closes with the connection.
+    this._register({ dispose: () => this._client && background(this._client.close(), 'Closing the client') });
   }
 
   /**
@@ -305,8 +307,4 @@ export class Connection extends Disposable {
     await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
   }
 
-  override dispose(): void {
-    if (this._client) background(this._client.close(), 'Closing the client');
-    super.dispose();
-  }
 }

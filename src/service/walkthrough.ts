@@ -10,6 +10,7 @@
  */
 import * as vscode from 'vscode';
 import { background } from '../common/background';
+import { Disposable } from '../common/disposable';
 
 /** The connection's context key → the walkthrough's completion key. */
 export const WALKTHROUGH_KEYS: Readonly<Record<string, string>> = {
@@ -27,8 +28,7 @@ export function isWalkthroughTab(tab: vscode.Tab): boolean {
 /** How long after the tab opens the keys turn true: the service registers the walkthroughs as it starts. */
 const SETTLE_MS = 1000;
 
-export class WalkthroughTicks implements vscode.Disposable {
-  private readonly subscriptions: vscode.Disposable[] = [];
+export class WalkthroughTicks extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private watching = false;
 
@@ -37,12 +37,14 @@ export class WalkthroughTicks implements vscode.Disposable {
     private readonly keys: () => Readonly<Record<string, boolean>>,
     onDidSetKeys: vscode.Event<unknown>,
   ) {
-    this.subscriptions.push(
+    super();
+    this._register(
       vscode.window.tabGroups.onDidChangeTabs((e) => {
         if (e.opened.some(isWalkthroughTab)) this.watchSoon();
       }),
-      onDidSetKeys(() => this.watching && background(this.sync(), 'Setting the walkthrough keys')),
     );
+    this._register(onDidSetKeys(() => this.watching && background(this.sync(), 'Setting the walkthrough keys')));
+    this._register({ dispose: () => this.timer && clearTimeout(this.timer) });
     // A Welcome page or walkthrough restored at startup.
     if (vscode.window.tabGroups.all.some((g) => g.tabs.some(isWalkthroughTab))) this.watchSoon();
   }
@@ -60,10 +62,5 @@ export class WalkthroughTicks implements vscode.Disposable {
       this.watching = true;
       background(this.sync(), 'Setting the walkthrough keys');
     }, SETTLE_MS);
-  }
-
-  dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    for (const s of this.subscriptions) s.dispose();
   }
 }

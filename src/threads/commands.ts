@@ -1,110 +1,117 @@
 import * as vscode from 'vscode';
-import { InputError, callRef, isProjectId, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
-import { isSettingsScope, writeSetting, type SettingsScope } from '../common/config';
-import { pickOrType, pickScope, pushRecent, recent, RECENT_PROJECTS } from '../common/pick';
-import type { Connection } from '../service/connection';
-import { registerCommand, scriptArgs } from '../ui/commands';
+import { z } from 'zod';
+import { InputError, callRef, THREAD_SORT_FIELDS, type SortBy, type ThreadRow } from '../api';
+import { pickOrType, pickScope } from '../common/pick';
+import { scriptArgs, type Commands } from '../ui/commands';
+import { nonBlank, parseArgs, settingsScope } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
 import { checkDateBound, DATE_BOUND_HELP, parseDateBound, parseThreadIds, RELATIVE_PRESETS, sortLabel, type RelativePreset, type ThreadFilter } from './filter';
-import { threadDetailsUri, type ThreadDetailsProvider } from './details';
-import type { ThreadDetailsPanel } from './detailsPanel';
-import type { ThreadsModel } from './model';
+import type { ThreadsManager } from './manager';
 import type { ThreadNode } from './provider';
 
-/** A thread as commands receive it: a tree node, or `{ threadId }` when scripted. */
-type ThreadArg = ThreadNode | { threadId: string } | undefined;
+/** A thread as a script names it (a row of the view is a tree node). */
+const THREAD_ARGS = z.object({ threadId: nonBlank('select a thread in the Threads view first, or pass { threadId }') });
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export function registerThreadCommands(model: ThreadsModel, details: ThreadDetailsProvider, panel: ThreadDetailsPanel, connection: Connection, globalState: vscode.Memento): vscode.Disposable[] {
+export interface ThreadsDeps {
+  commands: Commands;
+  manager: ThreadsManager;
+}
+
+/** The Threads view's commands and Select Project: thin, over the manager (arguments parsed, the rest asked). */
+export function activateThreads({ commands, manager }: ThreadsDeps): vscode.Disposable[] {
+  const { model } = manager;
   /**
    * The thread a command is about. A Threads view row (known by identity, src/ui/treeNodes.ts, not
    * by its fields) carries its row, so a click still works while the view reloads; a scripted
    * `{ threadId }` is looked up among the loaded rows of the current project.
    */
-  const threadOf = (arg: ThreadArg): { row: ThreadRow; project: string } => {
+  const threadOf = (command: string, arg: unknown): { row: ThreadRow; project: string } => {
+    const script = scriptArgs(arg);
     if (isTreeNode(arg)) {
       const node = arg as ThreadNode;
       if (node.kind === 'thread') return { row: node.row, project: node.project };
-    } else if (arg && typeof arg === 'object' && typeof (arg as { threadId?: unknown }).threadId === 'string') {
-      const row = model.findRow((arg as { threadId: string }).threadId);
+    } else if (script !== undefined) {
+      const row = model.findRow(parseArgs(command, THREAD_ARGS, script).threadId);
       if (row) return { row, project: model.project };
     }
     throw new InputError('svc: select a thread in the Threads view first.');
   };
-  const rowOf = (arg: ThreadArg) => threadOf(arg).row;
+  const rowOf = (command: string, arg: unknown) => threadOf(command, arg).row;
   const copy = async (text: string, what: string) => {
     await vscode.env.clipboard.writeText(text);
     vscode.window.setStatusBarMessage(`svc: copied ${what}`, 3000);
     return text;
   };
-  const copyTurnRef = async (arg: ThreadArg, which: 'first' | 'last') => {
-    const row = rowOf(arg);
+  const copyTurnRef = async (arg: unknown, which: 'first' | 'last') => {
+    const row = rowOf(which === 'first' ? 'svc.threads.copyFirstTurnRef' : 'svc.threads.copyLastTurnRef', arg);
     const id = which === 'first' ? row.first_turn_id : row.last_turn_id;
     if (!id) throw new InputError(`svc: thread ${row.thread_id} has no ${which} turn id.`, { field: `${which}_turn_id` });
     return copy(callRef(model.project, id), `the ${which} turn ref`);
   };
-  const openJson = (project: string, row: ThreadRow) => openThreadJson(details, project, row);
 
   return [
-    registerProjectCommand(connection, globalState),
+    registerProjectCommand(commands, manager),
     // The view-title commands get the focused row from VS Code; none of them reads it as arguments.
-    registerCommand('svc.threads.refresh', (how) => model.refresh(how)),
-    registerCommand('svc.threads.loadMore', (how) => model.loadMore(how)),
-    registerCommand('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(model, scriptArgs(arg))),
-    registerCommand('svc.threads.filter', (_how, arg?: unknown) => filter(model, scriptArgs(arg))),
-    registerCommand('svc.threads.clearFilter', () => model.setFilter(undefined)),
-    registerCommand('svc.threads.copyId', (_how, arg: ThreadArg) => {
-      return copy(rowOf(arg).thread_id, 'the thread id');
+    commands.register('svc.threads.refresh', (how) => model.refresh(how)),
+    commands.register('svc.threads.loadMore', (how) => model.loadMore(how)),
+    commands.register('svc.threads.sortBy', (_how, arg?: unknown) => sortBy(manager, scriptArgs(arg))),
+    commands.register('svc.threads.filter', (_how, arg?: unknown) => filter(manager, scriptArgs(arg))),
+    commands.register('svc.threads.clearFilter', () => manager.filter(undefined)),
+    commands.register('svc.threads.copyId', (_how, arg?: unknown) => {
+      return copy(rowOf('svc.threads.copyId', arg).thread_id, 'the thread id');
     }),
-    registerCommand('svc.threads.copyFirstTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'first')),
-    registerCommand('svc.threads.copyLastTurnRef', (_how, arg: ThreadArg) => copyTurnRef(arg, 'last')),
-    registerCommand('svc.threads.openDetails', async (_how, arg: ThreadArg) => {
-      const { row, project } = threadOf(arg);
-      await showThreadDetails(panel, details, project, row);
+    commands.register('svc.threads.copyFirstTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'first')),
+    commands.register('svc.threads.copyLastTurnRef', (_how, arg?: unknown) => copyTurnRef(arg, 'last')),
+    commands.register('svc.threads.openDetails', async (_how, arg?: unknown) => {
+      const { row, project } = threadOf('svc.threads.openDetails', arg);
+      await manager.showThread(project, row);
       return undefined;
     }),
     // Show Thread after Import Calls: `{ threadIds, project? }`; one thread opens its details too.
-    registerCommand('svc.threads.show', (_how, arg?: unknown) => {
-      const a = (arg ?? {}) as { threadIds?: unknown; project?: unknown };
-      if (!Array.isArray(a.threadIds) || a.threadIds.length === 0 || !a.threadIds.every((t) => typeof t === 'string')) throw new InputError('svc.threads.show takes { threadIds: [...], project? }.', { field: 'threadIds' });
-      return showImportedThreads(model, panel, details, typeof a.project === 'string' ? a.project : model.project, a.threadIds as string[]);
+    commands.register('svc.threads.show', (_how, arg?: unknown) => {
+      const a = parseArgs('svc.threads.show', SHOW_ARGS, arg ?? {}, '{ threadIds: [...], project? }');
+      return manager.showImported(a.project ?? model.project, a.threadIds);
     }),
-    registerCommand('svc.threads.openJson', async (_how, arg: ThreadArg) => {
-      const { row, project } = threadOf(arg);
-      return openJson(project, row);
+    commands.register('svc.threads.openJson', async (_how, arg?: unknown) => {
+      const { row, project } = threadOf('svc.threads.openJson', arg);
+      return manager.openJson(project, row);
     }),
   ];
 }
 
-/** Opens a thread's row as a read-only JSON document; returns its URI. */
-export async function openThreadJson(details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<string> {
-  details.remember(project, row);
-  const doc = await vscode.workspace.openTextDocument(threadDetailsUri(project, row.thread_id));
-  await vscode.languages.setTextDocumentLanguage(doc, 'json');
-  await vscode.window.showTextDocument(doc, { preview: true });
-  return doc.uri.toString();
+const SHOW_ARGS = z.object({ threadIds: z.array(z.string()).min(1), project: z.string().optional() });
+
+/**
+ * An object of `shape`'s keys only: anything else is refused naming the unknown keys, and a value
+ * that is not an object names the keys the command takes.
+ */
+function argsObject<T extends z.core.$ZodLooseShape>(command: string, shape: T) {
+  const keys = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') return `unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; use ${keys}`;
+      if (issue.code === 'invalid_type') return `${command} takes an object argument with ${keys}`;
+      return undefined;
+    },
+  });
 }
 
-/** Shows a thread in the details panel (its Open JSON button opens the row as JSON). */
-export function showThreadDetails(panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, row: ThreadRow): Promise<void> {
-  return panel.show(project, row, { openJson: () => openThreadJson(details, project, row) });
-}
+const SORT_FIELDS = `use one of ${THREAD_SORT_FIELDS.join(', ')}`;
+const SORT_ARGS = argsObject('svc.threads.sortBy', {
+  field: z.enum(THREAD_SORT_FIELDS, { error: (issue) => (issue.input === undefined ? `A sort field is needed; ${SORT_FIELDS}` : `Unknown sort field ${JSON.stringify(issue.input)}; ${SORT_FIELDS}`) }),
+  direction: z.enum(['asc', 'desc'], { error: (issue) => `Unknown sort direction ${JSON.stringify(issue.input)}; use asc or desc` }).optional(),
+});
 
-const SORT_ARG_KEYS = ['field', 'direction'];
-const FILTER_ARG_KEYS = ['preset', 'after', 'before', 'threadIds'];
-
-/** Refuses anything but a plain object whose keys are all `allowed`, naming what is wrong. */
-function checkArgKeys(command: string, args: unknown, allowed: string[]): Record<string, unknown> {
-  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-    throw new InputError(`${command} takes an object argument with ${allowed.join(', ')}.`);
-  }
-  const unknown = Object.keys(args).filter((k) => !allowed.includes(k));
-  if (unknown.length) {
-    throw new InputError(`${command}: unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${allowed.join(', ')}.`);
-  }
-  return args as Record<string, unknown>;
-}
+/** A date bound: checked as a date by filterFromArgs; empty or null is no bound. */
+const dateBound = (name: string) => z.string({ error: `${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z` }).nullable().optional();
+const FILTER_ARGS = argsObject('svc.threads.filter', {
+  preset: z.enum(Object.keys(RELATIVE_PRESETS) as [RelativePreset, ...RelativePreset[]], { error: (issue) => `Unknown filter preset ${JSON.stringify(issue.input)}; use hour, day, week or month` }).optional(),
+  after: dateBound('after'),
+  before: dateBound('before'),
+  threadIds: z.array(z.string(), { error: 'threadIds must be a non-empty list' }).min(1, { error: 'threadIds must be a non-empty list' }).optional(),
+});
 
 /** The sort picker's items: the current order first, marked, then the others. */
 export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: SortBy })[] {
@@ -118,25 +125,22 @@ export function sortItems(current: SortBy): (vscode.QuickPickItem & { sort?: Sor
   return [item(current), { label: '', kind: vscode.QuickPickItemKind.Separator }, ...all.filter((s) => !isCurrent(s)).map(item)];
 }
 
-async function sortBy(model: ThreadsModel, args: unknown): Promise<void> {
+async function sortBy(manager: ThreadsManager, args: unknown): Promise<void> {
+  const { model } = manager;
   let next: SortBy | undefined;
   if (args !== undefined) {
-    const sort = checkArgKeys('svc.threads.sortBy', args, SORT_ARG_KEYS);
-    if (!(THREAD_SORT_FIELDS as readonly unknown[]).includes(sort.field)) {
-      throw new InputError(`${sort.field === undefined ? 'A sort field is needed' : `Unknown sort field ${JSON.stringify(sort.field)}`}; use one of ${THREAD_SORT_FIELDS.join(', ')}.`);
-    }
-    if (sort.direction !== undefined && sort.direction !== 'asc' && sort.direction !== 'desc') throw new InputError(`Unknown sort direction ${JSON.stringify(sort.direction)}; use asc or desc.`);
-    next = { field: sort.field as SortBy['field'], direction: sort.direction === 'asc' ? 'asc' : 'desc' };
+    const sort = parseArgs('svc.threads.sortBy', SORT_ARGS, args);
+    next = { field: sort.field, direction: sort.direction ?? 'desc' };
   } else {
     const pick = await vscode.window.showQuickPick(sortItems(model.sort), { title: 'svc: Sort threads by', placeHolder: 'Field and direction' });
     next = pick?.sort;
   }
-  if (next && (next.field !== model.sort.field || next.direction !== model.sort.direction)) await model.setSort(next);
+  if (next) await manager.sortBy(next);
 }
 
-async function filter(model: ThreadsModel, args: unknown): Promise<void> {
+async function filter(manager: ThreadsManager, args: unknown): Promise<void> {
   if (args !== undefined) {
-    await model.setFilter(filterFromArgs(checkArgKeys('svc.threads.filter', args, FILTER_ARG_KEYS) as FilterArgs));
+    await manager.filter(filterFromArgs(parseArgs('svc.threads.filter', FILTER_ARGS, args) as FilterArgs));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
@@ -160,7 +164,7 @@ async function filter(model: ThreadsModel, args: unknown): Promise<void> {
     const before = await ask('before');
     if (before === undefined) return;
     if (!after.trim() && !before.trim()) return;
-    await model.setFilter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
+    await manager.filter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
   } else if (pick.id === 'ids') {
     const text = await vscode.window.showInputBox({
       title: 'svc: Thread ids',
@@ -168,9 +172,9 @@ async function filter(model: ThreadsModel, args: unknown): Promise<void> {
       validateInput: (v) => (parseThreadIds(v).length ? undefined : 'Enter at least one thread id'),
     });
     if (text === undefined) return;
-    await model.setFilter({ kind: 'ids', threadIds: parseThreadIds(text) });
+    await manager.filter({ kind: 'ids', threadIds: parseThreadIds(text) });
   } else {
-    await model.setFilter({ kind: 'relative', preset: pick.id });
+    await manager.filter({ kind: 'relative', preset: pick.id });
   }
 }
 
@@ -197,46 +201,23 @@ export function filterFromArgs(args: FilterArgs): ThreadFilter {
   return { kind: 'range', after, before };
 }
 
-/**
- * After an import: the Threads view filtered by the threads the file held, and, for one thread,
- * its details. The filter is the view's own (Clear Filter undoes it). Not the selected project:
- * says so, since the view shows only that one.
- */
-export async function showImportedThreads(model: ThreadsModel, panel: ThreadDetailsPanel, details: ThreadDetailsProvider, project: string, threadIds: string[]): Promise<void> {
-  if (threadIds.length === 0) return;
-  if (project !== model.project) throw new InputError(`The calls went to ${project}, but the Threads view shows ${model.project || 'no project'}: select ${project} to see them.`, { field: 'svc.project' }, { fix: { title: `Switch to ${project}`, command: 'svc.selectProject', args: { projectId: project } } });
-  await model.setFilter({ kind: 'ids', threadIds });
-  await vscode.commands.executeCommand('svc.threads.focus');
-  if (threadIds.length !== 1) return;
-  await model.ensureLoaded();
-  const row = model.findRow(threadIds[0]!);
-  if (!row) throw new InputError(`Thread ${threadIds[0]} is not in ${project} yet: refresh the Threads view in a moment.`);
-  await showThreadDetails(panel, details, project, row);
-}
+const SELECT_PROJECT_ARGS = z.object({
+  projectId: z.string({ error: 'projectId must be a string such as "acme/chatbot"' }).optional(),
+  scope: settingsScope.optional(),
+});
 
 /** svc.selectProject (the Threads view's title menu, the palette, or `{ projectId, scope? }`). */
-function registerProjectCommand(connection: Connection, globalState: vscode.Memento): vscode.Disposable {
-  return registerCommand('svc.selectProject', async (how, arg?: unknown) => {
+function registerProjectCommand(commands: Commands, manager: ThreadsManager): vscode.Disposable {
+  return commands.register('svc.selectProject', async (how, arg?: unknown) => {
     // From the Threads view's title menu VS Code passes the focused row: that is a click, not a script.
-    const args = scriptArgs(arg) as { projectId?: unknown; scope?: unknown } | undefined;
-    if (args !== undefined && typeof args !== 'object') throw new InputError('svc.selectProject takes { projectId: "<entity>/<project>", scope? }.');
-    if (args?.projectId !== undefined && typeof args.projectId !== 'string') throw new InputError('svc.selectProject: projectId must be a string such as "acme/chatbot".');
-    let projectId = (args?.projectId as string | undefined)?.trim();
-    if (args?.scope !== undefined && !isSettingsScope(args.scope)) throw new InputError(`scope must be "user" or "workspace", not ${JSON.stringify(args.scope)}.`);
+    const raw = scriptArgs(arg);
+    const args = raw === undefined ? undefined : parseArgs('svc.selectProject', SELECT_PROJECT_ARGS, raw, '{ projectId: "<entity>/<project>", scope? }');
+    let projectId = args?.projectId?.trim();
     if (projectId === undefined) {
       if (args) throw new InputError('svc.selectProject needs { projectId }.');
-      const current = connection.config.project;
-      const known = [...new Set([current, ...recent(globalState, RECENT_PROJECTS)].filter(Boolean))];
-      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', known);
+      projectId = await pickOrType('svc: Select a project', '<entity>/<project>', manager.knownProjects());
       if (projectId === undefined) return undefined;
     }
-    if (!isProjectId(projectId)) throw new InputError(`svc: "${projectId}" is not a project id of the form <entity>/<project>.`, { field: 'projectId' });
-    // The project switched away from is remembered too, so the picker offers the way back.
-    const previous = connection.config.project;
-    const scope = (args?.scope as SettingsScope | undefined) ?? (how.interactive ? await pickScope('project') : 'user');
-    if (!scope) return undefined;
-    await writeSetting('project', projectId, scope);
-    await pushRecent(globalState, RECENT_PROJECTS, projectId, ...(previous ? [previous] : []));
-    return projectId;
+    return manager.selectProject(projectId, args?.scope ?? (how.interactive ? () => pickScope('project') : 'user'));
   });
 }

@@ -4,18 +4,24 @@
  * when scripted) and `svc.uploadTrajectories.cancel`. Thin registrations: the flow is UploadManager's.
  */
 import type * as vscode from 'vscode';
-import { registerCommand } from '../ui/commands';
+import { z } from 'zod';
+import { scriptArgs, type Commands } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import type { UploadManager } from './manager';
 import { RetryPlan } from './questions';
-import type { RetryArgs } from './report';
 
-export function registerUploadCommands(manager: UploadManager): vscode.Disposable[] {
+/** A scripted retry: what to do with the lines whose outcome is unknown. */
+const RETRY_ARGS = z.object({ uncertain: z.enum(['skip', 'send']).optional() });
+
+export function activateUploads({ commands, manager }: { commands: Commands; manager: UploadManager }): vscode.Disposable[] {
   return [
     manager,
-    registerCommand('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),
-    registerCommand('svc.uploadTrajectories.retryRemaining', (_how, args?: RetryArgs | RetryPlan) =>
-      args instanceof RetryPlan ? manager.retryRemaining(undefined, args) : manager.retryRemaining(args),
-    ),
-    registerCommand('svc.uploadTrajectories.cancel', () => manager.cancel()),
+    commands.register('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),
+    commands.register('svc.uploadTrajectories.retryRemaining', (_how, arg?: unknown) => {
+      if (arg instanceof RetryPlan) return manager.retryRemaining(undefined, arg);
+      const script = scriptArgs(arg);
+      return manager.retryRemaining(script === undefined ? undefined : parseArgs('svc.uploadTrajectories.retryRemaining', RETRY_ARGS, script, "{ uncertain?: 'skip' | 'send' }"));
+    }),
+    commands.register('svc.uploadTrajectories.cancel', () => manager.cancel()),
   ];
 }

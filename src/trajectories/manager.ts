@@ -1,8 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError, NotFoundError } from '../api';
 import { background, setContext } from '../common/background';
 import { localFiles, type Invocation } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
@@ -17,6 +20,15 @@ import { validateTrajectoryFile } from '../files';
 import type { Remaining, RetryArgs, UploadArgs, UploadFinished, UploadReport } from './report';
 import { RepeatError, SentUploads } from './sent';
 import { describeLines } from './upload';
+
+/** A scripted upload's options (its files are localFiles'): nothing is asked, so model and split are needed. */
+const UPLOAD_ARGS = z.object({
+  files: z.unknown().optional(),
+  modelId: nonBlank('no model: pass { modelId }'),
+  split: nonBlank('no split: pass { split }'),
+  maxRequestBytes: z.int().min(1).optional(),
+  allowRepeat: z.boolean({ error: 'allowRepeat must be true or false' }).optional(),
+});
 
 /** Failed uploads whose Retry Remaining is kept. */
 const MAX_PLANS = 20;
@@ -37,10 +49,10 @@ async function stampOf(uri: vscode.Uri): Promise<{ size?: number; mtime?: number
  * anything, pick the model and split, stream the groups, and keep what is left after a failure.
  * The commands (commands.ts) are thin registrations over it.
  */
-export class UploadManager implements vscode.Disposable {
-  readonly diagnostics = vscode.languages.createDiagnosticCollection('svc-trajectories');
+export class UploadManager extends Disposable {
+  readonly diagnostics = this._register(vscode.languages.createDiagnosticCollection('svc-trajectories'));
   /** Edits to a validated file check it again, so its entries follow the file. */
-  private readonly live = new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems);
+  private readonly live = this._register(new LiveProblems(this.diagnostics, async (file) => (await validateTrajectoryFile(file)).problems));
   /**
    * What each failed or cancelled upload has left, by plan id: its notification's Retry Remaining
    * acts on its own plan only, whatever other uploads did since.
@@ -56,7 +68,7 @@ export class UploadManager implements vscode.Disposable {
   }
   /** Cancels the upload in progress (the notification's Cancel button does the same). */
   private running: AbortController | undefined;
-  private readonly finished = new vscode.EventEmitter<UploadFinished>();
+  private readonly finished = this._register(new vscode.EventEmitter<UploadFinished>());
   /** Fires when an upload (or a retry) that sent or tried to send has finished, whatever its outcome. */
   readonly onDidFinish = this.finished.event;
 
@@ -66,18 +78,13 @@ export class UploadManager implements vscode.Disposable {
     private readonly log: Logger,
     private readonly context: vscode.ExtensionContext,
   ) {
+    super();
     this.sent = new SentUploads(context.workspaceState);
   }
 
   /** Cancels the upload in progress, if any. */
   cancel(): void {
     this.running?.abort();
-  }
-
-  dispose(): void {
-    this.finished.dispose();
-    this.live.dispose();
-    this.diagnostics.dispose();
   }
 
   async upload(how: Invocation, a?: unknown, b?: unknown, c?: unknown): Promise<UploadReport> {
@@ -87,11 +94,7 @@ export class UploadManager implements vscode.Disposable {
       how,
       [a, b, c],
       { openLabel: 'Upload', title: 'svc: Upload trajectories', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } },
-      (args) => {
-        if (!args.modelId) throw new InputError('svc.uploadTrajectories: no model: pass { modelId }.', { field: 'modelId' });
-        if (!args.split) throw new InputError('svc.uploadTrajectories: no split: pass { split }.', { field: 'split' });
-        if (args.allowRepeat !== undefined && typeof args.allowRepeat !== 'boolean') throw new InputError('svc.uploadTrajectories: allowRepeat must be true or false.', { field: 'allowRepeat' });
-      },
+      (args) => parseArgs('svc.uploadTrajectories', UPLOAD_ARGS, args),
     );
     if (!call) return { status: 'aborted', files: [] };
     const { options: args } = call;

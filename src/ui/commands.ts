@@ -48,41 +48,47 @@ function isEditorContext(value: object): boolean {
   return typeof (value as { groupId?: unknown }).groupId === 'number' && keys.every((k) => k === 'groupId' || k === 'editorIndex' || k === 'preserveFocus');
 }
 
-/** The presenter every command's failure goes to; the composition root sets it before registering. */
-let presenter: Pick<ErrorPresenter, 'show' | 'rejection'> | undefined;
+/** Where a command's failure goes: a user's action gets a notification, a script a readable rejection. */
+export type CommandPresenter = Pick<ErrorPresenter, 'show' | 'rejection'>;
 
-/** Sends every failure of a command registered here to `errors` (until disposed). */
-export function presentCommandErrors(errors: Pick<ErrorPresenter, 'show' | 'rejection'>): vscode.Disposable {
-  presenter = errors;
-  return new vscode.Disposable(() => {
-    if (presenter === errors) presenter = undefined;
-  });
+export interface RegisterOptions {
+  /** Tells a scripted call from a user's action, for a command whose arguments blur the two. */
+  scripted?: (args: unknown[]) => boolean;
 }
 
 /**
- * registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
+ * How a feature registers its commands: passed in its `activate…(deps)` by the composition root,
+ * with the one presenter every failure goes to.
+ */
+export interface Commands {
+  register<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown, options?: RegisterOptions): vscode.Disposable;
+}
+
+/**
+ * vscode.commands.registerCommand, with the handler told first whether it may prompt (see Invocation). Nothing a
  * handler throws reaches VS Code's generic "Error running command": a user's action gets the
  * presenter's notification (the command then resolves to undefined), a scripted call rejects
- * with the presenter's readable message and opens nothing.
+ * with the presenter's readable message and opens nothing. Without a presenter (a unit test), the
+ * handler's error is the rejection as thrown.
  */
-export function registerCommand<A extends unknown[]>(
-  id: string,
-  handler: (how: Invocation, ...args: A) => unknown,
-  options: { /** Tells a scripted call from a user's action, for a command whose arguments blur the two. */ scripted?: (args: unknown[]) => boolean } = {},
-): vscode.Disposable {
-  const scripted = options.scripted ?? ((args: unknown[]) => args.some(isScriptArgument));
-  return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
-    const how: Invocation = { interactive: !scripted(args) };
-    try {
-      return await handler(how, ...(args as A));
-    } catch (e) {
-      if (!presenter) throw e;
-      if (!how.interactive) throw presenter.rejection(e, id);
-      // Not awaited: the notification stays until the user answers; the command is done.
-      background(presenter.show(e), `Showing why ${id} failed`);
-      return undefined;
-    }
-  });
+export function commandsPresentedBy(presenter: CommandPresenter | undefined): Commands {
+  return {
+    register<A extends unknown[]>(id: string, handler: (how: Invocation, ...args: A) => unknown, options: RegisterOptions = {}): vscode.Disposable {
+      const scripted = options.scripted ?? ((args: unknown[]) => args.some(isScriptArgument));
+      return vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        const how: Invocation = { interactive: !scripted(args) };
+        try {
+          return await handler(how, ...(args as A));
+        } catch (e) {
+          if (!presenter) throw e;
+          if (!how.interactive) throw presenter.rejection(e, id);
+          // Not awaited: the notification stays until the user answers; the command is done.
+          background(presenter.show(e), `Showing why ${id} failed`);
+          return undefined;
+        }
+      });
+    },
+  };
 }
 
 /**
@@ -131,7 +137,7 @@ export interface LocalFilesCall<T> {
  * The prelude Upload and Import share: the files a command acts on, from `{ files }` or the
  * explorer selection, else (a user's action only) an open dialog. A scripted call without files,
  * or any file not on this machine's disk, is refused: an InputError naming `command`, which
- * registerCommand hands to the presenter. `check` refuses scripted options before the dialog
+ * Commands.register hands to the presenter. `check` refuses scripted options before the dialog
  * opens. Undefined: the user closed the dialog.
  */
 export async function localFiles<T extends { files?: (string | vscode.Uri)[] }>(

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { withTempCopy } from '../files/tempCopy';
 import { ownProblems, toDiagnostic, type FileProblem } from './diagnostics';
+import { Disposable } from '../common/disposable';
 
 /** Documents larger than this are checked again on save only (a copy per keystroke would cost too much). */
 const LIVE_LIMIT_CHARS = 8 * 1024 * 1024;
@@ -11,35 +12,32 @@ const DEBOUNCE_MS = 300;
  * validated, edits check it again while it is open (debounced; unsaved text is checked from a
  * private temporary copy), so an entry goes as soon as it is fixed, without another upload.
  */
-export class LiveProblems implements vscode.Disposable {
+export class LiveProblems extends Disposable {
   private readonly watched = new Set<string>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly subscriptions: vscode.Disposable[];
 
   constructor(
     private readonly diagnostics: vscode.DiagnosticCollection,
     /** Validates a file on disk (the path keeps the document's name, so its format is kept). */
     private readonly validate: (file: string) => Promise<FileProblem[]>,
   ) {
-    this.subscriptions = [
-      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e.document, false)),
-      vscode.workspace.onDidSaveTextDocument((d) => this.changed(d, true)),
+    super();
+    this._register(vscode.workspace.onDidChangeTextDocument((e) => this.changed(e.document, false)));
+    this._register(vscode.workspace.onDidSaveTextDocument((d) => this.changed(d, true)));
+    this._register(
       vscode.workspace.onDidCloseTextDocument((d) => {
         this.cancel(d.uri.toString());
         this.watched.delete(d.uri.toString());
       }),
-    ];
+    );
+    // Disposed first (the base disposes in reverse): no validation starts once disposing began.
+    this._register({ dispose: () => this.timers.forEach((t) => clearTimeout(t)) });
   }
 
   /** Shows the problems of a file just validated, and follows its edits from now on. */
   set(uri: vscode.Uri, problems: readonly FileProblem[]): void {
     this.diagnostics.set(uri, ownProblems(uri, problems).map(toDiagnostic));
     this.watched.add(uri.toString());
-  }
-
-  dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
-    for (const s of this.subscriptions) s.dispose();
   }
 
   private changed(doc: vscode.TextDocument, saved: boolean): void {

@@ -9,10 +9,13 @@
  * editorAssociations; Open With… for any other): they are read by rows (parquetIndex.ts).
  */
 import * as vscode from 'vscode';
-import { InputError } from '../api';
+import { z } from 'zod';
+import { formatPath, InputError } from '../api';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { filesFromArgs, registerCommand } from '../ui/commands';
+import { filesFromArgs, type Commands } from '../ui/commands';
+import { parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
@@ -23,19 +26,24 @@ import { looksLikeAtif } from '../harnesses/atif';
 
 export const VIEW_TYPE = TRAJECTORY_VIEWER;
 
-/** A reward band `{ min?, max? }` of a scripting object, checked (the viewer's filter; the Runs view passes one too). */
-export function rewardBand(value: unknown): { min?: number; max?: number } | undefined {
-  if (value === undefined) return undefined;
-  const v = value as { min?: unknown; max?: unknown };
-  const ok = (x: unknown) => x === undefined || (typeof x === 'number' && Number.isFinite(x));
-  if (!value || typeof value !== 'object' || !ok(v.min) || !ok(v.max)) throw new InputError('"reward" must be { min?: number, max?: number } (finite numbers).', { field: 'reward' });
-  if (typeof v.min === 'number' && typeof v.max === 'number' && v.min > v.max) throw new InputError(`"reward": min ${v.min} is above max ${v.max}.`, { field: 'reward' });
-  return { ...(v.min !== undefined ? { min: v.min as number } : {}), ...(v.max !== undefined ? { max: v.max as number } : {}) };
-}
+const NOT_A_BAND = '"reward" must be { min?: number, max?: number } (finite numbers)';
+/** A reward band `{ min?, max? }` of a scripting object (the viewer's filter; the Runs view passes one too). */
+export const rewardBandArg = z
+  .object({ min: z.number({ error: NOT_A_BAND }).optional(), max: z.number({ error: NOT_A_BAND }).optional() }, { error: NOT_A_BAND })
+  .refine((b) => b.min === undefined || b.max === undefined || b.min <= b.max, { error: (issue) => `"reward": min ${(issue.input as { min: number }).min} is above max ${(issue.input as { max: number }).max}` })
+  .transform((b) => ({ ...(b.min !== undefined ? { min: b.min } : {}), ...(b.max !== undefined ? { max: b.max } : {}) }));
 
-export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProvider, vscode.Disposable {
+/** A place's index, 0-based; -1 is the last. */
+const notAnIndex = (issue: { path?: PropertyKey[]; input?: unknown }) => `${formatPath(issue.path ?? [])} must be a 0-based integer, got ${JSON.stringify(issue.input)}`;
+const placeIndex = z.int({ error: notAnIndex }).min(-1, { error: notAnIndex }).optional();
+/** svc.openTrajectoryViewer's arguments object: the file is `filesFromArgs`' to read. */
+const OPEN_ARGS = z
+  .object({ file: z.unknown().optional(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
+  .refine((a) => a.group !== undefined || (a.trajectory === undefined && a.message === undefined), { error: 'trajectory and message need a group', path: ['group'] });
+
+export class TrajectoryViewerProvider extends Disposable implements vscode.CustomReadonlyEditorProvider {
   private readonly sessions = new Set<ViewerSession>();
-  private readonly _onDidOpen = new vscode.EventEmitter<ViewerSession>();
+  private readonly _onDidOpen = this._register(new vscode.EventEmitter<ViewerSession>());
   /** A viewer opened (for the tests and the bench). */
   readonly onDidOpen = this._onDidOpen.event;
   private readonly groupFiles = new GroupFiles();
@@ -49,9 +57,19 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
     private readonly errors: ErrorPresenter,
-  ) {}
+  ) {
+    super();
+    this._register({ dispose: () => background(this.groupFiles.dispose(), "Removing the viewer's group files") });
+    // Disposed first (the base disposes in reverse): the sessions, then their group files.
+    this._register({
+      dispose: () => {
+        for (const s of this.sessions) s.dispose();
+        this.sessions.clear();
+      },
+    });
+  }
 
-  register(): vscode.Disposable[] {
+  register(commands: Commands): vscode.Disposable[] {
     const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
     sniff();
     return [
@@ -59,16 +77,9 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
       // The editor title button shows on JSON files that look like trajectories, not on every JSON file.
       vscode.window.onDidChangeActiveTextEditor(sniff),
       this.transcripts.register(),
-      registerCommand('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
-      registerCommand('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
+      commands.register('svc.openTrajectoryViewer', (_how, clicked?: unknown, selected?: unknown) => this.open(clicked, selected)),
+      commands.register('svc.trajectoryViewer.showSource', (_how, resource?: unknown) => this.showSource(resource)),
     ];
-  }
-
-  dispose(): void {
-    for (const s of this.sessions) s.dispose();
-    this.sessions.clear();
-    this._onDidOpen.dispose();
-    background(this.groupFiles.dispose(), 'Removing the viewer\'s group files');
   }
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
@@ -119,9 +130,10 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
 
   /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file, reward?, group?, trajectory?, message? }`, or the active editor's file. */
   private async open(clicked?: unknown, selected?: unknown): Promise<void> {
-    const file = clicked && typeof clicked === 'object' && 'file' in clicked ? (clicked as { file: unknown }).file : undefined;
-    if (file !== undefined) {
-      const place = viewerPlace(clicked as Record<string, unknown>);
+    const args = clicked && typeof clicked === 'object' && 'file' in clicked ? parseArgs('svc.openTrajectoryViewer', OPEN_ARGS, clicked, '{ file, reward?, group?, trajectory?, message? }') : undefined;
+    const file = args?.file;
+    if (args && file !== undefined) {
+      const place: ViewerPlace = { group: args.group, trajectory: args.trajectory, message: args.message };
       if (place.group !== undefined) {
         const uri = filesFromArgs(file, undefined)[0];
         if (!uri) throw new InputError('svc.openTrajectoryViewer: no file given');
@@ -139,7 +151,7 @@ export class TrajectoryViewerProvider implements vscode.CustomReadonlyEditorProv
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, VIEW_TYPE);
     // `{ file, reward: { min?, max? } }`: the viewer shows only the trajectories in that reward band.
-    const reward = clicked && typeof clicked === 'object' && 'reward' in clicked ? rewardBand((clicked as { reward: unknown }).reward) : undefined;
+    const reward = args?.reward;
     if (reward) for (const s of this.sessionsFor(uri)) s.filterReward(reward);
   }
 
@@ -155,19 +167,6 @@ export interface ViewerPlace {
   group?: number;
   trajectory?: number;
   message?: number;
-}
-
-/** The place of svc.openTrajectoryViewer's arguments object; a readable error for a bad one. */
-function viewerPlace(args: Record<string, unknown>): ViewerPlace {
-  const out: ViewerPlace = {};
-  for (const k of ['group', 'trajectory', 'message'] as const) {
-    const v = args[k];
-    if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < -1) throw new InputError(`svc.openTrajectoryViewer: ${k} must be a 0-based integer, got ${JSON.stringify(v)}`);
-    out[k] = v;
-  }
-  if (out.group === undefined && (out.trajectory !== undefined || out.message !== undefined)) throw new InputError('svc.openTrajectoryViewer: trajectory and message need a group');
-  return out;
 }
 
 /** Whether a document's beginning names a trajectory field, or is an ATIF trajectory's (cheap: the first 64 KiB of text). */

@@ -12,11 +12,14 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { InputError } from '../api';
+import { z } from 'zod';
+import { formatPath, InputError } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { registerCommand, type Invocation } from '../ui/commands';
+import { type Commands, type Invocation } from '../ui/commands';
+import { nonBlank, parseArgs } from '../ui/args';
+import { Disposable } from '../common/disposable';
 import { webviewHtml, webviewOptions } from '../ui/webview';
 import { parseMessage } from '../webview/protocol';
 import type { TranscriptStore } from './compare';
@@ -37,28 +40,26 @@ interface Place {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof vscode.Uri);
-const str = (v: unknown, field: string, cmd: string): string => {
-  if (typeof v !== 'string' || !v.trim()) throw new InputError(`${cmd}: "${field}" must be a non-empty string.`);
-  return v;
-};
-const index = (v: unknown, field: string, cmd: string): number => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new InputError(`${cmd}: "${field}" must be an integer from 0 (0-based, as the file numbers it).`);
-  return v;
-};
-const optStr = (v: unknown, field: string, cmd: string) => (v === undefined ? undefined : str(v, field, cmd));
 
-/** A scripted place `{ file, group, trajectory }`, checked field by field. */
-function placeOf(v: unknown, field: string, cmd: string): Place {
-  if (!isObj(v)) throw new InputError(`${cmd}: "${field}" must be { file, group, trajectory }.`);
-  return { file: path.resolve(str(v.file, `${field}.file`, cmd)), group: index(v.group, `${field}.group`, cmd), trajectory: index(v.trajectory, `${field}.trajectory`, cmd) };
-}
+/** A group's or trajectory's index in a file. */
+const notAnIndex = (issue: { path?: PropertyKey[] }) => `"${formatPath(issue.path ?? [])}" must be an integer from 0 (0-based, as the file numbers it)`;
+const fileIndex = z.int({ error: notAnIndex }).min(0, { error: notAnIndex });
+/** A place `{ file, group, trajectory }` (the file resolved). */
+const placeFields = { file: nonBlank().transform((f) => path.resolve(f)), group: fileIndex, trajectory: fileIndex };
+const place = z.object(placeFields, { error: (issue) => `"${formatPath(issue.path ?? [])}" must be { file, group, trajectory }` });
 
-export class ScenarioPanels implements vscode.Disposable {
+const FOLLOW_USAGE = '{ run, scenario, key?, split? } or { file, group, trajectory, key? }';
+const FOLLOW_ARGS = z.object({ key: nonBlank().optional(), split: nonBlank().optional() });
+const FOLLOW_BY_SCENARIO = z.object({ run: nonBlank(), scenario: nonBlank() });
+const FOLLOW_FROM_PLACE = z.object(placeFields);
+const COMPARE_ARGS = z.object({ left: place, right: place });
+
+export class ScenarioPanels extends Disposable {
   private readonly panels = new Set<vscode.WebviewPanel>();
-  private readonly shown = new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>();
+  private readonly shown = this._register(new vscode.EventEmitter<{ panel: vscode.WebviewPanel; history: ScenarioHistory }>());
   /** A table was sent to its webview. */
   readonly onDidShow = this.shown.event;
-  private readonly rendered = new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>();
+  private readonly rendered = this._register(new vscode.EventEmitter<Extract<FromScenario, { type: 'rendered' }>>());
   /** A webview drew its table (tests wait on it). */
   readonly onDidRender = this.rendered.event;
 
@@ -69,16 +70,18 @@ export class ScenarioPanels implements vscode.Disposable {
     private readonly transcripts: TranscriptStore,
     /** The workspace's runs (the Runs view's), for the palette's run pick. */
     private readonly runs?: WorkspaceRuns,
-  ) {}
-
-  register(): vscode.Disposable[] {
-    return [this, registerCommand('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), registerCommand('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
+  ) {
+    super();
+    // Disposed before the emitters (the base disposes in reverse).
+    this._register({
+      dispose: () => {
+        for (const p of this.panels) p.dispose();
+      },
+    });
   }
 
-  dispose(): void {
-    for (const p of this.panels) p.dispose();
-    this.shown.dispose();
-    this.rendered.dispose();
+  register(commands: Commands): vscode.Disposable[] {
+    return [this, commands.register('svc.followScenario', (how, arg?: unknown) => this.follow(how, arg)), commands.register('svc.compareTrajectories', (how, arg?: unknown) => this.compareCommand(how, arg))];
   }
 
   private async follow(how: Invocation, arg: unknown): Promise<ScenarioHistory | undefined> {
@@ -88,22 +91,20 @@ export class ScenarioPanels implements vscode.Disposable {
     let key: string | undefined;
     let split: string | undefined;
     if (isObj(arg)) {
-      key = optStr(arg.key, 'key', cmd);
-      split = optStr(arg.split, 'split', cmd);
+      ({ key, split } = parseArgs(cmd, FOLLOW_ARGS, arg, FOLLOW_USAGE));
       if (arg.run !== undefined || arg.scenario !== undefined) {
-        run = str(arg.run, 'run', cmd);
-        scenario = str(arg.scenario, 'scenario', cmd);
+        ({ run, scenario } = parseArgs(cmd, FOLLOW_BY_SCENARIO, arg, FOLLOW_USAGE));
       } else if (arg.file !== undefined) {
-        const p: Place = { file: path.resolve(str(arg.file, 'file', cmd)), group: index(arg.group, 'group', cmd), trajectory: index(arg.trajectory, 'trajectory', cmd) };
+        const p: Place = parseArgs(cmd, FOLLOW_FROM_PLACE, arg, FOLLOW_USAGE);
         const at = await readTrajectoryAt(p.file, p.group, p.trajectory);
         if (!at) throw new InputError(`${cmd}: ${p.file} has no trajectory ${p.trajectory} in group ${p.group} (0-based).`);
         const s = scenarioOf(at.trajectory, at.group, key);
         if (!s) throw new InputError(`${cmd}: trajectory ${p.trajectory} of group ${p.group} in ${p.file} has no "${key ?? DEFAULT_SCENARIO_KEY}" metadata and no user message to follow.`);
         run = p.file;
         scenario = s.scenario;
-      } else throw new InputError(`${cmd}: give { run, scenario, key?, split? } or { file, group, trajectory, key? }.`);
+      } else throw new InputError(`${cmd}: give ${FOLLOW_USAGE}.`);
     } else {
-      if (!how.interactive) throw new InputError(`${cmd}: give { run, scenario, key?, split? } or { file, group, trajectory, key? }.`);
+      if (!how.interactive) throw new InputError(`${cmd}: give ${FOLLOW_USAGE}.`);
       const picked = await this.pick(arg instanceof vscode.Uri ? arg : undefined);
       if (!picked) return undefined;
       ({ run, scenario } = picked);
@@ -201,9 +202,9 @@ export class ScenarioPanels implements vscode.Disposable {
 
   private async compareCommand(how: Invocation, arg: unknown): Promise<{ left: string; right: string } | undefined> {
     const cmd = 'svc.compareTrajectories';
-    if (!isObj(arg)) throw new InputError(`${cmd}: give { left: { file, group, trajectory }, right: { file, group, trajectory } }.`);
     void how;
-    return this.compare(placeOf(arg.left, 'left', cmd), placeOf(arg.right, 'right', cmd));
+    const { left, right } = parseArgs(cmd, COMPARE_ARGS, arg, '{ left: { file, group, trajectory }, right: { file, group, trajectory } }');
+    return this.compare(left, right);
   }
 
   /** Two trajectories of any files as transcripts in the diff editor. */

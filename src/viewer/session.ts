@@ -98,17 +98,19 @@ export class ViewerSession extends Disposable implements ActionHost {
     const inRun = uri.scheme === 'file' && /^trajectories$/i.test(path.basename(path.dirname(path.dirname(uri.fsPath))));
     panel.webview.html = webviewHtml(panel.webview, deps.extensionUri, { entry: 'viewer', title: `Trajectories: ${this.name}`, data: { run: inRun ? 'step' : 'file' } });
     this._register(panel.webview.onDidReceiveMessage((m: unknown) => this.onMessage(m)));
+    // Disposed before the emitters and the panel's listener (the base disposes in reverse): stop the
+    // work in flight, then close the index's source once its build has settled.
+    this._register({
+      dispose: () => {
+        this.building?.abort();
+        this.searching?.abort();
+        clearTimeout(this.rebuildTimer);
+        const index = this.index;
+        background(this.built.finally(() => index?.source.close()), `Trajectory viewer: closing ${this.name}`);
+      },
+    });
     this.probed = this.probe();
     background(this.start(), `Trajectory viewer: indexing ${this.name}`);
-  }
-
-  override dispose(): void {
-    this.building?.abort();
-    this.searching?.abort();
-    clearTimeout(this.rebuildTimer);
-    const index = this.index;
-    background(this.built.finally(() => index?.source.close()), `Trajectory viewer: closing ${this.name}`);
-    super.dispose();
   }
 
   /** Resolves once the current index is complete. */

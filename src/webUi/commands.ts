@@ -5,12 +5,18 @@
  * prompts. Not configured: the error names the setting, and a user gets a button that opens it.
  */
 import * as vscode from 'vscode';
+import { z } from 'zod';
 import { InputError, parseRef, type ThreadRow } from '../api';
-import { isScriptArgument, registerCommand } from '../ui/commands';
+import { isScriptArgument, type Commands } from '../ui/commands';
+import { parseArgs } from '../ui/args';
 import type { Connection } from '../service/connection';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
 
 export const OPEN_IN_WEB_UI = 'svc.openInWebUi';
+
+const OPEN_USAGE = 'a thread row, { threadId, project? } or { ref, threadId? }';
+/** The scripted forms (and a ref link's `{ ref, via: 'link' }`). */
+const OPEN_ARGS = z.object({ ref: z.string().optional(), threadId: z.string().optional(), project: z.string().optional(), via: z.literal('link').optional() });
 
 const OPEN_SETTING = { title: 'Open Setting', command: 'workbench.action.openSettings', args: WEB_UI_SETTING };
 
@@ -29,10 +35,10 @@ export class WebUi {
     private readonly threads: LoadedThreads,
   ) {}
 
-  register(): vscode.Disposable[] {
+  register(commands: Commands): vscode.Disposable[] {
     // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
     const fromLink = (a: unknown) => !!a && typeof a === 'object' && (a as { via?: unknown }).via === 'link';
-    return [registerCommand(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
+    return [commands.register(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
   }
 
   /** The URL for a command argument; throws a readable InputError (with the fix) when it cannot. */
@@ -50,26 +56,26 @@ export class WebUi {
   }
 
   private valuesOf(arg: unknown): WebUiValues {
-    if (!arg || typeof arg !== 'object') throw new InputError(`${OPEN_IN_WEB_UI}: pass a thread row, { threadId, project? } or { ref, threadId? }.`);
-    const a = arg as Record<string, unknown>;
+    const node = arg as { kind?: unknown; project?: unknown; row?: unknown } | null | undefined;
     // A thread row of the Threads view.
-    if (a.kind === 'thread' && typeof a.project === 'string' && a.row && typeof a.row === 'object') {
-      const row = a.row as { thread_id: string; last_turn_id?: string | null };
-      return threadValues(a.project, row.thread_id, row.last_turn_id);
+    if (node && typeof node === 'object' && node.kind === 'thread' && typeof node.project === 'string' && node.row && typeof node.row === 'object') {
+      const row = node.row as { thread_id: string; last_turn_id?: string | null };
+      return threadValues(node.project, row.thread_id, row.last_turn_id);
     }
-    const threadId = typeof a.threadId === 'string' && a.threadId.trim() ? a.threadId.trim() : undefined;
-    if (typeof a.ref === 'string') {
+    const a = parseArgs(OPEN_IN_WEB_UI, OPEN_ARGS, arg, OPEN_USAGE);
+    const threadId = a.threadId?.trim() || undefined;
+    if (a.ref !== undefined) {
       const parsed = parseRef(a.ref);
       if (!parsed.ok) throw new InputError(`"${a.ref}" is not a ref: it ${parsed.reason}.`, { field: 'ref' });
       const r = parsed.ref;
       return { entity: r.entity, project: r.project, ...(r.callId ? { callId: r.callId } : {}), ...(threadId ? { threadId } : {}) };
     }
     if (threadId) {
-      const project = typeof a.project === 'string' && a.project.trim() ? a.project.trim() : this.connection.config.project;
+      const project = a.project?.trim() || this.connection.config.project;
       if (!project) throw new InputError(`${OPEN_IN_WEB_UI}: no project: pass { threadId, project } or select a project.`, { field: 'project' });
       const row = project === this.threads.project ? this.threads.findRow(threadId) : undefined;
       return threadValues(project, threadId, row?.last_turn_id);
     }
-    throw new InputError(`${OPEN_IN_WEB_UI}: pass a thread row, { threadId, project? } or { ref, threadId? }.`);
+    throw new InputError(`${OPEN_IN_WEB_UI}: pass ${OPEN_USAGE}.`);
   }
 }

@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { ErrorPresenter } from '../../../src/common/errors';
-import { presentCommandErrors, registerCommand } from '../../../src/ui/commands';
+import { commandsPresentedBy } from '../../../src/ui/commands';
 import { Logger } from '../../../src/common/logger';
 import { api } from './helpers';
 import { Prompts } from './prompts';
@@ -17,9 +17,9 @@ describe('presenter: every command failure reaches the user in one voice', () =>
     // The registration and the presenter as the composition root wires them, in the test's own
     // copy of the modules (the extension's copy is exercised through its real commands below).
     log = new Logger('svc-test-presenter');
-    subs.push(log, presentCommandErrors(new ErrorPresenter(log)));
+    subs.push(log);
     subs.push(
-      registerCommand('svcTest.throwPlain', () => {
+      commandsPresentedBy(new ErrorPresenter(log)).register('svcTest.throwPlain', () => {
         throw new Error('the test command could not find /tmp/nowhere.jsonl line 3');
       }),
     );

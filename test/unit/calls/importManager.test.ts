@@ -63,6 +63,13 @@ describe('ImportManager (plain Node, reference service)', () => {
     assert.equal(fake.openDialogs, 0);
   });
 
+  it('refuses a scripted call whose batch sizes are not positive integers, naming the option, sending nothing', async () => {
+    const file = write('calls.jsonl', callLines('bad-options', 1));
+    await assert.rejects(imports.import(scripted, { files: [file], itemsPerBatch: 0 }), (e: unknown) => e instanceof InputError && e.place.field === 'itemsPerBatch' && /^svc\.importCalls: "itemsPerBatch" must be at least 1\.$/.test(e.message));
+    await assert.rejects(imports.import(scripted, { files: [file], maxBatchBytes: '10 MiB' }), (e: unknown) => e instanceof InputError && e.place.field === 'maxBatchBytes' && /"maxBatchBytes" must be a number/.test(e.message));
+    assert.equal(svc.server.stats.count(), 0);
+  });
+
   it('asks a user for the files, and does nothing when the dialog is closed', async () => {
     const report = await imports.import(user);
     assert.equal(fake.openDialogs, 1);

@@ -66,6 +66,9 @@ describe('UploadManager (plain Node, reference service)', () => {
     assert.equal(await field({ modelId: 'm', split: 's' }), 'files');
     assert.equal(await field({ files: [file], split: 's' }), 'modelId');
     assert.equal(await field({ files: [file], modelId: 'm' }), 'split');
+    assert.equal(await field({ files: [file], modelId: 'm', split: 's', allowRepeat: 'yes' }), 'allowRepeat');
+    assert.equal(await field({ files: [file], modelId: 'm', split: 's', maxRequestBytes: 0 }), 'maxRequestBytes');
+    await assert.rejects(uploads.upload(scripted, { files: [file], modelId: 'm', split: 's', maxRequestBytes: '1 MiB' }), /^InputError: svc\.uploadTrajectories: "maxRequestBytes" must be a number\./);
     assert.equal(fake.openDialogs, 0);
     assert.equal(svc.server.stats.count(), 0);
   });

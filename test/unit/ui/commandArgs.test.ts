@@ -1,0 +1,201 @@
+/**
+ * The refusals of scripted command calls (an arguments object), each parsed by ui/args.ts's
+ * parseArgs: the command's id, the field and what it must be. The in-host suites pin some of these
+ * messages too; these run in plain Node over the fake `vscode`.
+ */
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { fake } from '../../fakes/vscode';
+import { InputError } from '../../../src/api';
+import { activateRuns } from '../../../src/runs/commands';
+import { commandsPresentedBy } from '../../../src/ui/commands';
+import type { RunsModel } from '../../../src/runs/model';
+import { activateSearch } from '../../../src/search/command';
+import type { SearchCache } from '../../../src/search/searchCache';
+import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
+import type { WorkspaceRuns } from '../../../src/ui/runPick';
+import { activateThreads } from '../../../src/threads/commands';
+import { ThreadsManager } from '../../../src/threads/manager';
+import type { ThreadsModel } from '../../../src/threads/model';
+import type { ThreadDetailsProvider } from '../../../src/threads/details';
+import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
+import type { Connection } from '../../../src/service/connection';
+import { FakeMemento } from '../../fakes/vscode';
+import { activateCheckpoints } from '../../../src/checkpoints/commands';
+import { CheckpointsManager } from '../../../src/checkpoints/manager';
+import type { CheckpointsModel } from '../../../src/checkpoints/model';
+import { activateDashboard } from '../../../src/dashboard/commands';
+import { activateCompare } from '../../../src/dashboard/compareCommand';
+import type { Dashboards } from '../../../src/dashboard/manager';
+import type { CompareRuns } from '../../../src/dashboard/compare';
+import { activateLinks } from '../../../src/links/commands';
+import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
+import { activateHarnesses } from '../../../src/harnesses/commands';
+import type { Logger } from '../../../src/common/logger';
+import { activateAuth } from '../../../src/service/authCommands';
+import type { AuthDeps } from '../../../src/service/authCommands';
+import { WebUi } from '../../../src/webUi/commands';
+import { activateUploads } from '../../../src/trajectories/commands';
+import type { UploadManager } from '../../../src/trajectories/manager';
+
+/** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
+async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
+  await assert.rejects(Promise.resolve(vscode.commands.executeCommand(command, arg)), (e: unknown) => {
+    assert.ok(e instanceof InputError, `${command}: not an InputError: ${String(e)}`);
+    assert.match(e.message, message);
+    if (field !== undefined) assert.equal(e.place.field, field);
+    return true;
+  });
+}
+
+describe('scripted command arguments (parseArgs)', () => {
+  // No presenter: a refusal is the rejection as thrown.
+  const commands = commandsPresentedBy(undefined);
+  const subs: { dispose(): unknown }[] = [];
+  beforeEach(() => fake.reset());
+  afterEach(() => subs.splice(0).forEach((d) => d.dispose()));
+
+  it('svc.runs.openDashboard and svc.runs.openStep', async () => {
+    subs.push(...activateRuns({ commands, model: {} as RunsModel, selection: () => [] }));
+    await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
+    await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
+    await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: 2, max: 1 } }, /^svc\.runs\.openStep: "reward": min 2 is above max 1\./, 'reward');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: { min: '0.5' } }, /"reward" must be \{ min\?: number, max\?: number \} \(finite numbers\)/, 'reward.min');
+    await refuses('svc.runs.openStep', { file: 'a.parquet', reward: 0.5 }, /"reward" must be \{ min\?: number, max\?: number \} \(finite numbers\)/, 'reward');
+  });
+
+  it('svc.searchRun', async () => {
+    const cache = { useDisk() {}, clear: () => Promise.resolve() } as unknown as SearchCache;
+    subs.push(...activateSearch({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
+    await refuses('svc.searchRun', { run: 'm' }, /^svc\.searchRun: "query" must be a non-empty string\./, 'query');
+    await refuses('svc.searchRun', { run: 'm', query: '' }, /"query" must be a non-empty string/, 'query');
+    await refuses('svc.searchRun', { query: 'x' }, /give exactly one of "run" \(a run folder or its history\.jsonl\) and "files"/, 'run');
+    await refuses('svc.searchRun', { run: 'm', files: [], query: 'x' }, /give exactly one of "run"/, 'run');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', steps: '5-40' }, /"steps" must be \{ from\?: number, to\?: number \}/, 'steps');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', reward: { min: 0, high: 1 } }, /"reward" must be \{ min\?: number, max\?: number \}/, 'reward');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', verdict: 'good' }, /"verdict" must be one of trains, not-trained, fails/, 'verdict');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', limit: 0 }, /"limit" must be a positive integer/, 'limit');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', role: 1 }, /"role" must be a string/, 'role');
+    await refuses('svc.searchRun', { files: ['a', 2], query: 'x' }, /"files\[1\]" must be a string/, 'files[1]');
+  });
+
+  it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
+    const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat', findRow: () => undefined } as unknown as ThreadsModel;
+    subs.push(...activateThreads({ commands, manager: new ThreadsManager(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
+    await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
+    await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
+    await refuses('svc.threads.sortBy', { field: 'thread_id', direction: 'up' }, /Unknown sort direction "up"; use asc or desc/, 'direction');
+    await refuses('svc.threads.sortBy', { field: 'thread_id', order: 'asc' }, /^svc\.threads\.sortBy: unknown argument "order"; use field, direction\.$/);
+    await refuses('svc.threads.filter', 'day', /^svc\.threads\.filter takes an object argument with preset, after, before, threadIds\.$/);
+    await refuses('svc.threads.filter', { after: '2026-11-01', bogus: 1, other: 2 }, /unknown arguments "bogus", "other"; use preset, after, before, threadIds/);
+    await refuses('svc.threads.filter', { preset: 'year' }, /Unknown filter preset "year"; use hour, day, week or month/, 'preset');
+    await refuses('svc.threads.filter', { after: 20261101 }, /after must be a string such as 2026-11-15/, 'after');
+    await refuses('svc.threads.filter', { threadIds: [] }, /threadIds must be a non-empty list/, 'threadIds');
+    await refuses('svc.threads.show', { threadIds: [] }, /^svc\.threads\.show: "threadIds" must hold at least 1 item\. svc\.threads\.show takes \{ threadIds: \[\.\.\.\], project\? \}\.$/, 'threadIds');
+    await refuses('svc.threads.show', { threadIds: ['t', 4] }, /"threadIds\[1\]" must be a string/, 'threadIds[1]');
+    await refuses('svc.threads.show', { threadIds: ['t'], project: 5 }, /"project" must be a string/, 'project');
+    await refuses('svc.selectProject', { projectId: 5 }, /^svc\.selectProject: projectId must be a string such as "acme\/chatbot"\./, 'projectId');
+    await refuses('svc.selectProject', { projectId: 'acme/x', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
+    await refuses('svc.selectProject', 'acme/x', /svc\.selectProject takes \{ projectId: "<entity>\/<project>", scope\? \}/);
+    await refuses('svc.selectProject', { project: 'acme/x' }, /svc\.selectProject needs \{ projectId \}/);
+    // A script's object shaped like a row is not a row (rows are known by identity).
+    const forged = { kind: 'thread', project: 'evil/elsewhere', row: { thread_id: 'forged', first_turn_id: 'forged-turn' } };
+    for (const command of ['svc.threads.copyId', 'svc.threads.copyFirstTurnRef', 'svc.threads.openDetails', 'svc.threads.openJson']) {
+      await refuses(command, forged, new RegExp(`^${command.replace(/\./g, '\\.')}: select a thread in the Threads view first, or pass \\{ threadId \\}\\.$`), 'threadId');
+    }
+    await refuses('svc.threads.copyId', { threadId: 7 }, /select a thread in the Threads view first, or pass \{ threadId \}/, 'threadId');
+  });
+
+  it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
+    const model = { models: [], order: 'desc', ready: false } as unknown as CheckpointsModel;
+    subs.push(...activateCheckpoints({ commands, manager: new CheckpointsManager(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
+    await refuses('svc.checkpoints.toggleOrder', { order: 'up' }, /^svc\.checkpoints\.toggleOrder: order must be "asc" or "desc", not "up"\./, 'order');
+    await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
+    await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
+    await refuses('svc.checkpoints.addModel', { modelId: 'm', scope: 'folder' }, /scope must be "user" or "workspace", not "folder"/, 'scope');
+    await refuses('svc.checkpoints.removeModel', { scope: 'user' }, /^svc\.checkpoints\.removeModel: "modelId" must be a non-empty string\. svc\.checkpoints\.removeModel takes a model row or \{ modelId, scope\? \}\.$/, 'modelId');
+    await refuses('svc.checkpoints.removeModel', { modelId: 'm', scope: 'everywhere' }, /scope must be "user" or "workspace", not "everywhere"/, 'scope');
+    await refuses('svc.checkpoints.refreshModel', { modelId: '' }, /"modelId" must be a non-empty string/, 'modelId');
+    await refuses('svc.checkpoints.refresh', { modelId: 3 }, /^svc\.checkpoints\.refresh: "modelId" must be a non-empty string/, 'modelId');
+    await refuses('svc.checkpoints.copyId', { kind: 'checkpoint', checkpoint: { id: 'c-1' } }, /svc\.checkpoints\.copyId takes a checkpoint row or \{ checkpointId \}/, 'checkpointId');
+    assert.equal(await vscode.commands.executeCommand('svc.checkpoints.copyId', { checkpointId: 'c-42' }), 'c-42');
+  });
+
+  it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
+    subs.push(...activateDashboard({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    subs.push(activateCompare({ commands, compare: {} as CompareRuns, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
+    await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
+    await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
+    await refuses('svc.dashboard.open', { file: ' ' }, /"file" must be the path of a history\.jsonl file/, 'file');
+    await refuses('svc.dashboard.open', 'm-1', /svc\.dashboard\.open takes a Checkpoints tree item, \{ modelId, checkpointId\? \} or \{ file \}/);
+    await refuses('svc.dashboard.exportCsv', { modelId: 'm' }, /^svc\.dashboard\.exportCsv: "path" must be a non-empty string\. svc\.dashboard\.exportCsv takes \{ modelId: string, path: string \}\.$/, 'path');
+    await refuses('svc.dashboard.exportCsv', { path: '/tmp/x.csv' }, /"modelId" is needed/, 'modelId');
+    await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }, { bogus: 1 }] }, /^svc\.dashboard\.compare: runs\[1\] must be \{ modelId: string \} or \{ file: string \}\./, 'runs[1]');
+    await refuses('svc.dashboard.compare', { runs: 'm, n' }, /"runs" must be a list\. svc\.dashboard\.compare takes \{ runs: /, 'runs');
+    await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }] }, /Compare Runs needs at least two runs: pass \{ runs: \[\.\.\.\] \} with two or more \(got 1\)/, 'runs');
+  });
+
+  it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
+    subs.push(...activateLinks(commands, { project: () => '', currentThread: () => undefined }));
+    await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" must be a non-empty string\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
+    await refuses('svc.threads.copyLink', { threadId: 't', project: ' ' }, /^svc\.threads\.copyLink: "project" must be a project id such as acme\/chatbot\./, 'project');
+    await refuses('svc.threads.copyLink', { threadId: 't' }, /svc\.threads\.copyLink: no project is selected; pass \{ project \}/, 'project');
+    await refuses('svc.checkpoints.copyLink', { step: 3 }, /takes a model or checkpoint row, or \{ modelId, step\? \}/, 'modelId');
+    await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: 1.5 }, /^svc\.checkpoints\.copyLink: "step" must be a whole number of 0 or more, not 1\.5\./, 'step');
+    await refuses('svc.checkpoints.copyLink', { modelId: 'm', step: -1 }, /"step" must be a whole number of 0 or more, not -1/, 'step');
+  });
+
+  it('svc.followScenario and svc.compareTrajectories', async () => {
+    const panels = new ScenarioPanels(vscode.Uri.file('/ext'), {} as never, {} as never, {} as never);
+    subs.push(...panels.register(commands));
+    await refuses('svc.followScenario', { run: '/runs/m' }, /^svc\.followScenario: "scenario" must be a non-empty string\. svc\.followScenario takes \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/, 'scenario');
+    await refuses('svc.followScenario', { run: '/runs/m', scenario: 's', key: 3 }, /"key" must be a non-empty string/, 'key');
+    await refuses('svc.followScenario', { file: 'a.parquet', group: -1, trajectory: 0 }, /"group" must be an integer from 0 \(0-based, as the file numbers it\)/, 'group');
+    await refuses('svc.followScenario', { scenarioId: 's' }, /^svc\.followScenario: give \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/);
+    await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0 } }, /^svc\.compareTrajectories: "left\.trajectory" must be an integer from 0/, 'left.trajectory');
+    await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0, trajectory: 1 }, right: 'b.jsonl' }, /"right" must be \{ file, group, trajectory \}/, 'right');
+    await refuses('svc.compareTrajectories', { left: { file: '', group: 0, trajectory: 1 } }, /"left\.file" must be a non-empty string/, 'left.file');
+  });
+
+  it('svc.convertToArt and svc.openHarborJob', async () => {
+    subs.push(...activateHarnesses({ commands, log: {} as Logger }));
+    await refuses('svc.convertToArt', { source: 'job' }, /^svc\.convertToArt: "output" is needed \(a string\)\. svc\.convertToArt takes \{ source, output, reward\?, groupBy\? \}\.$/, 'output');
+    await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
+    await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
+    await refuses('svc.openHarborJob', { folder: 3 }, /^svc\.openHarborJob: "folder" must be a non-empty string\. svc\.openHarborJob takes \{ folder \}\.$/, 'folder');
+  });
+
+  it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
+    subs.push(...activateAuth({ commands, connection: { client: {} } } as unknown as AuthDeps));
+    await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
+    await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
+    await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
+    await refuses('svc.signIn', { apiKey: 'k', useForModels: 'yes' }, /"useForModels" must be true or false/, 'useForModels');
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.signIn', { apiKey: 'sk-secret-1234', oops: 1 })), (e: Error) => !e.message.includes('sk-secret'));
+    await refuses('svc.setBaseUrl', { baseUrl: 'https://svc.example.com', scope: 'folder' }, /^svc\.setBaseUrl: scope must be "user" or "workspace", not "folder"\./, 'scope');
+    await refuses('svc.setBaseUrl', { baseUrl: 8080 }, /^svc\.setBaseUrl: "baseUrl" must be a string\./, 'baseUrl');
+    await refuses('svc.setBaseUrl', { scope: 'user' }, /svc\.setBaseUrl needs \{ baseUrl \}/, 'baseUrl');
+  });
+
+  it('svc.openInWebUi', async () => {
+    const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection, { project: '', findRow: () => undefined });
+    subs.push(...webUi.register(commands));
+    await refuses('svc.openInWebUi', { ref: 5 }, /^svc\.openInWebUi: "ref" must be a string\. svc\.openInWebUi takes a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/, 'ref');
+    await refuses('svc.openInWebUi', { threadId: 't', project: ['acme/x'] }, /"project" must be a string/, 'project');
+    await refuses('svc.openInWebUi', 'thread-1', /svc\.openInWebUi: the argument must be an object/);
+    await refuses('svc.openInWebUi', { threadId: ' ' }, /^svc\.openInWebUi: pass a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/);
+    await refuses('svc.openInWebUi', { threadId: 't' }, /svc\.openInWebUi: no project: pass \{ threadId, project \} or select a project/, 'project');
+  });
+
+  it('svc.uploadTrajectories.retryRemaining', async () => {
+    const asked: unknown[] = [];
+    const manager = { dispose() {}, retryRemaining: (args: unknown) => Promise.resolve(void asked.push(args)) } as unknown as UploadManager;
+    subs.push(...activateUploads({ commands, manager }));
+    await refuses('svc.uploadTrajectories.retryRemaining', { uncertain: 'all' }, /^svc\.uploadTrajectories\.retryRemaining: "uncertain" must be "skip" or "send", not "all"\./, 'uncertain');
+    await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining', { uncertain: 'send' });
+    await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
+    assert.deepEqual(asked, [{ uncertain: 'send' }, undefined]);
+  });
+});
