@@ -20,6 +20,7 @@ import { activateCheckpoints } from './checkpoints/commands';
 import { CheckpointsManager } from './checkpoints/manager';
 import { ErrorPresenter } from './common/errors';
 import { commandsPresentedBy } from './ui/commands';
+import { hostContextKeys, hostPrompts } from './ui/prompts';
 import { NewCheckpointsBadge } from './dashboard/badge';
 import { activateDashboard } from './dashboard/commands';
 import { Dashboards } from './dashboard/manager';
@@ -146,17 +147,20 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   log.setSecretSource(() => credentials.knownSecrets());
   const version = (context.extension.packageJSON as { version?: string }).version ?? '0.0.0';
   // Answers about where a key may go live in globalState: no workspace can write there.
-  const approvals = new KeyApprovals(context.globalState);
-  const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`));
+  // The window's prompts and the context keys, as the narrow interfaces the managers take (ui/prompts.ts).
+  const prompts = hostPrompts();
+  const contextKeys = hostContextKeys();
+  const approvals = new KeyApprovals(context.globalState, prompts);
+  const connection = register(new Connection(credentials, approvals, log, `svc-vscode/${version} vscode/${vscode.version}`, contextKeys));
   register(new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys));
   // The one presenter: every command's failure, and a sign-in that stopped working, reach the user here.
-  const errors = new ErrorPresenter(log);
+  const errors = new ErrorPresenter(log, prompts);
   // How every feature registers its commands: their failures reach the user through `errors`.
   const commands = commandsPresentedBy(errors);
   register(connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')));
 
   // Sort, filter and order are view state: workspaceState, never settings.
-  const threads = register(new ThreadsModel(connection, log, context.workspaceState));
+  const threads = register(new ThreadsModel(connection, log, context.workspaceState, contextKeys));
   const threadsProvider = register(new ThreadsTreeProvider(threads, errors));
   const threadsView = host.threadsView(threadsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<ThreadNode>;
   threadsProvider.attach(threadsView);
@@ -170,7 +174,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
   const threadsManager = new ThreadsManager(threads, threadDetails, threadDetailsPanel, connection, context.globalState);
 
   const checkpoints = register(new CheckpointsModel(connection, log, context.workspaceState));
-  const dashboards = register(new Dashboards(connection, errors, log, context));
+  const dashboards = register(new Dashboards(connection, errors, prompts, log, context));
   const compareRuns = register(new CompareRuns(connection, errors, log, context.extensionUri));
   const checkpointsProvider = register(new CheckpointsTreeProvider(checkpoints, errors, dashboards));
   const checkpointsView = host.checkpointsView(checkpointsProvider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<CheckpointNode>;
@@ -209,10 +213,10 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     }),
   );
 
-  const uploads = new UploadManager(connection, errors, log, context);
+  const uploads = new UploadManager(connection, errors, prompts, log, context);
   // After an import the new threads should show: drop the loaded rows; a visible view reloads.
-  const imports = new ImportManager(connection, errors, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds })));
-  const feedback = new FeedbackManager({ connection, errors, log, globalState: context.globalState, record: feedbackRecord });
+  const imports = new ImportManager(connection, errors, prompts, log, () => threads.reset(), async (project, threadIds) => void (await vscode.commands.executeCommand('svc.threads.show', { project, threadIds })));
+  const feedback = new FeedbackManager({ connection, errors, prompts, log, globalState: context.globalState, record: feedbackRecord });
   const links = new LinkHandler({
     connection,
     errors,

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ConfigurationError } from '../api';
 import { approvalId, hostOf, type CredentialSource, type KeyApproval } from './resolve';
 import { dict, own } from '../api/dict';
+import type { Prompts } from '../ui/prompts';
 
 /** globalState key: approval id -> the user's answer. Never synced, never in settings. */
 export const APPROVALS_KEY = 'svc.keyApprovals';
@@ -95,7 +96,11 @@ export class KeyApprovals {
   private readonly dismissed = new Set<string>();
   private readonly asking = new Map<string, Promise<boolean>>();
 
-  constructor(private readonly state: vscode.Memento) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    /** Where the question is asked (a modal warning). */
+    private readonly prompts: Pick<Prompts, 'showWarningMessage'>,
+  ) {}
 
   /** How the uses in `approvals` stand: all approved, one refused (or closed unanswered), or to be asked. */
   status(approvals: KeyApproval[]): 'approved' | 'refused' | 'ask' {
@@ -149,7 +154,7 @@ export class KeyApprovals {
 
   private async ask(approvals: KeyApproval[], key: KeyDescription): Promise<boolean> {
     const { message, detail } = question(approvals, key);
-    const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, ALLOW, DONT_ALLOW);
+    const choice = await this.prompts.showWarningMessage(message, { modal: true, detail }, ALLOW, DONT_ALLOW);
     if (choice === ALLOW || choice === DONT_ALLOW) {
       await this.record(approvals, choice === ALLOW);
       return choice === ALLOW;

@@ -12,7 +12,7 @@ import type { Connection } from '../service/connection';
 import { validateCallsFile, type CallsValidationSummary } from './reader';
 import { sendCallsFile } from './send';
 import { background } from '../common/background';
-import { withAbortableProgress } from '../common/progress';
+import { withAbortableProgress, type Prompts } from '../ui/prompts';
 
 /** A scripted import's options (its files are localFiles'). */
 const IMPORT_ARGS = z.object({ files: z.unknown().optional(), itemsPerBatch: z.int().min(1).optional(), maxBatchBytes: z.int().min(1).optional() });
@@ -49,6 +49,7 @@ export class ImportManager extends Disposable {
   constructor(
     private readonly connection: Connection,
     private readonly errors: ErrorPresenter,
+    private readonly prompts: Prompts,
     private readonly log: Logger,
     private readonly afterImport: () => void,
     /** Shows the threads an import wrote to (the notification's Show Thread). */
@@ -59,7 +60,7 @@ export class ImportManager extends Disposable {
 
   async import(how: Invocation, clicked?: unknown, selected?: unknown, options?: unknown): Promise<ImportReport> {
     const dialog = { openLabel: 'Import', title: 'svc: Import calls', filters: { 'Call batches': ['jsonl'] } };
-    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], dialog, (args) => parseArgs('svc.importCalls', IMPORT_ARGS, args));
+    const call = await localFiles<ImportArgs>('svc.importCalls', how, [clicked, selected, options], this.prompts, dialog, (args) => parseArgs('svc.importCalls', IMPORT_ARGS, args));
     if (!call) return { status: 'aborted', files: [] };
     const { files, options: args } = call;
     const client = this.connection.signedInClient('svc.importCalls', 'trace');
@@ -91,7 +92,8 @@ export class ImportManager extends Disposable {
     const report: ImportReport = { status: 'done', files: [] };
     const threadIds = new Set<string>();
     await withAbortableProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Importing calls' },
+      this.prompts,
+      'svc: Importing calls',
       async (progress, abort) => {
         let done = 0;
         let bytes = 0;
@@ -143,7 +145,7 @@ export class ImportManager extends Disposable {
       const show = threadIds.size === 1 ? 'Show Thread' : threadIds.size > 1 ? `Show ${threadIds.size} Threads` : undefined;
       background(
         Promise.resolve(
-          vscode.window.showInformationMessage(
+          this.prompts.showInformationMessage(
             `svc: imported ${plural(starts + ends, 'call record')} (${starts} started, ${ends} ended) from ${plural(files.length, 'file')} in ${took}.` +
               (warnings ? ` ${plural(warnings, 'warning')} in the Problems panel.` : ''),
             ...(show ? [show] : []),

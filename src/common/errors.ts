@@ -21,8 +21,22 @@ export interface ShowErrorOptions {
   actions?: ErrorFix[];
 }
 
+/**
+ * The two messages the presenter shows: ui/prompts.ts's Prompts is one (VS Code's window in the
+ * extension, a scripted object in a unit test). Declared here, below ui in the folder order.
+ */
+export interface Messages {
+  showErrorMessage(message: string, ...items: string[]): Thenable<string | undefined>;
+  showErrorMessage(message: string, options: { modal?: boolean; detail?: string }, ...items: string[]): Thenable<string | undefined>;
+  showWarningMessage(message: string, ...items: string[]): Thenable<string | undefined>;
+  showWarningMessage(message: string, options: { modal?: boolean; detail?: string }, ...items: string[]): Thenable<string | undefined>;
+}
+
 export class ErrorPresenter {
-  constructor(private readonly log: Logger) {}
+  constructor(
+    private readonly log: Logger,
+    private readonly messages: Messages,
+  ) {}
 
   /** Text for an error, as shown to users (secrets redacted). */
   describe(error: unknown): string {
@@ -56,7 +70,7 @@ export class ErrorPresenter {
     this.log.error(text);
     const step = this.nextStep(error);
     const actions = [...(step ? [step] : []), ...(options.actions ?? [])];
-    await this.ask(vscode.window.showErrorMessage, text, actions, options.retry);
+    await this.ask((t, ...items) => this.messages.showErrorMessage(t, ...items), text, actions, options.retry);
   }
 
   /**
@@ -67,7 +81,7 @@ export class ErrorPresenter {
     const redacted = this.log.redact(text);
     if (options.warning) this.log.warn(redacted);
     else this.log.error(redacted);
-    await this.ask(options.warning ? vscode.window.showWarningMessage : vscode.window.showErrorMessage, redacted, options.actions ?? [], undefined);
+    await this.ask((t, ...items) => (options.warning ? this.messages.showWarningMessage(t, ...items) : this.messages.showErrorMessage(t, ...items)), redacted, options.actions ?? [], undefined);
   }
 
   /**
@@ -77,7 +91,7 @@ export class ErrorPresenter {
   async offerSignInAgain(error: AuthenticationError): Promise<void> {
     const text = `svc: ${this.describe(error)}`;
     this.log.error(text);
-    await this.ask(vscode.window.showErrorMessage, text, [{ title: 'Sign In Again', command: 'svc.signIn' }], undefined, false);
+    await this.ask((t, ...items) => this.messages.showErrorMessage(t, ...items), text, [{ title: 'Sign In Again', command: 'svc.signIn' }], undefined, false);
   }
 
   /**

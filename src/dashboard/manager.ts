@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { StepStatsCache } from './stepStats';
 import { webviewOptions } from '../ui/webview';
+import type { Prompts } from '../ui/prompts';
 import { InputError, type Checkpoint } from '../api';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
@@ -65,6 +66,7 @@ export class Dashboards extends Disposable implements DashboardHost {
   constructor(
     private readonly connection: Connection,
     private readonly errors: ErrorPresenter,
+    private readonly prompts: Prompts,
     readonly log: Logger,
     private readonly context: Pick<vscode.ExtensionContext, 'extensionUri' | 'globalState' | 'workspaceState'>,
   ) {
@@ -293,7 +295,7 @@ export class Dashboards extends Disposable implements DashboardHost {
     if (!sync || row < 0) return;
     const text = what === 'id' ? checkpointId : String(sync.series.steps[row]);
     await vscode.env.clipboard.writeText(text);
-    vscode.window.setStatusBarMessage(`svc: copied the checkpoint ${what === 'id' ? 'id' : 'step'} ${text}`, 3000);
+    this.prompts.setStatusBarMessage(`svc: copied the checkpoint ${what === 'id' ? 'id' : 'step'} ${text}`, 3000);
   }
 
   /**
@@ -315,7 +317,7 @@ export class Dashboards extends Disposable implements DashboardHost {
     if (!uri) {
       const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
       const name = sync instanceof HistorySync ? `${sync.title.split(' ')[0]!.replace(/[^\w.-]+/g, '_')}-history.csv` : `${modelId.replace(/[^\w.-]+/g, '_')}-checkpoints.csv`;
-      uri = await vscode.window.showSaveDialog({
+      uri = await this.prompts.showSaveDialog({
         title: `svc: Export the checkpoints of ${modelId}`,
         defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined,
         filters: { CSV: ['csv'] },
@@ -324,7 +326,7 @@ export class Dashboards extends Disposable implements DashboardHost {
     }
     await vscode.workspace.fs.writeFile(uri, Buffer.from(toCsv(sync.series), 'utf8'));
     this.log.info(`Exported ${sync.series.length} checkpoints of ${modelId} to ${uri.toString(true)}`);
-    if (!target) vscode.window.setStatusBarMessage(`svc: exported ${sync.series.length} checkpoints`, 3000);
+    if (!target) this.prompts.setStatusBarMessage(`svc: exported ${sync.series.length} checkpoints`, 3000);
     return uri;
   }
 
@@ -347,7 +349,7 @@ export class Dashboards extends Disposable implements DashboardHost {
     const step = sync.series.steps[latest];
     const text = rows.length === 1 ? `svc: model ${modelId}: new checkpoint step ${step}${detail}` : `svc: model ${modelId}: ${rows.length} new checkpoints, latest step ${step}${detail}`;
     background(
-      vscode.window.showInformationMessage(text, 'Show').then((choice) => {
+      this.prompts.showInformationMessage(text, 'Show').then((choice) => {
         if (choice) this.open(modelId, sync.series.ids[latest]);
       }),
       'Showing a new checkpoint',

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { callRef, CancelledError, InputError, parseRef, SvcError, type FeedbackCreateRequest, type FeedbackCreateResponse } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
-import { withAbortableProgress } from '../common/progress';
+import { withAbortableProgress, type Prompts } from '../ui/prompts';
 import type { Logger } from '../common/logger';
 import type { Connection } from '../service/connection';
 import { isThreadNode, parseAttachArgs, turnChoices, type AttachArgs, type ThreadArg } from './args';
@@ -26,6 +26,8 @@ export const PAYLOAD_TEMPLATE = '{\n  \n}';
 export interface FeedbackDeps {
   connection: Connection;
   errors: ErrorPresenter;
+  /** The window's questions, messages and progress. */
+  prompts: Prompts;
   log: Logger;
   globalState: vscode.Memento;
   /** The user's own record of what was attached from this workspace (record.ts). */
@@ -98,22 +100,22 @@ export class FeedbackManager {
 
     // 2. The kind and its content. A script gives them: it is never asked.
     if (scripted) requireContent(args);
-    const kind = args.kind ?? (await pickKind(ref));
+    const kind = args.kind ?? (await pickKind(this.deps.prompts, ref));
     if (!kind) return undefined;
     let feedbackType: string;
     let payload: JsonObject | undefined;
     if (kind === 'note') {
-      const note = args.note ?? (await askNote(ref));
+      const note = args.note ?? (await askNote(this.deps.prompts, ref));
       if (note === undefined) return undefined;
       feedbackType = NOTE_TYPE;
       payload = { note };
     } else if (kind === 'reaction') {
-      const emoji = args.emoji ?? (await pickEmoji(ref));
+      const emoji = args.emoji ?? (await pickEmoji(this.deps.prompts, ref));
       if (emoji === undefined) return undefined;
       feedbackType = REACTION_TYPE;
       payload = { emoji };
     } else {
-      const type = args.feedbackType ?? (await askFeedbackType(this.deps.globalState));
+      const type = args.feedbackType ?? (await askFeedbackType(this.deps.prompts, this.deps.globalState));
       if (type === undefined) return undefined;
       feedbackType = type;
       payload = args.payload;
@@ -142,9 +144,9 @@ export class FeedbackManager {
     if (node) return this.refOfThread(node, args, scripted);
     const inEditor = refsInEditor(uri);
     if (inEditor.length === 1 || (inEditor.length > 1 && scripted)) return inEditor[0];
-    if (inEditor.length > 1) return pickRef(inEditor, project);
+    if (inEditor.length > 1) return pickRef(this.deps.prompts, inEditor, project);
     if (scripted) throw new InputError('svc.attachFeedback: give the ref ({ ref: "svc:///<entity>/<project>/call/<id>" }): no thread and no ref in the active editor name the call.', { field: 'ref' });
-    return askRef(project);
+    return askRef(this.deps.prompts, project);
   }
 
   private async refOfThread(node: ThreadArg, args: AttachArgs, scripted: boolean): Promise<string | undefined> {
@@ -158,7 +160,7 @@ export class FeedbackManager {
     if (choices.length === 0) throw new InputError(`Thread ${row.thread_id} has no turn ids to attach feedback to.`, { field: 'first_turn_id' });
     if (choices.length === 1) return callRef(node.project, choices[0]!.id);
     if (scripted) throw new InputError(`svc.attachFeedback: thread ${row.thread_id} has two turns: give turn "first" or "last".`, { field: 'turn' });
-    return pickTurn(row.thread_id, choices, (id) => callRef(node.project, id));
+    return pickTurn(this.deps.prompts, row.thread_id, choices, (id) => callRef(node.project, id));
   }
 
   /**
@@ -177,7 +179,8 @@ export class FeedbackManager {
     if (!scripted) await connection.prepare('trace');
     try {
       const res = await withAbortableProgress(
-        { location: vscode.ProgressLocation.Notification, title: `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…` },
+        this.deps.prompts,
+        `svc: Attaching ${req.feedback_type} feedback to ${shortRef(req.svc_ref)}…`,
         (_progress, abort) => client.feedback.create({ ...req, id }, { signal: abort.signal }),
       );
       this.retryIds.succeeded(key);
@@ -185,7 +188,7 @@ export class FeedbackManager {
       await this.deps.record
         ?.add({ ref: req.svc_ref, kind: req.feedback_type, content: payloadContent(req.payload), time: res.created_at || new Date().toISOString(), id: res.id || id })
         .catch((e: unknown) => log.warn(`Could not record feedback ${res.id} in this workspace: ${String(e)}`));
-      announceCreated(res, req.creator ?? undefined);
+      announceCreated(this.deps.prompts, res, req.creator ?? undefined);
       return res;
     } catch (e) {
       if (e instanceof CancelledError) {
@@ -217,10 +220,11 @@ export class FeedbackManager {
     let isError = false;
     try {
       for (;;) {
-        const choice = await (isError ? vscode.window.showErrorMessage(message, 'Send', 'Cancel') : vscode.window.showInformationMessage(message, 'Send', 'Cancel'));
+        const { prompts } = this.deps;
+        const choice = await (isError ? prompts.showErrorMessage(message, 'Send', 'Cancel') : prompts.showInformationMessage(message, 'Send', 'Cancel'));
         if (choice !== 'Send') return undefined;
         if (doc.isClosed) {
-          background(vscode.window.showWarningMessage('svc: The payload document was closed; no feedback was sent.'), 'Showing a warning');
+          background(prompts.showWarningMessage('svc: The payload document was closed; no feedback was sent.'), 'Showing a warning');
           return undefined;
         }
         const parsed = parsePayloadText(doc.getText());

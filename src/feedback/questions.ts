@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { FeedbackCreateResponse } from '../api';
 import { background } from '../common/background';
+import type { Prompts } from '../ui/prompts';
 import type { FeedbackKind } from './args';
 import { COMMON_EMOJI, charCount, emojiProblem, feedbackTypeProblem, MAX_NOTE_CHARS, NOTE_TYPE, noteProblem, REACTION_TYPE } from './payload';
 import { refAt, refProblem, refsInText, shortRef } from './refText';
@@ -14,8 +15,8 @@ import { refAt, refProblem, refsInText, shortRef } from './refText';
 export const CUSTOM_TYPE_KEY = 'svc.feedback.customType';
 
 /** Which of several refs (in an editor's selection) to attach feedback to. */
-export async function pickRef(refs: string[], project: string): Promise<string | undefined> {
-  const pick = await vscode.window.showQuickPick(
+export async function pickRef(prompts: Prompts, refs: string[], project: string): Promise<string | undefined> {
+  const pick = await prompts.showQuickPick(
     refs.map((ref) => ({ label: ref, description: refProblem(ref, project) ? 'other project' : undefined })),
     { title: 'svc: Attach feedback to which ref?' },
   );
@@ -23,8 +24,8 @@ export async function pickRef(refs: string[], project: string): Promise<string |
 }
 
 /** Which turn of a thread (both have ids). */
-export async function pickTurn(threadId: string, choices: { turn: 'first' | 'last'; id: string }[], refOf: (id: string) => string): Promise<string | undefined> {
-  const pick = await vscode.window.showQuickPick(
+export async function pickTurn(prompts: Prompts, threadId: string, choices: { turn: 'first' | 'last'; id: string }[], refOf: (id: string) => string): Promise<string | undefined> {
+  const pick = await prompts.showQuickPick(
     choices.map((c) => ({ label: c.turn === 'first' ? 'First turn' : 'Last turn', description: c.id, detail: refOf(c.id), id: c.id })),
     { title: `svc: Attach feedback to which turn of ${threadId}?` },
   );
@@ -32,13 +33,13 @@ export async function pickTurn(threadId: string, choices: { turn: 'first' | 'las
 }
 
 /** Tells the user the feedback was stored, with Copy Id. */
-export function announceCreated(res: FeedbackCreateResponse, creator: string | undefined): void {
+export function announceCreated(prompts: Prompts, res: FeedbackCreateResponse, creator: string | undefined): void {
   const by = creator ? ` by ${creator}` : '';
   background(
-    vscode.window.showInformationMessage(`svc: feedback ${res.id} created at ${formatTime(res.created_at)}${by}.`, 'Copy Id').then(async (choice) => {
+    prompts.showInformationMessage(`svc: feedback ${res.id} created at ${formatTime(res.created_at)}${by}.`, 'Copy Id').then(async (choice) => {
       if (choice === 'Copy Id') {
         await vscode.env.clipboard.writeText(res.id);
-        vscode.window.setStatusBarMessage('svc: copied the feedback id', 3000);
+        prompts.setStatusBarMessage('svc: copied the feedback id', 3000);
       }
     }),
     'Copying the feedback id',
@@ -60,7 +61,7 @@ export function refsInEditor(uri: vscode.Uri | undefined): string[] {
   return match ? [match.ref] : [];
 }
 
-export async function askRef(project: string): Promise<string | undefined> {
+export async function askRef(prompts: Prompts, project: string): Promise<string | undefined> {
   const prefix = `svc:///${project}/`;
   let value = prefix;
   try {
@@ -69,7 +70,7 @@ export async function askRef(project: string): Promise<string | undefined> {
   } catch {
     // No clipboard: start from the project prefix.
   }
-  const answer = await vscode.window.showInputBox({
+  const answer = await prompts.showInputBox({
     title: 'svc: Attach feedback to',
     prompt: `A ref in ${project}: …/call/<call id>, …/object/<name>:<digest> or …/op/<name>:<digest>`,
     placeHolder: `${prefix}call/<call id>`,
@@ -82,18 +83,18 @@ export async function askRef(project: string): Promise<string | undefined> {
 }
 
 
-export async function pickKind(ref: string): Promise<FeedbackKind | undefined> {
+export async function pickKind(prompts: Prompts, ref: string): Promise<FeedbackKind | undefined> {
   const items: (vscode.QuickPickItem & { value: FeedbackKind })[] = [
     { label: '$(comment) Note', description: NOTE_TYPE, detail: `A text note of up to ${MAX_NOTE_CHARS} characters`, value: 'note' },
     { label: '$(smiley) Reaction', description: REACTION_TYPE, detail: 'One emoji', value: 'reaction' },
     { label: '$(json) Custom…', description: 'any feedback type', detail: 'A JSON payload you write in an editor', value: 'custom' },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `svc: Feedback for ${shortRef(ref)}`, placeHolder: 'Kind of feedback' });
+  const pick = await prompts.showQuickPick(items, { title: `svc: Feedback for ${shortRef(ref)}`, placeHolder: 'Kind of feedback' });
   return pick?.value;
 }
 
-export async function askNote(ref: string): Promise<string | undefined> {
-  return vscode.window.showInputBox({
+export async function askNote(prompts: Prompts, ref: string): Promise<string | undefined> {
+  return prompts.showInputBox({
     title: `svc: Note on ${shortRef(ref)}`,
     prompt: `1 to ${MAX_NOTE_CHARS} characters`,
     ignoreFocusOut: true,
@@ -105,25 +106,25 @@ export async function askNote(ref: string): Promise<string | undefined> {
   });
 }
 
-export async function pickEmoji(ref: string): Promise<string | undefined> {
+export async function pickEmoji(prompts: Prompts, ref: string): Promise<string | undefined> {
   const other = '$(edit) Other emoji…';
   const items: vscode.QuickPickItem[] = [
     ...COMMON_EMOJI.map((e) => ({ label: e.emoji, description: e.label })),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     { label: other },
   ];
-  const pick = await vscode.window.showQuickPick(items, { title: `svc: React to ${shortRef(ref)}`, placeHolder: 'Pick one emoji', matchOnDescription: true });
+  const pick = await prompts.showQuickPick(items, { title: `svc: React to ${shortRef(ref)}`, placeHolder: 'Pick one emoji', matchOnDescription: true });
   if (!pick) return undefined;
   if (pick.label !== other) return pick.label;
-  return vscode.window.showInputBox({
+  return prompts.showInputBox({
     title: 'svc: Reaction',
     prompt: 'Exactly one emoji (flags, skin tones and combined emoji count as one)',
     validateInput: (v) => emojiProblem(v),
   });
 }
 
-export async function askFeedbackType(globalState: vscode.Memento): Promise<string | undefined> {
-  const type = await vscode.window.showInputBox({
+export async function askFeedbackType(prompts: Prompts, globalState: vscode.Memento): Promise<string | undefined> {
+  const type = await prompts.showInputBox({
     title: 'svc: Feedback type',
     prompt: 'A free-form label for this kind of feedback',
     placeHolder: 'e.g. score, correction, label',

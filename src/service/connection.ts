@@ -7,6 +7,7 @@ import { affectsConnection, readConfig, readProxyConfig, type ConfigChange, type
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
 import { background } from '../common/background';
+import type { ContextKeys } from '../ui/prompts';
 
 /** `checking`: a service is configured and its credentials are being read (activation only). */
 export type AuthState = 'unconfigured' | 'checking' | 'signedOut' | 'signedIn' | 'authFailed';
@@ -63,6 +64,8 @@ export class Connection extends Disposable {
     private readonly approvals: KeyApprovals,
     private readonly log: Logger,
     private readonly userAgent: string,
+    /** Where the welcome views' keys (svc.signedIn, …) are set. */
+    private readonly contextKeyHost: ContextKeys,
   ) {
     super();
     this.rebuild();
@@ -304,7 +307,7 @@ export class Connection extends Disposable {
     };
     Object.assign(this.contextKeys, keys);
     this.keysSet.fire(this.contextKeys);
-    await Promise.all(Object.entries(keys).map(([k, v]) => vscode.commands.executeCommand('setContext', k, v)));
+    await Promise.all(Object.entries(keys).map(([k, v]) => this.contextKeyHost.set(k, v)));
   }
 
 }

@@ -7,7 +7,8 @@ import { configChanged } from '../common/config';
 import type { Connection } from '../service/connection';
 import { parseStoredFilter, parseStoredSort, toQueryFilter, type ThreadFilter } from './filter';
 import type { SortBy } from '../api';
-import { setContext } from '../common/background';
+import { background } from '../common/background';
+import type { ContextKeys } from '../ui/prompts';
 
 /** workspaceState keys: view state is the user's, per workspace, and never goes to settings. */
 export const SORT_KEY = 'svc.threads.sort';
@@ -47,11 +48,13 @@ export class ThreadsModel extends Disposable {
     private readonly connection: Connection,
     private readonly log: Logger,
     private readonly viewState: vscode.Memento,
+    /** Where svc.threads.filterActive is set. */
+    private readonly contextKeys: ContextKeys,
   ) {
     super();
     this._sort = parseStoredSort(viewState.get(SORT_KEY));
     this._filter = parseStoredFilter(viewState.get(FILTER_KEY));
-    setContext('svc.threads.filterActive', !!this._filter);
+    this.setFilterActive();
     // Another client, key or project drops what is loaded; of the settings, only a real change of
     // page size does.
     this._register(connection.onDidChange(({ data, config }) => (data || (config && configChanged(config, ['threadsPageSize']))) && this.reset()));
@@ -103,10 +106,14 @@ export class ThreadsModel extends Disposable {
     return this._rows.find((r) => r.thread_id === threadId);
   }
 
+  private setFilterActive(): void {
+    background(this.contextKeys.set('svc.threads.filterActive', !!this._filter), 'setContext svc.threads.filterActive');
+  }
+
   /** Filters by `filter` (kept in workspaceState; undefined clears it) and reloads. */
   async setFilter(filter: ThreadFilter | undefined): Promise<void> {
     this._filter = filter;
-    setContext('svc.threads.filterActive', !!filter);
+    this.setFilterActive();
     this.reset();
     await this.viewState.update(FILTER_KEY, filter);
   }

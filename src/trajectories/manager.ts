@@ -9,7 +9,7 @@ import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
-import { withAbortableProgress } from '../common/progress';
+import { withAbortableProgress, type Prompts } from '../ui/prompts';
 import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -75,6 +75,7 @@ export class UploadManager extends Disposable {
   constructor(
     private readonly connection: Connection,
     private readonly errors: ErrorPresenter,
+    private readonly prompts: Prompts,
     private readonly log: Logger,
     private readonly context: vscode.ExtensionContext,
   ) {
@@ -93,6 +94,7 @@ export class UploadManager extends Disposable {
       'svc.uploadTrajectories',
       how,
       [a, b, c],
+      this.prompts,
       { openLabel: 'Upload', title: 'svc: Upload trajectories', filters: { Trajectories: ['json', 'jsonl', 'parquet'] } },
       (args) => parseArgs('svc.uploadTrajectories', UPLOAD_ARGS, args),
     );
@@ -121,13 +123,13 @@ export class UploadManager extends Disposable {
     // A model named only by the folder, not one the Checkpoints view shows: the pick says so.
     const modelId = args.modelId ?? (await pickModel(known, layout?.model, layout?.model !== undefined && !this.connection.config.models.includes(layout.model)));
     if (!modelId) return { status: 'aborted', files: [] };
-    const split = args.split ?? (await pickSplit(files[0]!, this.context.workspaceState.get<string>(`svc.split:${files[0]!.fsPath}`) ?? summaries[0]!.summary.split, layout?.split));
+    const split = args.split ?? (await pickSplit(this.prompts, files[0]!, this.context.workspaceState.get<string>(`svc.split:${files[0]!.fsPath}`) ?? summaries[0]!.summary.split, layout?.split));
     if (!split) return { status: 'aborted', files: [] };
     // The same content to the same model and split again: asked (a user), refused (a script) unless allowed.
     const repeats = args.allowRepeat ? [] : repeatsOf(summaries, modelId, split, this.sent);
     if (repeats.length) {
       if (!how.interactive) throw new RepeatError(repeats, 'svc.uploadTrajectories');
-      if (!(await askRepeat(repeats))) return { status: 'aborted', files: [] };
+      if (!(await askRepeat(this.prompts, repeats))) return { status: 'aborted', files: [] };
     }
     await this.remember(modelId, split, files);
     // Run by the user: whether the key may go to the training origin is asked now, not mid-upload.
@@ -143,7 +145,7 @@ export class UploadManager extends Disposable {
     const id = which ? which.id : [...this.plans.keys()].at(-1);
     let plan = id === undefined ? undefined : this.plans.get(id);
     if (!plan || id === undefined) {
-      background(vscode.window.showInformationMessage('svc: nothing left to upload.'), 'Telling nothing is left');
+      background(this.prompts.showInformationMessage('svc: nothing left to upload.'), 'Telling nothing is left');
       return { status: 'done', files: [] };
     }
     if (this.running) {
@@ -160,7 +162,7 @@ export class UploadManager extends Disposable {
       }
     }
     if (plan.uncertain) {
-      const choice = args ? (args.uncertain ?? 'skip') : await askUncertain(plan);
+      const choice = args ? (args.uncertain ?? 'skip') : await askUncertain(this.prompts, plan);
       if (!choice) return { status: 'aborted', files: [] };
       if (choice === 'send') plan = { ...plan, files: [{ ...plan.files[0]!, startGroup: plan.uncertain.chunk.firstGroup }, ...plan.files.slice(1)] };
       plan = { ...plan, uncertain: undefined };
@@ -176,7 +178,8 @@ export class UploadManager extends Disposable {
 
   private async validate(files: vscode.Uri[]): Promise<JobFile[] | undefined> {
     return withAbortableProgress(
-      { location: vscode.ProgressLocation.Notification, title: 'svc: Validating trajectories' },
+      this.prompts,
+      'svc: Validating trajectories',
       async (progress, abort) => {
         try {
           return await validateFiles(
@@ -200,7 +203,8 @@ export class UploadManager extends Disposable {
     const totalGroups = summaries.reduce((n, s) => n + s.summary.groups, 0);
     const started = performance.now();
     const report = await withAbortableProgress(
-      { location: vscode.ProgressLocation.Notification, title: `svc: Uploading to ${plan.modelId} (${plan.split})` },
+      this.prompts,
+      `svc: Uploading to ${plan.modelId} (${plan.split})`,
       async (progress, cancel): Promise<UploadReport> => {
         this.running = cancel;
         setContext('svc.uploading', true);
@@ -224,7 +228,7 @@ export class UploadManager extends Disposable {
       // The service does not know the model: it leaves the recent list (the message offers Remove Model).
       if (last.error instanceof NotFoundError) await forgetRecent(this.context.globalState, RECENT_MODELS, plan.modelId);
     }
-    background(announceUpload(report, plan, performance.now() - started, this.errors, new RetryPlan(planId)), 'Announcing the upload');
+    background(announceUpload(this.prompts, report, plan, performance.now() - started, this.errors, new RetryPlan(planId)), 'Announcing the upload');
     this.finished.fire({ modelId: plan.modelId, split: plan.split, report });
     return report;
   }
@@ -290,7 +294,7 @@ export class UploadManager extends Disposable {
       const found = await stepFiles(uri.fsPath);
       if (!found.files.length) return `${uri.fsPath} holds no step files (<step>.parquet or <step>.jsonl).`;
       const bytes = (await Promise.all(found.files.map(async (f) => (await stampOf(vscode.Uri.file(f))).size ?? 0))).reduce((a, b) => a + b, 0);
-      if (interactive && !(await confirmFolder(split, found, bytes))) return undefined;
+      if (interactive && !(await confirmFolder(this.prompts, split, found, bytes))) return undefined;
       out.push(...found.files.map((f) => vscode.Uri.file(f)));
     }
     return out;

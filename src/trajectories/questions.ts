@@ -10,6 +10,7 @@ import { removeModelAction } from '../checkpoints/commands';
 import { background } from '../common/background';
 import { toDiagnostic } from '../ui/diagnostics';
 import type { ErrorPresenter } from '../common/errors';
+import type { Prompts } from '../ui/prompts';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { pickOrType } from '../common/pick';
 import type { Remaining, UploadReport } from './report';
@@ -17,12 +18,12 @@ import { describeRepeats, type Repeat } from './sent';
 import { describeLines, describeRows, type UploadResult } from './upload';
 
 /** Asks what to do with lines the service may already have logged; Skip is the default. */
-export async function askUncertain(plan: Remaining): Promise<'skip' | 'send' | undefined> {
+export async function askUncertain(prompts: Prompts, plan: Remaining): Promise<'skip' | 'send' | undefined> {
   const { chunk, why } = plan.uncertain!;
   const name = path.basename(plan.files[0]!.uri.fsPath);
   const skip = 'Skip Them';
   const send = 'Send Them Too';
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await prompts.showWarningMessage(
     `svc: ${describeLines([chunk])} of ${name} may already be logged: ${why}.`,
     { modal: true, detail: 'Skipping them resumes after them. Sending them again may log them twice.' },
     skip,
@@ -32,12 +33,12 @@ export async function askUncertain(plan: Remaining): Promise<'skip' | 'send' | u
 }
 
 /** Says what a split folder holds before it is uploaded; true to go on. */
-export async function confirmFolder(split: { model: string; split: string }, found: { steps: number[]; skipped: string[] }, bytes: number): Promise<boolean> {
+export async function confirmFolder(prompts: Prompts, split: { model: string; split: string }, found: { steps: number[]; skipped: string[] }, bytes: number): Promise<boolean> {
   const { steps, skipped } = found;
   const range = steps.length === 1 ? `step ${steps[0]}` : `steps ${steps[0]}–${steps.at(-1)}`;
   const detail = skipped.length ? `Left out (the same step as a .parquet file): ${skipped.map((f) => path.basename(f)).join(', ')}.` : undefined;
   const go = 'Upload';
-  const pick = await vscode.window.showInformationMessage(
+  const pick = await prompts.showInformationMessage(
     `svc: upload ${plural(steps.length, 'step file')} of ${split.model} / ${split.split} (${range}, ${formatBytes(bytes)})?`,
     { modal: true, detail },
     go,
@@ -58,9 +59,9 @@ export async function pickModel(known: string[], proposed?: string, notInView = 
 }
 
 /** Asks before content already sent to the same model and split goes again; true to send it. */
-export async function askRepeat(repeats: readonly Repeat[]): Promise<boolean> {
+export async function askRepeat(prompts: Prompts, repeats: readonly Repeat[]): Promise<boolean> {
   const again = 'Upload Again';
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await prompts.showWarningMessage(
     `svc: ${repeats.length === 1 ? `${path.basename(repeats[0]!.file)} was already uploaded` : `${repeats.length} of these files were already uploaded`} to ${repeats[0]!.sent.modelId} (${repeats[0]!.sent.split}).`,
     { modal: true, detail: `${describeRepeats(repeats)}\nSending it again logs its groups twice.` },
     again,
@@ -69,16 +70,16 @@ export async function askRepeat(repeats: readonly Repeat[]): Promise<boolean> {
 }
 
 /** `proposed`: the split named by the file's folder (official client layout), offered first. */
-export async function pickSplit(file: vscode.Uri, remembered: string | undefined, proposed?: string): Promise<string | undefined> {
+export async function pickSplit(prompts: Prompts, file: vscode.Uri, remembered: string | undefined, proposed?: string): Promise<string | undefined> {
   const first = proposed ?? remembered;
   const why = (label: string) => (label === proposed ? "from the file's folder (trajectories/<split>/…)" : label === remembered ? 'last used' : undefined);
   const labels = [...new Set([...(first ? [first] : []), 'train', 'val'])];
   const items = labels.map((label) => ({ label, description: why(label) }));
   items.push({ label: 'Custom…', description: 'type a split name' });
-  const pick = await vscode.window.showQuickPick(items, { title: `svc: Split for ${path.basename(file.fsPath)}` });
+  const pick = await prompts.showQuickPick(items, { title: `svc: Split for ${path.basename(file.fsPath)}` });
   if (!pick) return undefined;
   if (pick.label !== 'Custom…') return pick.label;
-  const typed = await vscode.window.showInputBox({ title: 'svc: Split name', validateInput: (v) => (v.trim() ? undefined : 'Enter a split name') });
+  const typed = await prompts.showInputBox({ title: 'svc: Split name', validateInput: (v) => (v.trim() ? undefined : 'Enter a split name') });
   return typed?.trim() || undefined;
 }
 
@@ -90,7 +91,7 @@ export class RetryPlan {
   constructor(readonly id: number) {}
 }
 
-export async function announceUpload(report: UploadReport, plan: Remaining, ms: number, errors: ErrorPresenter, which?: RetryPlan): Promise<void> {
+export async function announceUpload(prompts: Prompts, report: UploadReport, plan: Remaining, ms: number, errors: ErrorPresenter, which?: RetryPlan): Promise<void> {
   const groups = report.files.reduce((n, f) => n + (f.result?.totals.groupsSent ?? 0), 0);
   const trajectories = report.files.reduce((n, f) => n + (f.result?.totals.trajectoriesSent ?? 0), 0);
   const bytes = report.files.reduce((n, f) => n + (f.result?.totals.bytesSent ?? 0), 0);
@@ -99,7 +100,7 @@ export async function announceUpload(report: UploadReport, plan: Remaining, ms: 
   const steps = report.files.filter((f) => f.step !== undefined).map((f) => `step ${f.step} (${plural(f.result?.totals.groupsSent ?? 0, 'group')})`);
   const stepList = steps.length ? ` Steps: ${steps.join(', ')}.` : '';
   if (report.status === 'done') {
-    background(vscode.window.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`), 'Announcing the upload');
+    background(prompts.showInformationMessage(`svc: uploaded ${plural(report.files.length, 'file')} to ${plan.modelId} (${plan.split}): ${totals}.${stepList}`), 'Announcing the upload');
     return;
   }
   const last = report.files.at(-1)!;

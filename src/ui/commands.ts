@@ -12,6 +12,7 @@ import * as vscode from 'vscode';
 import { InputError } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
+import type { Prompts } from './prompts';
 import { isTreeNode } from './treeNodes';
 
 export interface Invocation {
@@ -144,6 +145,7 @@ export async function localFiles<T extends { files?: (string | vscode.Uri)[] }>(
   command: string,
   how: Invocation,
   args: unknown[],
+  prompts: Pick<Prompts, 'showOpenDialog'>,
   dialog: vscode.OpenDialogOptions,
   check?: (options: Partial<T>) => void,
 ): Promise<LocalFilesCall<T> | undefined> {
@@ -155,7 +157,7 @@ export async function localFiles<T extends { files?: (string | vscode.Uri)[] }>(
     check?.(options);
   }
   if (files.length === 0) {
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: true, ...dialog });
+    const picked = await prompts.showOpenDialog({ canSelectMany: true, ...dialog });
     if (!picked?.length) return undefined;
     files = picked;
   }

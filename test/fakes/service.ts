@@ -11,6 +11,7 @@ import { CredentialManager } from '../../src/auth/credentials';
 import { Logger } from '../../src/common/logger';
 import { Connection } from '../../src/service/connection';
 import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../server';
+import { ScriptedContextKeys, ScriptedPrompts } from './prompts';
 import { fake, FakeMemento, FakeSecretStorage } from './vscode';
 
 export const KEY = 'test-key-0123456789abcdef0123456789abcdef';
@@ -23,6 +24,10 @@ export interface Service {
   log: Logger;
   workspaceState: vscode.Memento;
   globalState: vscode.Memento;
+  /** The window's prompts every manager built on this service takes (the key approvals ask here). */
+  prompts: ScriptedPrompts;
+  /** The context keys the Connection (and the models) set. */
+  contextKeys: ScriptedContextKeys;
   /** Stores the key for the service's origin, as Sign In does, and waits for the Connection to see it. */
   signIn(): Promise<void>;
   /** Removes the stored key, as Sign Out does, and waits for the Connection to see it. */
@@ -42,7 +47,9 @@ export async function connect(settings: Record<string, unknown> = {}, serverOpti
   const credentials = new CredentialManager(new FakeSecretStorage() as unknown as vscode.SecretStorage, log, { NETRC: path.join(os.tmpdir(), 'svc-no-netrc') });
   const globalState = new FakeMemento() as unknown as vscode.Memento;
   const workspaceState = new FakeMemento() as unknown as vscode.Memento;
-  const connection = new Connection(credentials, new KeyApprovals(globalState), log, 'svc-vscode/test');
+  const prompts = new ScriptedPrompts();
+  const contextKeys = new ScriptedContextKeys();
+  const connection = new Connection(credentials, new KeyApprovals(globalState, prompts), log, 'svc-vscode/test', contextKeys);
   const origin = new URL(server.url).origin;
   const settled = () => connection.refreshAuth();
   const service: Service = {
@@ -52,6 +59,8 @@ export async function connect(settings: Record<string, unknown> = {}, serverOpti
     log,
     workspaceState,
     globalState,
+    prompts,
+    contextKeys,
     signIn: async () => {
       await credentials.store(origin, { username: 'api', password: KEY, accessToken: KEY });
       await settled();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { CredentialManager, SESSION_ONLY_HINT } from '../../../src/auth/credentials';
 import { Logger } from '../../../src/common/logger';
 import { Connection } from '../../../src/service/connection';
+import { hostContextKeys } from '../../../src/ui/prompts';
 import { StatusBar } from '../../../src/status/statusBar';
 import type { ReferenceServer } from '../../server';
 import { api, configure, KEY, PROJECT, resetSettings, signIn, signOut, startServer, waitFor } from './helpers';
@@ -60,7 +61,7 @@ describe('auth: sign-in, sign-out and credential sources', () => {
         return { credentials: { username: 'api', password: KEY, accessToken: KEY }, source: 'secretStorage' as const, approvals: [] };
       },
     };
-    const connection = new Connection(slow as unknown as CredentialManager, a.approvals, a.log, 'test');
+    const connection = new Connection(slow as unknown as CredentialManager, a.approvals, a.log, 'test', hostContextKeys());
     const bar = new StatusBar(connection);
     try {
       assert.strictEqual(connection.state, 'checking');

@@ -6,6 +6,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { ErrorPresenter } from '../../../src/common/errors';
 import { commandsPresentedBy } from '../../../src/ui/commands';
+import { hostPrompts } from '../../../src/ui/prompts';
 import { Logger } from '../../../src/common/logger';
 import { api } from './helpers';
 import { Prompts } from './prompts';
@@ -19,7 +20,7 @@ describe('presenter: every command failure reaches the user in one voice', () =>
     log = new Logger('svc-test-presenter');
     subs.push(log);
     subs.push(
-      commandsPresentedBy(new ErrorPresenter(log)).register('svcTest.throwPlain', () => {
+      commandsPresentedBy(new ErrorPresenter(log, hostPrompts())).register('svcTest.throwPlain', () => {
         throw new Error('the test command could not find /tmp/nowhere.jsonl line 3');
       }),
     );

@@ -29,7 +29,7 @@ describe('ImportManager (plain Node, reference service)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-import-unit-'));
     afterImport = 0;
     shown = [];
-    imports = new ImportManager(svc.connection, new ErrorPresenter(svc.log), svc.log, () => afterImport++, async (project, threadIds) => void shown.push({ project, threadIds }));
+    imports = new ImportManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.log, () => afterImport++, async (project, threadIds) => void shown.push({ project, threadIds }));
   });
   afterEach(async () => {
     imports.dispose();
@@ -45,7 +45,7 @@ describe('ImportManager (plain Node, reference service)', () => {
 
   it('sends the calls in batches, drops the loaded threads and offers to show the threads it wrote', async () => {
     const file = write('calls.jsonl', [...callLines('imported-1', 3), ...callLines('imported-2', 2)]);
-    fake.answers.push('Show 2 Threads');
+    svc.prompts.answers.push('Show 2 Threads');
     const report = await imports.import(scripted, { files: [file], itemsPerBatch: 4 });
     assert.equal(report.status, 'done');
     assert.deepEqual([report.files[0].starts, report.files[0].ends], [5, 5]);
@@ -54,13 +54,13 @@ describe('ImportManager (plain Node, reference service)', () => {
     assert.equal(svc.server.store.calls.get(PROJECT)!.size, 5);
     assert.equal(afterImport, 1);
     await turn();
-    assert.match(fake.messages('information')[0], /imported 10 call records \(5 started, 5 ended\) from 1 file/);
+    assert.match(svc.prompts.messages('information')[0], /imported 10 call records \(5 started, 5 ended\) from 1 file/);
     assert.deepEqual(shown, [{ project: PROJECT, threadIds: ['imported-1', 'imported-2'] }]);
   });
 
   it('refuses a scripted call without files at once, naming the argument, without a dialog', async () => {
     await assert.rejects(imports.import(scripted, {}), (e: unknown) => e instanceof InputError && e.place.field === 'files' && /svc\.importCalls: no files/.test(e.message));
-    assert.equal(fake.openDialogs, 0);
+    assert.equal(svc.prompts.openDialogs, 0);
   });
 
   it('refuses a scripted call whose batch sizes are not positive integers, naming the option, sending nothing', async () => {
@@ -72,7 +72,7 @@ describe('ImportManager (plain Node, reference service)', () => {
 
   it('asks a user for the files, and does nothing when the dialog is closed', async () => {
     const report = await imports.import(user);
-    assert.equal(fake.openDialogs, 1);
+    assert.equal(svc.prompts.openDialogs, 1);
     assert.equal(report.status, 'aborted');
     assert.equal(svc.server.stats.count(UPSERT), 0);
   });
@@ -82,7 +82,7 @@ describe('ImportManager (plain Node, reference service)', () => {
     for (const how of [user, scripted]) {
       await assert.rejects(imports.import(how, remote, [remote]), (e: unknown) => e instanceof InputError && /is not a file on this machine's disk/.test(e.message));
     }
-    assert.equal(fake.shown.length, 0, 'the manager shows nothing itself');
+    assert.equal(svc.prompts.shown.length, 0, 'the manager shows nothing itself');
   });
 
   it('refuses when signed out with the same error for a user and a script, sending nothing', async () => {
@@ -101,7 +101,7 @@ describe('ImportManager (plain Node, reference service)', () => {
     const entries = fake.diagnostics.get('svc-calls')!.get(Uri.file(file))!;
     assert.ok(entries.some((d) => d.range.start.line === 2));
     assert.equal(svc.server.stats.count(UPSERT), 0);
-    assert.match(fake.messages('error')[0], /problems in bad\.jsonl; nothing was imported/);
+    assert.match(svc.prompts.messages('error')[0], /problems in bad\.jsonl; nothing was imported/);
   });
 
   it('counts what was stored before a service error, names the lines, and offers Import Again', async () => {
@@ -113,7 +113,7 @@ describe('ImportManager (plain Node, reference service)', () => {
     assert.match(report.error!, /calls\.jsonl, a request with lines 5–8/);
     assert.equal(afterImport, 1, 'what was stored shows');
     await turn();
-    const failure = fake.shown.find((m) => /import failed/.test(m.message))!;
+    const failure = svc.prompts.shown.find((m) => /import failed/.test(m.message))!;
     assert.ok(failure.items.includes('Import Again'));
   });
 
@@ -122,10 +122,10 @@ describe('ImportManager (plain Node, reference service)', () => {
     svc.server.faults.add({ kind: 'delay', ms: 500, path: UPSERT, times: 4 });
     const running = imports.import(scripted, { files: [file], itemsPerBatch: 2 });
     while (svc.server.stats.count(UPSERT) === 0) await turn();
-    fake.cancelProgress();
+    svc.prompts.cancelProgress();
     const report = await running;
     assert.equal(report.status, 'cancelled');
     await turn();
-    assert.ok(fake.messages().some((m) => /import cancelled/.test(m)));
+    assert.ok(svc.prompts.messages().some((m) => /import cancelled/.test(m)));
   });
 });

@@ -55,8 +55,8 @@ describe('common/disposable: the Disposable base', () => {
       new Logger('svc-test'),
       new LiveProblems({ set() {}, delete() {}, dispose() {} } as never, () => Promise.resolve([])),
       new ScenarioPanels(Uri.file('/ext') as never, {} as never, {} as never, {} as never),
-      new ImportManager({} as never, {} as never, {} as never, () => undefined),
-      new UploadManager({} as never, {} as never, {} as never, context),
+      new ImportManager({} as never, {} as never, {} as never, {} as never, () => undefined),
+      new UploadManager({} as never, {} as never, {} as never, {} as never, context),
     ];
     for (const o of owners) {
       assert.ok(o instanceof Disposable, o.constructor.name);
@@ -74,8 +74,8 @@ describe('common/disposable: the Disposable base', () => {
   });
 
   it('a manager disposes its Problems collection with it', () => {
-    const uploads = new UploadManager({} as never, {} as never, {} as never, { globalState: {}, workspaceState: {} } as never);
-    const imports = new ImportManager({} as never, {} as never, {} as never, () => undefined);
+    const uploads = new UploadManager({} as never, {} as never, {} as never, {} as never, { globalState: {}, workspaceState: {} } as never);
+    const imports = new ImportManager({} as never, {} as never, {} as never, {} as never, () => undefined);
     let disposed = 0;
     for (const d of [uploads.diagnostics, imports.diagnostics]) {
       const own = d.dispose.bind(d);

@@ -16,7 +16,7 @@ describe('CheckpointSync (plain Node, reference service)', () => {
   beforeEach(async () => {
     svc = await connect({ 'svc.checkpoints.pollSeconds': 0 });
     svc.server.addCheckpoints(MODEL, 250);
-    sync = new CheckpointSync(MODEL, svc.connection, new ErrorPresenter(svc.log), svc.log);
+    sync = new CheckpointSync(MODEL, svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.log);
     appends = [];
     sync.onDidAppend((a) => appends.push(a));
   });

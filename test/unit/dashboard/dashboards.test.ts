@@ -21,7 +21,7 @@ describe('Dashboards (plain Node, reference service)', () => {
     // reward rises to step 30, then falls: the star is at step 30.
     svc.server.addCheckpoints(MODEL, 5, { metrics: (step) => ({ 'val/reward': step <= 30 ? step : 60 - step }) });
     const context = { extensionUri: Uri.file('/ext'), globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
-    dashboards = new Dashboards(svc.connection, new ErrorPresenter(svc.log), svc.log, context);
+    dashboards = new Dashboards(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.log, context);
   });
   afterEach(async () => {
     dashboards.dispose();

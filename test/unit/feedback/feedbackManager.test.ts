@@ -20,7 +20,7 @@ describe('FeedbackManager (plain Node, reference service)', () => {
     svc = await connect({ 'svc.feedback.creator': 'alice' });
     svc.server.seedThreads(PROJECT, 1);
     record = new FeedbackRecord(svc.workspaceState);
-    feedback = new FeedbackManager({ connection: svc.connection, errors: new ErrorPresenter(svc.log), log: svc.log, globalState: svc.globalState, record });
+    feedback = new FeedbackManager({ connection: svc.connection, errors: new ErrorPresenter(svc.log, svc.prompts), prompts: svc.prompts, log: svc.log, globalState: svc.globalState, record });
   });
   afterEach(() => svc.close());
 
@@ -48,7 +48,7 @@ describe('FeedbackManager (plain Node, reference service)', () => {
     await assert.rejects(feedback.attachFrom({ ref, note: 'x' }), /No project is selected/);
     assert.equal(await feedback.attachFrom({ ref, via: 'link' }), undefined);
     await new Promise((r) => setImmediate(r));
-    assert.match(fake.messages('error').join('\n'), /No project is selected/);
+    assert.match(svc.prompts.messages('error').join('\n'), /No project is selected/);
     assert.equal(svc.server.stats.count(CREATE), 0);
   });
 });

@@ -29,9 +29,9 @@ describe('Connection (plain Node, reference service)', () => {
     assert.equal(svc.connection.state, 'signedIn');
     assert.equal(svc.connection.source, 'secretStorage');
     await turn();
-    assert.equal(fake.contextKeys.get('svc.signedIn'), true);
-    assert.equal(fake.contextKeys.get('svc.hasBaseUrl'), true);
-    assert.equal(fake.contextKeys.get('svc.hasProject'), true);
+    assert.equal(svc.contextKeys.get('svc.signedIn'), true);
+    assert.equal(svc.contextKeys.get('svc.hasBaseUrl'), true);
+    assert.equal(svc.contextKeys.get('svc.hasProject'), true);
     assert.equal((await query()).length, 2);
     assert.equal(svc.server.stats.last('/threads/stream_query')!.authScheme, 'basic');
   });
@@ -39,7 +39,7 @@ describe('Connection (plain Node, reference service)', () => {
   it('says signed out after sign-out, and its requests are refused', async () => {
     await svc.signOut();
     assert.equal(svc.connection.state, 'signedOut');
-    assert.equal(fake.contextKeys.get('svc.signedIn'), false);
+    assert.equal(svc.contextKeys.get('svc.signedIn'), false);
     assert.ok(changes.some((c) => c.data), 'cached data must be dropped');
     await assert.rejects(query(), AuthenticationError);
   });
@@ -79,12 +79,12 @@ describe('Connection (plain Node, reference service)', () => {
     await svc.connection.refreshAuth();
     svc.server.stats.clear();
     await assert.rejects(query(), /allow|approv/i);
-    assert.equal(fake.shown.length, 0, 'a request on its way never asks');
+    assert.equal(svc.prompts.shown.length, 0, 'a request on its way never asks');
     assert.equal(svc.server.stats.count('/threads/stream_query'), 0, 'nothing was sent');
-    fake.answers.push('Allow');
+    svc.prompts.answers.push('Allow');
     await svc.connection.prepare('trace');
-    assert.equal(fake.shown.length, 1);
-    assert.equal(fake.shown[0].modal, true);
+    assert.equal(svc.prompts.shown.length, 1);
+    assert.equal(svc.prompts.shown[0].modal, true);
     assert.equal((await query()).length, 2);
     assert.equal(svc.connection.approvalStatus('trace'), 'approved');
   });

@@ -17,7 +17,7 @@ describe('ThreadsManager (plain Node, reference service)', () => {
   beforeEach(async () => {
     svc = await connect();
     svc.server.seedThreads(PROJECT, 3);
-    model = new ThreadsModel(svc.connection, svc.log, svc.workspaceState);
+    model = new ThreadsModel(svc.connection, svc.log, svc.workspaceState, svc.contextKeys);
     manager = new ThreadsManager(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, svc.connection, svc.globalState);
   });
   afterEach(async () => {

@@ -12,7 +12,7 @@ describe('ThreadsModel (plain Node, reference service)', () => {
   beforeEach(async () => {
     svc = await connect({ 'svc.threads.pageSize': 3 });
     svc.server.seedThreads(PROJECT, 7);
-    model = new ThreadsModel(svc.connection, svc.log, svc.workspaceState);
+    model = new ThreadsModel(svc.connection, svc.log, svc.workspaceState, svc.contextKeys);
   });
   afterEach(async () => {
     model.dispose();
@@ -58,7 +58,7 @@ describe('ThreadsModel (plain Node, reference service)', () => {
     assert.equal(model.status, 'idle', 'the old rows answered another question');
     await model.whenSettled();
     assert.deepEqual(ids(), ['thread-0', 'thread-1', 'thread-2']);
-    const again = new ThreadsModel(svc.connection, svc.log, svc.workspaceState);
+    const again = new ThreadsModel(svc.connection, svc.log, svc.workspaceState, svc.contextKeys);
     assert.deepEqual(again.sort, { field: 'thread_id', direction: 'asc' }, 'a new window reads the sort back');
     again.dispose();
   });
@@ -68,12 +68,12 @@ describe('ThreadsModel (plain Node, reference service)', () => {
     await model.whenSettled();
     assert.deepEqual(ids().sort(), ['thread-1', 'thread-5']);
     await turn();
-    assert.equal(fake.contextKeys.get('svc.threads.filterActive'), true);
+    assert.equal(svc.contextKeys.get('svc.threads.filterActive'), true);
     await model.setFilter(undefined);
     await model.whenSettled();
     assert.equal(model.rows.length, 3);
     await turn();
-    assert.equal(fake.contextKeys.get('svc.threads.filterActive'), false);
+    assert.equal(svc.contextKeys.get('svc.threads.filterActive'), false);
   });
 
   it('drops a page that arrives after sign-out, and says signed out instead of loading', async () => {

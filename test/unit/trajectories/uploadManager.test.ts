@@ -29,7 +29,7 @@ describe('UploadManager (plain Node, reference service)', () => {
     svc = await connect();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-unit-'));
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
-    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log), svc.log, context);
+    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.log, context);
     finished = [];
     uploads.onDidFinish((e) => finished.push(e));
   });
@@ -69,7 +69,7 @@ describe('UploadManager (plain Node, reference service)', () => {
     assert.equal(await field({ files: [file], modelId: 'm', split: 's', allowRepeat: 'yes' }), 'allowRepeat');
     assert.equal(await field({ files: [file], modelId: 'm', split: 's', maxRequestBytes: 0 }), 'maxRequestBytes');
     await assert.rejects(uploads.upload(scripted, { files: [file], modelId: 'm', split: 's', maxRequestBytes: '1 MiB' }), /^InputError: svc\.uploadTrajectories: "maxRequestBytes" must be a number\./);
-    assert.equal(fake.openDialogs, 0);
+    assert.equal(svc.prompts.openDialogs, 0);
     assert.equal(svc.server.stats.count(), 0);
   });
 
@@ -79,7 +79,7 @@ describe('UploadManager (plain Node, reference service)', () => {
     for (const how of [user, scripted]) {
       await assert.rejects(uploads.upload(how, { files: [file], modelId: 'm', split: 's' }), (e: unknown) => e instanceof AuthenticationError && /^svc\.uploadTrajectories: not signed in to 127\.0\.0\.1:\d+: run "svc: Sign In" first\.$/.test(e.message));
     }
-    assert.equal(fake.shown.length, 0, 'the manager shows nothing itself: the presenter does');
+    assert.equal(svc.prompts.shown.length, 0, 'the manager shows nothing itself: the presenter does');
     assert.equal(svc.server.stats.count(LOG('m')), 0);
   });
 
