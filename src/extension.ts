@@ -238,7 +238,7 @@ export async function compose(context: vscode.ExtensionContext, host: CoreHost):
     ...activateAuth({ commands, credentials, connection, approvals }),
     ...activateThreads({ commands, manager: threadsManager }),
     ...activateLinks(commands, { project: () => connection.config.project, currentThread: () => threadDetailsPanel.current }),
-    ...activateCheckpoints({ commands, manager: new CheckpointsManager(checkpoints, connection, context.globalState) }),
+    ...activateCheckpoints({ commands, manager: new CheckpointsManager(checkpoints, connection, context.globalState, prompts) }),
     ...activateDashboard({ commands, dashboards, connection, globalState: context.globalState, runs }),
     ...activateRuns({ commands, model: runs, selection: () => runsView.selection }),
     activateCompare({ commands, compare: compareRuns, connection, globalState: context.globalState, openFiles: () => dashboards.openHistoryFiles() }),

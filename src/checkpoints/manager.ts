@@ -8,6 +8,7 @@ import { InputError, NotFoundError } from '../api';
 import { writeSetting, type SettingsScope } from '../common/config';
 import { forgetRecent, pickScope, pushRecent, recent, refusedByService, RECENT_MODELS } from '../common/pick';
 import type { Invocation } from '../ui/commands';
+import type { Prompts } from '../ui/prompts';
 import type { Connection } from '../service/connection';
 import type { CheckpointsModel } from './model';
 
@@ -17,6 +18,8 @@ export class CheckpointsManager {
     private readonly connection: Connection,
     /** The recent models live here. */
     private readonly globalState: vscode.Memento,
+    /** Where "save in user or workspace settings?" is asked. */
+    private readonly prompts: Pick<Prompts, 'showQuickPick'>,
   ) {}
 
   /** The recent models not in the view: Add Model's pick offers them. */
@@ -90,7 +93,7 @@ export class CheckpointsManager {
 
   /** Writes svc.models where the user chose (asked when run from the UI; `scope` or user settings when scripted). */
   private async saveModels(how: Invocation, models: string[], requested: SettingsScope | undefined): Promise<boolean> {
-    const scope = requested ?? (how.interactive ? await pickScope('models') : 'user');
+    const scope = requested ?? (how.interactive ? await pickScope('models', this.prompts) : 'user');
     if (!scope) return false;
     // A setting that cannot be written is the presenter's to show (or the scripted caller's rejection).
     await writeSetting('models', models, scope);

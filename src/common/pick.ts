@@ -60,13 +60,18 @@ export async function pickOrType(title: string, placeholder: string, known: stri
   });
 }
 
+/** The quick pick pickScope shows: ui/prompts.ts's Prompts is one (declared here, below ui). */
+export interface QuickPicks {
+  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Thenable<T | undefined>;
+}
+
 /**
  * Where to save svc.`key`: the user's settings (first, the default) or this workspace only. No
  * question without a workspace, or when the workspace cannot take the value (Restricted Mode)
  * and does not set it. When the workspace already sets it, that is offered first: a user value
  * would change nothing there.
  */
-export async function pickScope(key: string): Promise<SettingsScope | undefined> {
+export async function pickScope(key: string, picks: QuickPicks = vscode.window): Promise<SettingsScope | undefined> {
   if (!vscode.workspace.workspaceFolders?.length) return 'user';
   const setInWorkspace = settingProblem(key, 'user') !== undefined;
   if (!setInWorkspace && settingProblem(key, 'workspace')) return 'user';
@@ -82,7 +87,7 @@ export async function pickScope(key: string): Promise<SettingsScope | undefined>
     description: setInWorkspace ? `where it is set now: ${file}` : `writes ${file}`,
     scope: 'workspace',
   };
-  const pick = await vscode.window.showQuickPick(setInWorkspace ? [workspace, user] : [user, workspace], {
+  const pick = await picks.showQuickPick(setInWorkspace ? [workspace, user] : [user, workspace], {
     title: `svc: Save svc.${key} in…`,
     ignoreFocusOut: true,
   });

@@ -1,9 +1,12 @@
 /**
  * A small stand-in for the `vscode` module, so the classes that take their dependencies through
  * constructors (models, managers, the Connection) run in plain Node. test/fakes/register.ts makes
- * `require('vscode')` return this module for the unit run. It holds only what those classes use;
- * a test scripts the host through `fake` (settings, dialog answers, context keys) and calls
- * `fake.reset()` before each test. Anything else a class reaches for throws, so a gap shows.
+ * `require('vscode')` return this module for the unit run. It holds only what those classes still
+ * reach for themselves: the platform's value types, settings, the log channel, diagnostics,
+ * webview panels and command registration. The window's prompts and the context keys are not
+ * here: the managers take them as narrow interfaces (src/ui/prompts.ts; test/fakes/prompts.ts
+ * scripts them). A test scripts the host through `fake` (settings) and calls `fake.reset()`
+ * before each test. Anything else a class reaches for throws, so a gap shows.
  */
 import * as fs from 'node:fs/promises';
 import * as nodePath from 'node:path';
@@ -71,11 +74,6 @@ export enum ConfigurationTarget {
   Workspace = 2,
   WorkspaceFolder = 3,
 }
-export enum ProgressLocation {
-  SourceControl = 1,
-  Window = 10,
-  Notification = 15,
-}
 export enum FileType {
   Unknown = 0,
   File = 1,
@@ -86,65 +84,6 @@ export enum ViewColumn {
   Active = -1,
   Beside = -2,
   One = 1,
-}
-export enum TreeItemCollapsibleState {
-  None = 0,
-  Collapsed = 1,
-  Expanded = 2,
-}
-export enum StatusBarAlignment {
-  Left = 1,
-  Right = 2,
-}
-export enum ExtensionMode {
-  Production = 1,
-  Development = 2,
-  Test = 3,
-}
-
-export class ThemeIcon {
-  constructor(
-    readonly id: string,
-    readonly color?: ThemeColor,
-  ) {}
-}
-export class ThemeColor {
-  constructor(readonly id: string) {}
-}
-export class MarkdownString {
-  constructor(public value = '') {}
-  appendMarkdown(text: string): this {
-    this.value += text;
-    return this;
-  }
-  appendText(text: string): this {
-    this.value += text;
-    return this;
-  }
-}
-export class TreeItem {
-  description?: string;
-  tooltip?: unknown;
-  iconPath?: unknown;
-  contextValue?: string;
-  command?: unknown;
-  id?: string;
-  constructor(
-    public label: unknown,
-    public collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
-  ) {}
-}
-export class CancellationTokenSource {
-  private readonly emitter = new EventEmitter<void>();
-  readonly token = { isCancellationRequested: false, onCancellationRequested: this.emitter.event };
-  cancel(): void {
-    if (this.token.isCancellationRequested) return;
-    this.token.isCancellationRequested = true;
-    this.emitter.fire();
-  }
-  dispose(): void {
-    this.emitter.dispose();
-  }
 }
 
 export class Position {
@@ -248,15 +187,6 @@ export class FakeWebviewPanel {
   }
 }
 
-export const version = '1.100.0-fake';
-
-/** A message the extension showed, and the answer the test scripted for it. */
-export interface ShownMessage {
-  severity: 'error' | 'warning' | 'information';
-  message: string;
-  modal: boolean;
-  items: string[];
-}
 
 /** The Memento both states use: a Map behind the async update(). */
 export class FakeMemento {
@@ -303,23 +233,10 @@ class FakeHost {
   /** Settings by full key (`svc.baseUrl`): the user's value and the workspace's. */
   user = new Map<string, unknown>();
   workspaceSettings = new Map<string, unknown>();
-  /** Context keys as set through `setContext`. */
-  contextKeys = new Map<string, unknown>();
-  /** Every message shown; answers are taken from `answers` in order (undefined: dismissed). */
-  shown: ShownMessage[] = [];
-  answers: (string | undefined)[] = [];
   /** Lines written to output channels, as `level: text`. */
   logLines: string[] = [];
-  /** Commands registered, and every command executed (setContext excluded). */
+  /** Commands registered. */
   commands = new Map<string, (...args: unknown[]) => unknown>();
-  executed: { command: string; args: unknown[] }[] = [];
-  saveDialogAnswer: Uri | undefined;
-  /** What the open dialog returns; undefined: the user closed it. */
-  openDialogAnswer: Uri[] | undefined;
-  openDialogs = 0;
-  /** Progress notifications open now; `cancelProgress()` presses their Cancel buttons. */
-  progress = new Set<CancellationTokenSource>();
-  progressTitles: string[] = [];
   /** Webview panels created, in order. */
   panels: FakeWebviewPanel[] = [];
   /** Diagnostic collections created, by name. */
@@ -330,17 +247,8 @@ class FakeHost {
   reset(): void {
     this.user.clear();
     this.workspaceSettings.clear();
-    this.contextKeys.clear();
-    this.shown = [];
-    this.answers = [];
     this.logLines = [];
     this.commands.clear();
-    this.executed = [];
-    this.saveDialogAnswer = undefined;
-    this.openDialogAnswer = undefined;
-    this.openDialogs = 0;
-    this.progress.clear();
-    this.progressTitles = [];
     this.diagnostics.clear();
     this.panels = [];
     workspace.isTrusted = true;
@@ -357,16 +265,6 @@ class FakeHost {
 
   fireConfigChange(keys: string[]): void {
     this.configChanged.fire({ affectsConfiguration: (section) => keys.some((k) => k === section || k.startsWith(`${section}.`)) });
-  }
-
-  /** Presses Cancel on every progress notification open now. */
-  cancelProgress(): void {
-    for (const p of this.progress) p.cancel();
-  }
-
-  /** The messages shown so far, as text. */
-  messages(severity?: ShownMessage['severity']): string[] {
-    return this.shown.filter((m) => !severity || m.severity === severity).map((m) => m.message);
   }
 }
 
@@ -422,49 +320,22 @@ export const workspace = {
   },
 };
 
-function show(severity: ShownMessage['severity']) {
-  return (message: string, ...rest: unknown[]): Promise<string | undefined> => {
-    const options = typeof rest[0] === 'object' && rest[0] !== null && !('title' in rest[0]) ? (rest.shift() as { modal?: boolean }) : {};
-    const items = rest.map((i) => (typeof i === 'string' ? i : (i as { title: string }).title));
-    fake.shown.push({ severity, message, modal: !!options.modal, items });
-    const answer = fake.answers.shift();
-    return Promise.resolve(answer !== undefined && items.includes(answer) ? answer : undefined);
-  };
-}
-
 function outputChannel(name: string) {
   const write = (level: string) => (text: string) => void fake.logLines.push(`${level}: ${text}`);
   return { name, info: write('info'), warn: write('warn'), error: write('error'), debug: write('debug'), trace: write('trace'), appendLine: write('info'), show() {}, dispose() {} };
 }
 
 export const window = {
-  showErrorMessage: show('error'),
-  showWarningMessage: show('warning'),
-  showInformationMessage: show('information'),
   createOutputChannel: outputChannel,
+  // svc.checkpoints.copyId (a command, not a manager: commandArgs.test) copies and says so.
   setStatusBarMessage: (text: string) => {
     fake.logLines.push(`status: ${text}`);
     return new Disposable(() => undefined);
   },
-  withProgress: async <R>(options: { title?: string }, task: (progress: { report(v: unknown): void }, token: CancellationTokenSource['token']) => Promise<R>): Promise<R> => {
-    const source = new CancellationTokenSource();
-    fake.progress.add(source);
-    fake.progressTitles.push(options.title ?? '');
-    try {
-      return await task({ report() {} }, source.token);
-    } finally {
-      fake.progress.delete(source);
-    }
-  },
-  showSaveDialog: () => Promise.resolve(fake.saveDialogAnswer),
   createWebviewPanel: (viewType: string, title: string) => {
     const panel = new FakeWebviewPanel(viewType, title);
     fake.panels.push(panel);
     return panel;
-  },
-  showOpenDialog: () => {
-    fake.openDialogs++;
-    return Promise.resolve(fake.openDialogAnswer);
   },
 };
 
@@ -475,13 +346,11 @@ export const commands = {
     return new Disposable(() => fake.commands.delete(command));
   },
   executeCommand(command: string, ...args: unknown[]): Promise<unknown> {
-    if (command === 'setContext') {
-      fake.contextKeys.set(args[0] as string, args[1]);
-      return Promise.resolve();
-    }
-    fake.executed.push({ command, args });
+    // setContext (common/background.ts, for the classes not handed ContextKeys) sets nothing a test reads.
+    if (command === 'setContext') return Promise.resolve();
     const handler = fake.commands.get(command);
-    return Promise.resolve(handler?.(...args));
+    if (!handler) return Promise.reject(new Error(`command '${command}' not found`));
+    return Promise.resolve(handler(...args));
   },
 };
 

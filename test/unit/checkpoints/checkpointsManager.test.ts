@@ -20,7 +20,7 @@ describe('CheckpointsManager (plain Node, reference service)', () => {
     svc.server.addCheckpoints('m-known', 1);
     svc.server.addCheckpoints('m-new', 2);
     model = new CheckpointsModel(svc.connection, svc.log, svc.workspaceState);
-    manager = new CheckpointsManager(model, svc.connection, svc.globalState);
+    manager = new CheckpointsManager(model, svc.connection, svc.globalState, svc.prompts);
   });
   afterEach(async () => {
     model.dispose();

@@ -21,6 +21,7 @@ import type { ThreadDetailsProvider } from '../../../src/threads/details';
 import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
 import type { Connection } from '../../../src/service/connection';
 import { FakeMemento } from '../../fakes/vscode';
+import { ScriptedPrompts } from '../../fakes/prompts';
 import { activateCheckpoints } from '../../../src/checkpoints/commands';
 import { CheckpointsManager } from '../../../src/checkpoints/manager';
 import type { CheckpointsModel } from '../../../src/checkpoints/model';
@@ -109,7 +110,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
     const model = { models: [], order: 'desc', ready: false } as unknown as CheckpointsModel;
-    subs.push(...activateCheckpoints({ commands, manager: new CheckpointsManager(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
+    subs.push(...activateCheckpoints({ commands, manager: new CheckpointsManager(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento, new ScriptedPrompts()) }));
     await refuses('svc.checkpoints.toggleOrder', { order: 'up' }, /^svc\.checkpoints\.toggleOrder: order must be "asc" or "desc", not "up"\./, 'order');
     await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
     await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
