@@ -315,8 +315,6 @@ export const workspace = {
       const s = await fs.stat(uri.fsPath);
       return { type: s.isDirectory() ? FileType.Directory : FileType.File, size: s.size, ctime: s.ctimeMs, mtime: s.mtimeMs };
     },
-    readFile: async (uri: Uri) => new Uint8Array(await fs.readFile(uri.fsPath)),
-    writeFile: (uri: Uri, data: Uint8Array) => fs.writeFile(uri.fsPath, data),
   },
 };
 
