@@ -42,7 +42,7 @@ export async function mcpEnvironment(connection: Connection, log: Logger): Promi
   return env;
 }
 
-export function activateMcpConfig({ commands, connection, extensionUri }: { commands: Commands; connection: Connection; extensionUri: vscode.Uri }): vscode.Disposable {
+export function registerMcpConfigCommand({ commands, connection, extensionUri }: { commands: Commands; connection: Connection; extensionUri: vscode.Uri }): vscode.Disposable {
   return commands.register('svc.copyMcpConfig', async () => {
     const cfg = connection.config;
     const text = mcpConfigSnippets({

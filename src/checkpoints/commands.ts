@@ -36,13 +36,13 @@ function modelArg(command: string, arg: unknown): ModelArg {
   return script === undefined ? (arg as ModelArg) : parseArgs(command, MODEL_ARGS, script, 'a model row or { modelId, scope? }');
 }
 
-export interface CheckpointsDeps {
+export interface CheckpointsCommandsDeps {
   commands: Commands;
   manager: CheckpointsManager;
 }
 
 /** The Checkpoints view's commands: thin, over the manager (arguments parsed, the rest asked). */
-export function activateCheckpoints({ commands, manager }: CheckpointsDeps): vscode.Disposable[] {
+export function registerCheckpointsCommands({ commands, manager }: CheckpointsCommandsDeps): vscode.Disposable[] {
   const { model } = manager;
   const modelIdOf = (arg: ModelArg) => (arg && 'modelId' in arg ? arg.modelId : undefined);
   const refresh = (how: Invocation, id: string | undefined) => manager.refresh(how, id);

@@ -8,7 +8,7 @@ import { isTreeNode } from '../ui/treeNodes';
 import { pickOrType, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import type { Dashboards } from './manager';
-import { pickWorkspaceRun, WHAT_A_RUN_IS, type WorkspaceRuns } from '../ui/runPick';
+import { pickWorkspaceRun, WHAT_A_RUN_IS } from '../ui/runPick';
 
 /** A row of the Checkpoints view: a model's (its modelId) or a checkpoint's (that checkpoint too). */
 type CheckpointsRow = { kind?: string; modelId?: unknown; checkpoint?: { id?: unknown } };
@@ -47,17 +47,15 @@ export async function historyFile(uri: vscode.Uri): Promise<vscode.Uri> {
   return uri;
 }
 
-/** `runs`: the workspace's runs (the Runs view's), which the palette offers when no service is configured. */
-export interface DashboardDeps {
+export interface DashboardCommandsDeps {
   commands: Commands;
   dashboards: Dashboards;
   connection: Connection;
   globalState: vscode.Memento;
-  runs?: WorkspaceRuns;
 }
 
 /** Open Training Dashboard and Export CSV. */
-export function activateDashboard({ commands, dashboards, connection, globalState, runs }: DashboardDeps): vscode.Disposable[] {
+export function registerDashboardCommands({ commands, dashboards, connection, globalState }: DashboardCommandsDeps): vscode.Disposable[] {
   return [
     /**
      * From a model node (inline button, context menu), a checkpoint row (that checkpoint
@@ -86,6 +84,7 @@ export function activateDashboard({ commands, dashboards, connection, globalStat
       const focus = script ? script.checkpointId : typeof row?.checkpoint?.id === 'string' ? row.checkpoint.id : undefined;
       if ((script || row) && modelId === undefined) throw new InputError(`svc.dashboard.open: ${NOT_A_MODEL}.`, { field: 'modelId' });
       // The palette without a service: the dashboard of a run of the workspace (its history.jsonl).
+      const runs = dashboards.workspaceRuns;
       if (!connection.client && modelId === undefined && how.interactive && runs) {
         await runs.whenScanned();
         if (!runs.runs.some((r) => r.history)) {

@@ -92,7 +92,7 @@ export interface CompareDeps {
 }
 
 /** Compare Runs. */
-export function activateCompare({ commands, compare, connection, globalState, openFiles = () => [] }: CompareDeps): vscode.Disposable {
+export function registerCompareCommand({ commands, compare, connection, globalState, openFiles = () => [] }: CompareDeps): vscode.Disposable {
   /**
    * From the Checkpoints view (the selected models), the explorer (the selected history.jsonl
    * files and model folders), the palette (a pick), or `{ runs: [...] }` (never prompts).

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { StepStatsCache } from './stepStats';
+import type { WorkspaceRuns } from '../ui/runPick';
 import { webviewOptions } from '../ui/webview';
 import type { Prompts } from '../ui/prompts';
 import { InputError, type Checkpoint } from '../api';
@@ -169,14 +170,18 @@ export class Dashboards extends Disposable implements DashboardHost {
     return panel;
   }
 
-  /** The trajectory step file of a file dashboard's run: `<model dir>/trajectories/<split>/<step:04d>.parquet` (or `.jsonl`), in the viewer. */
-  /** The Runs view's step numbers cache (set by the composition root), for the reward distribution. */
+  /** The Runs view's step numbers cache (handed over by the runs feature), for the reward distribution. */
   stepStats: StepStatsCache | undefined;
+  /** The workspace's runs (the Runs view's), which the palette offers when no service is configured. */
+  workspaceRuns: WorkspaceRuns | undefined;
 
-  useStepStats(cache: StepStatsCache): void {
-    this.stepStats = cache;
+  /** The runs feature hands over its runs and their step numbers cache. */
+  useRuns(runs: WorkspaceRuns & { readonly stats: StepStatsCache }): void {
+    this.workspaceRuns = runs;
+    this.stepStats = runs.stats;
   }
 
+  /** The trajectory step file of a file dashboard's run: `<model dir>/trajectories/<split>/<step:04d>.parquet` (or `.jsonl`), in the viewer. */
   async openStep(key: string, step: number, split: string, reward?: { min: number; max: number }): Promise<void> {
     const source = this.panels.get(key)?.sync;
     if (!(source instanceof HistorySync)) throw new InputError('Step files open from the dashboard of a history.jsonl file.');

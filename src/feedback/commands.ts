@@ -16,7 +16,7 @@ import type { FeedbackManager } from './manager';
 
 export const ATTACH_COMMAND = 'svc.attachFeedback';
 
-export function activateFeedback({ commands, manager }: { commands: Commands; manager: FeedbackManager }): Disposable[] {
+export function registerFeedbackCommands({ commands, manager }: { commands: Commands; manager: FeedbackManager }): Disposable[] {
   // A ref link passes { ref, via: 'link' } and then asks the rest, as the palette does; any other object is a script.
   return [commands.register(ATTACH_COMMAND, (_how, target?: unknown, options?: unknown) => manager.attachFrom(target, options), { scripted: isScriptedAttach })];
 }

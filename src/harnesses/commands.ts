@@ -5,13 +5,13 @@
  * how to group and where to write; a script passes `{source, output, reward?, groupBy?}` and nothing
  * opens. "svc: Open Harbor Job in Trajectory Viewer" opens a job folder in the viewer.
  */
+import { feature, type Feature, type FeatureDeps } from '../service/feature';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError } from '../api/errors';
 import { checkWriteTarget } from '../common/writeTarget';
-import type { Logger } from '../common/logger';
-import { filesFromArgs, type Commands, type Invocation } from '../ui/commands';
+import { filesFromArgs, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { background } from '../common/background';
@@ -55,7 +55,8 @@ async function scoresOf(format: HarnessFormat, source: string, isDir: boolean): 
   return scoreNames(await readTrials(source, { isDir }));
 }
 
-export function activateHarnesses({ commands, log }: { commands: Commands; log: Logger }): vscode.Disposable[] {
+/** Convert to ART and Open Harbor Job (no model or view: the commands are the feature). */
+export function activateHarnesses({ commands, log }: Pick<FeatureDeps, 'commands' | 'log'>): Feature {
   const convert = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<ConvertReport | undefined> => {
     if (!how.interactive) {
       const a = parseArgs(CONVERT_COMMAND, ConvertArgsSchema, clicked, '{ source, output, reward?, groupBy? }');
@@ -137,5 +138,5 @@ export function activateHarnesses({ commands, log }: { commands: Commands; log: 
     }
     await vscode.commands.executeCommand('vscode.openWith', uri, TRAJECTORY_VIEWER);
   };
-  return [commands.register(CONVERT_COMMAND, convert), commands.register(OPEN_JOB_COMMAND, openJob)];
+  return feature(undefined, [commands.register(CONVERT_COMMAND, convert), commands.register(OPEN_JOB_COMMAND, openJob)]);
 }

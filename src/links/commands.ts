@@ -38,7 +38,7 @@ const notAStep = (issue: { input?: unknown }) => `"step" must be a whole number 
 const CHECKPOINT_LINK_ARGS = z.object({ modelId: nonBlank(), step: z.int({ error: notAStep }).min(0, { error: notAStep }).optional() });
 
 /** Copy Link's commands. */
-export function activateLinks(commands: Commands, deps: CopyLinkDeps): vscode.Disposable[] {
+export function registerCopyLinkCommands(commands: Commands, deps: CopyLinkDeps): vscode.Disposable[] {
   return [
     commands.register('svc.threads.copyLink', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);

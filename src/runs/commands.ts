@@ -26,7 +26,7 @@ const OPEN_DASHBOARD_ARGS = z.object({ dir: nonBlank() });
 const OPEN_STEP_ARGS = z.object({ file: nonBlank(), reward: rewardBandArg.optional() });
 
 /** What the Runs view's commands take from the composition root. */
-export interface RunsDeps {
+export interface RunsCommandsDeps {
   commands: Commands;
   model: RunsModel;
   /** The Runs view's selection (the palette acts on it). */
@@ -34,7 +34,7 @@ export interface RunsDeps {
 }
 
 /** The Runs view's commands. */
-export function activateRuns({ commands, model, selection }: RunsDeps): vscode.Disposable[] {
+export function registerRunsCommands({ commands, model, selection }: RunsCommandsDeps): vscode.Disposable[] {
   const selected = <K extends RunNode['kind']>(kind: K) => selection().find((n): n is Extract<RunNode, { kind: K }> => n.kind === kind);
 
   const pickRun = (title: string, having: string, filter: (r: Run) => boolean) => pickWorkspaceRun(model, { title, having, filter });

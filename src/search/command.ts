@@ -24,7 +24,8 @@ import type { TrajectoryViewerProvider } from '../viewer/provider';
 import { pickWorkspaceRun, type WorkspaceRuns } from '../ui/runPick';
 import { readSearchCacheBytes } from '../common/config';
 import { SearchDiskCache } from './diskCache';
-import type { SearchCache } from './searchCache';
+import { defaultSearchCache, type SearchCache } from './searchCache';
+import { feature, type Feature, type FeatureDeps } from '../service/feature';
 import { filesAsSteps, runStepFiles, searchRun, VERDICTS, type RunHit, type RunProblem, type RunSearchQuery, type RunSearchSummary, type StepFile, type Verdict } from './runSearch';
 
 /** Hits a search shows (and a scripted call returns by default) before it stops and says so. */
@@ -55,7 +56,7 @@ export interface SearchRunResult {
  * Registers the run search. `cache` gets its disk folder here (`folder`: the extension's global
  * storage + `/search-cache`), with the budget of svc.search.cacheSizeGiB, followed as it changes.
  */
-export interface SearchDeps {
+export interface SearchCommandsDeps {
   commands: Commands;
   viewer: TrajectoryViewerProvider;
   runs: WorkspaceRuns;
@@ -64,7 +65,7 @@ export interface SearchDeps {
   folder: string;
 }
 
-export function activateSearch({ commands, viewer, runs, cache, folder }: SearchDeps): vscode.Disposable[] {
+export function registerSearchCommands({ commands, viewer, runs, cache, folder }: SearchCommandsDeps): vscode.Disposable[] {
   const apply = () => {
     const bytes = readSearchCacheBytes();
     cache.useDisk(bytes > 0 ? folder : undefined, bytes);
@@ -92,6 +93,18 @@ export function activateSearch({ commands, viewer, runs, cache, folder }: Search
       return interactive(viewer, run, files);
     }),
   ];
+}
+
+export interface SearchDeps extends Pick<FeatureDeps, 'commands' | 'storage'> {
+  /** Opens a hit's group in the trajectory viewer. */
+  viewer: TrajectoryViewerProvider;
+  /** The workspace's runs (the Runs view's), for the palette's pick. */
+  runs: WorkspaceRuns;
+}
+
+/** Search Run… and Clear Search Cache, over the process's search cache with its disk folder in the extension's global storage. */
+export function activateSearch({ commands, storage, viewer, runs }: SearchDeps): Feature {
+  return feature(undefined, registerSearchCommands({ commands, viewer, runs, cache: defaultSearchCache, folder: path.join(storage.globalStorageUri.fsPath, 'search-cache') }));
 }
 
 /** `{ lo?: number, hi?: number }`, finite numbers, no other key. */

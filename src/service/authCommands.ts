@@ -44,7 +44,7 @@ export interface AuthDeps {
 }
 
 /** Sign in and out, the service URL, the key approvals. */
-export function activateAuth(deps: AuthDeps): vscode.Disposable[] {
+export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
   const { commands } = deps;
   return [
     commands.register('svc.signIn', (how, arg?: unknown) => {

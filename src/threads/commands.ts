@@ -14,13 +14,13 @@ const THREAD_ARGS = z.object({ threadId: nonBlank('select a thread in the Thread
 
 export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
 
-export interface ThreadsDeps {
+export interface ThreadsCommandsDeps {
   commands: Commands;
   manager: ThreadsManager;
 }
 
 /** The Threads view's commands and Select Project: thin, over the manager (arguments parsed, the rest asked). */
-export function activateThreads({ commands, manager }: ThreadsDeps): vscode.Disposable[] {
+export function registerThreadsCommands({ commands, manager }: ThreadsCommandsDeps): vscode.Disposable[] {
   const { model } = manager;
   /**
    * The thread a command is about. A Threads view row (known by identity, src/ui/treeNodes.ts, not

@@ -13,7 +13,7 @@ import { RetryPlan } from './questions';
 /** A scripted retry: what to do with the lines whose outcome is unknown. */
 const RETRY_ARGS = z.object({ uncertain: z.enum(['skip', 'send']).optional() });
 
-export function activateUploads({ commands, manager }: { commands: Commands; manager: UploadManager }): vscode.Disposable[] {
+export function registerUploadCommands({ commands, manager }: { commands: Commands; manager: UploadManager }): vscode.Disposable[] {
   return [
     manager,
     commands.register('svc.uploadTrajectories', (how, target?: unknown, selection?: unknown, options?: unknown) => manager.upload(how, target, selection, options)),

@@ -77,7 +77,7 @@ export class UploadManager extends Disposable {
     private readonly errors: ErrorPresenter,
     private readonly prompts: Prompts,
     private readonly log: Logger,
-    private readonly context: vscode.ExtensionContext,
+    private readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState'>,
   ) {
     super();
     this.sent = new SentUploads(context.workspaceState);

@@ -30,10 +30,14 @@ export class WebUi {
   /** Opens a URL in the browser; no credential goes with it. Replaced by the in-host tests. */
   open: (url: string) => Thenable<boolean> = (url) => vscode.env.openExternal(vscode.Uri.parse(url, true));
 
-  constructor(
-    private readonly connection: Connection,
-    private readonly threads: LoadedThreads,
-  ) {}
+  /** The Threads view's loaded rows (handed over by the threads feature): a row's last turn is found there. */
+  private threads: LoadedThreads | undefined;
+
+  constructor(private readonly connection: Connection) {}
+
+  useThreads(threads: LoadedThreads): void {
+    this.threads = threads;
+  }
 
   register(commands: Commands): vscode.Disposable[] {
     // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
@@ -73,7 +77,7 @@ export class WebUi {
     if (threadId) {
       const project = a.project?.trim() || this.connection.config.project;
       if (!project) throw new InputError(`${OPEN_IN_WEB_UI}: no project: pass { threadId, project } or select a project.`, { field: 'project' });
-      const row = project === this.threads.project ? this.threads.findRow(threadId) : undefined;
+      const row = project === this.threads?.project ? this.threads.findRow(threadId) : undefined;
       return threadValues(project, threadId, row?.last_turn_id);
     }
     throw new InputError(`${OPEN_IN_WEB_UI}: pass ${OPEN_USAGE}.`);

@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { LazyTree } from '../../../src/boot/standIns';
 import assert from 'node:assert/strict';
 import { fake, Uri } from '../../fakes/vscode';
 import { Disposable } from '../../../src/common/disposable';
@@ -20,6 +23,8 @@ class Owner extends Disposable {
     return this.isDisposed;
   }
 }
+
+const SRC = path.resolve(__dirname, '../../../src');
 
 describe('common/disposable: the Disposable base', () => {
   beforeEach(() => fake.reset());
@@ -67,10 +72,32 @@ describe('common/disposable: the Disposable base', () => {
   });
 
   it('no class of src/ that extends it overrides dispose(): what it owns is registered', () => {
-    for (const c of [Connection, ViewerSession, FileKindContext, WalkthroughTicks, TrajectoryViewerProvider, Logger, LiveProblems, ScenarioPanels, ImportManager, UploadManager]) {
+    for (const c of [Connection, ViewerSession, FileKindContext, WalkthroughTicks, TrajectoryViewerProvider, Logger, LiveProblems, ScenarioPanels, ImportManager, UploadManager, LazyTree]) {
       assert.ok(c.prototype instanceof Disposable, c.name);
       assert.equal(Object.prototype.hasOwnProperty.call(c.prototype, 'dispose'), false, `${c.name} writes its own dispose()`);
     }
+  });
+
+  it('no file of src/ writes a dispose() method of its own but the base (groupFile.ts: an async removal of a temp folder)', () => {
+    const own: string[] = [];
+    const walk = (dir: string): void => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (e.name.endsWith('.ts') && /^\s+dispose\(\)[^;]*\{/m.test(fs.readFileSync(full, 'utf8'))) own.push(path.relative(SRC, full));
+      }
+    };
+    walk(SRC);
+    assert.deepEqual(own, [path.join('common', 'disposable.ts')]);
+  });
+
+  it('the stand-in tree disposes its forwarding of the real provider with it', () => {
+    const tree = new LazyTree<string>(() => Promise.resolve());
+    let forwarded = 0;
+    const real = { onDidChangeTreeData: (_l: unknown) => ({ dispose: () => forwarded++ }), getTreeItem: () => ({}), getChildren: () => [] };
+    tree.attach(real as never);
+    tree.dispose();
+    assert.equal(forwarded, 1);
   });
 
   it('a manager disposes its Problems collection with it', () => {

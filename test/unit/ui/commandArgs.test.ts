@@ -7,14 +7,14 @@ import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { fake } from '../../fakes/vscode';
 import { InputError } from '../../../src/api';
-import { activateRuns } from '../../../src/runs/commands';
+import { registerRunsCommands } from '../../../src/runs/commands';
 import { commandsPresentedBy } from '../../../src/ui/commands';
 import type { RunsModel } from '../../../src/runs/model';
-import { activateSearch } from '../../../src/search/command';
+import { registerSearchCommands } from '../../../src/search/command';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
-import { activateThreads } from '../../../src/threads/commands';
+import { registerThreadsCommands } from '../../../src/threads/commands';
 import { ThreadsManager } from '../../../src/threads/manager';
 import type { ThreadsModel } from '../../../src/threads/model';
 import type { ThreadDetailsProvider } from '../../../src/threads/details';
@@ -22,21 +22,21 @@ import type { ThreadDetailsPanel } from '../../../src/threads/detailsPanel';
 import type { Connection } from '../../../src/service/connection';
 import { FakeMemento } from '../../fakes/vscode';
 import { ScriptedPrompts } from '../../fakes/prompts';
-import { activateCheckpoints } from '../../../src/checkpoints/commands';
+import { registerCheckpointsCommands } from '../../../src/checkpoints/commands';
 import { CheckpointsManager } from '../../../src/checkpoints/manager';
 import type { CheckpointsModel } from '../../../src/checkpoints/model';
-import { activateDashboard } from '../../../src/dashboard/commands';
-import { activateCompare } from '../../../src/dashboard/compareCommand';
+import { registerDashboardCommands } from '../../../src/dashboard/commands';
+import { registerCompareCommand } from '../../../src/dashboard/compareCommand';
 import type { Dashboards } from '../../../src/dashboard/manager';
 import type { CompareRuns } from '../../../src/dashboard/compare';
-import { activateLinks } from '../../../src/links/commands';
+import { registerCopyLinkCommands } from '../../../src/links/commands';
 import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { activateHarnesses } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
-import { activateAuth } from '../../../src/service/authCommands';
+import { registerAuthCommands } from '../../../src/service/authCommands';
 import type { AuthDeps } from '../../../src/service/authCommands';
 import { WebUi } from '../../../src/webUi/commands';
-import { activateUploads } from '../../../src/trajectories/commands';
+import { registerUploadCommands } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
@@ -57,7 +57,7 @@ describe('scripted command arguments (parseArgs)', () => {
   afterEach(() => subs.splice(0).forEach((d) => d.dispose()));
 
   it('svc.runs.openDashboard and svc.runs.openStep', async () => {
-    subs.push(...activateRuns({ commands, model: {} as RunsModel, selection: () => [] }));
+    subs.push(...registerRunsCommands({ commands, model: {} as RunsModel, selection: () => [] }));
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
     await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
     await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
@@ -68,7 +68,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.searchRun', async () => {
     const cache = { useDisk() {}, clear: () => Promise.resolve() } as unknown as SearchCache;
-    subs.push(...activateSearch({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
+    subs.push(...registerSearchCommands({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
     await refuses('svc.searchRun', { run: 'm' }, /^svc\.searchRun: "query" must be a non-empty string\./, 'query');
     await refuses('svc.searchRun', { run: 'm', query: '' }, /"query" must be a non-empty string/, 'query');
     await refuses('svc.searchRun', { query: 'x' }, /give exactly one of "run" \(a run folder or its history\.jsonl\) and "files"/, 'run');
@@ -83,7 +83,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.threads.sortBy, svc.threads.filter, svc.threads.show and svc.selectProject', async () => {
     const model = { sort: { field: 'last_updated', direction: 'desc' }, project: 'acme/chat', findRow: () => undefined } as unknown as ThreadsModel;
-    subs.push(...activateThreads({ commands, manager: new ThreadsManager(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
+    subs.push(...registerThreadsCommands({ commands, manager: new ThreadsManager(model, {} as ThreadDetailsProvider, {} as ThreadDetailsPanel, {} as Connection, new FakeMemento() as unknown as vscode.Memento) }));
     await refuses('svc.threads.sortBy', { field: 'cost' }, /^svc\.threads\.sortBy: Unknown sort field "cost"; use one of .*thread_id/, 'field');
     await refuses('svc.threads.sortBy', { direction: 'asc' }, /A sort field is needed; use one of/, 'field');
     await refuses('svc.threads.sortBy', { field: 'thread_id', direction: 'up' }, /Unknown sort direction "up"; use asc or desc/, 'direction');
@@ -110,7 +110,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('the Checkpoints commands: { modelId, scope? }, { order }, { checkpointId }', async () => {
     const model = { models: [], order: 'desc', ready: false } as unknown as CheckpointsModel;
-    subs.push(...activateCheckpoints({ commands, manager: new CheckpointsManager(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento, new ScriptedPrompts()) }));
+    subs.push(...registerCheckpointsCommands({ commands, manager: new CheckpointsManager(model, {} as Connection, new FakeMemento() as unknown as vscode.Memento, new ScriptedPrompts()) }));
     await refuses('svc.checkpoints.toggleOrder', { order: 'up' }, /^svc\.checkpoints\.toggleOrder: order must be "asc" or "desc", not "up"\./, 'order');
     await refuses('svc.checkpoints.addModel', { scope: 'user' }, /^svc\.checkpoints\.addModel needs \{ modelId \}\.$/);
     await refuses('svc.checkpoints.addModel', { modelId: 7 }, /^svc\.checkpoints\.addModel: "modelId" must be a string\. svc\.checkpoints\.addModel takes \{ modelId: string, scope\? \}\.$/, 'modelId');
@@ -124,8 +124,8 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
-    subs.push(...activateDashboard({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
-    subs.push(activateCompare({ commands, compare: {} as CompareRuns, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    subs.push(...registerDashboardCommands({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    subs.push(registerCompareCommand({ commands, compare: {} as CompareRuns, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
     await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
     await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
@@ -139,7 +139,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
-    subs.push(...activateLinks(commands, { project: () => '', currentThread: () => undefined }));
+    subs.push(...registerCopyLinkCommands(commands, { project: () => '', currentThread: () => undefined }));
     await refuses('svc.threads.copyLink', { project: 'acme/x' }, /^svc\.threads\.copyLink: "threadId" must be a non-empty string\. svc\.threads\.copyLink takes a thread row or \{ threadId, project\? \}\.$/, 'threadId');
     await refuses('svc.threads.copyLink', { threadId: 't', project: ' ' }, /^svc\.threads\.copyLink: "project" must be a project id such as acme\/chatbot\./, 'project');
     await refuses('svc.threads.copyLink', { threadId: 't' }, /svc\.threads\.copyLink: no project is selected; pass \{ project \}/, 'project');
@@ -161,7 +161,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.convertToArt and svc.openHarborJob', async () => {
-    subs.push(...activateHarnesses({ commands, log: {} as Logger }));
+    subs.push(...activateHarnesses({ commands, log: {} as Logger }).disposables);
     await refuses('svc.convertToArt', { source: 'job' }, /^svc\.convertToArt: "output" is needed \(a string\)\. svc\.convertToArt takes \{ source, output, reward\?, groupBy\? \}\.$/, 'output');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
@@ -169,7 +169,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
-    subs.push(...activateAuth({ commands, connection: { client: {} } } as unknown as AuthDeps));
+    subs.push(...registerAuthCommands({ commands, connection: { client: {} } } as unknown as AuthDeps));
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
     await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
@@ -181,7 +181,8 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.openInWebUi', async () => {
-    const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection, { project: '', findRow: () => undefined });
+    const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection);
+    webUi.useThreads({ project: '', findRow: () => undefined });
     subs.push(...webUi.register(commands));
     await refuses('svc.openInWebUi', { ref: 5 }, /^svc\.openInWebUi: "ref" must be a string\. svc\.openInWebUi takes a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/, 'ref');
     await refuses('svc.openInWebUi', { threadId: 't', project: ['acme/x'] }, /"project" must be a string/, 'project');
@@ -193,7 +194,7 @@ describe('scripted command arguments (parseArgs)', () => {
   it('svc.uploadTrajectories.retryRemaining', async () => {
     const asked: unknown[] = [];
     const manager = { dispose() {}, retryRemaining: (args: unknown) => Promise.resolve(void asked.push(args)) } as unknown as UploadManager;
-    subs.push(...activateUploads({ commands, manager }));
+    subs.push(...registerUploadCommands({ commands, manager }));
     await refuses('svc.uploadTrajectories.retryRemaining', { uncertain: 'all' }, /^svc\.uploadTrajectories\.retryRemaining: "uncertain" must be "skip" or "send", not "all"\./, 'uncertain');
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining', { uncertain: 'send' });
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');

@@ -1,6 +1,13 @@
 import type * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
-import type { Dashboards } from './manager';
+
+/** What the badge reads of the training dashboards (dashboard/manager.ts): the checkpoints their polls found that nobody looked at. */
+export interface NewCheckpointCount {
+  readonly newCount: number;
+  readonly onDidChangeNewCount: vscode.Event<void>;
+  /** The user looked at that model's checkpoints (all models': none given). */
+  clearNew(modelId?: string): void;
+}
 
 /**
  * The Checkpoints view's badge: how many checkpoints the dashboards' polls found that the user
@@ -10,7 +17,7 @@ import type { Dashboards } from './manager';
 export class NewCheckpointsBadge extends Disposable {
   constructor(
     private readonly view: vscode.TreeView<{ modelId: string }>,
-    private readonly dashboards: Dashboards,
+    private readonly dashboards: NewCheckpointCount,
   ) {
     super();
     this._register(dashboards.onDidChangeNewCount(() => this.update()));
