@@ -37,6 +37,8 @@ import type { AuthDeps } from '../../../src/service/authCommands';
 import { WebUi } from '../../../src/webUi/commands';
 import { activateUploads } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
+import { activateFeedback } from '../../../src/feedback/commands';
+import { FeedbackManager, type FeedbackDeps } from '../../../src/feedback/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
 async function refuses(command: string, arg: unknown, message: RegExp, field?: string): Promise<void> {
@@ -197,5 +199,28 @@ describe('scripted command arguments (parseArgs)', () => {
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining', { uncertain: 'send' });
     await vscode.commands.executeCommand('svc.uploadTrajectories.retryRemaining');
     assert.deepEqual(asked, [{ uncertain: 'send' }, undefined]);
+  });
+
+  it('svc.attachFeedback: every refusal names the argument, before anything is sent or asked', async () => {
+    // No connection: the arguments are refused before the manager reads any of its dependencies.
+    subs.push(...activateFeedback({ commands, manager: new FeedbackManager({} as FeedbackDeps) }));
+    const ref = 'svc:///acme/chatbot/call/c1';
+    await refuses('svc.attachFeedback', 'svc:///x', /^svc\.attachFeedback takes an object argument such as \{ ref, kind, note \}\.$/);
+    await refuses('svc.attachFeedback', { ref, nots: 'x' }, /^svc\.attachFeedback: Unknown argument "nots"; use ref, kind, note, emoji, feedbackType, payload, creator, turn, id, via\.$/);
+    await refuses('svc.attachFeedback', { ref: 7 }, /^svc\.attachFeedback: ref must be a string\.$/, 'ref');
+    await refuses('svc.attachFeedback', { ref: 'svc:///acme/call/1' }, /^svc\.attachFeedback: ref "svc:\/\/\/acme\/call\/1" must have the form svc:\/\/\/<entity>/, 'ref');
+    await refuses('svc.attachFeedback', { ref, kind: 'comment' }, /^svc\.attachFeedback: kind must be one of note, reaction, custom\.$/, 'kind');
+    await refuses('svc.attachFeedback', { ref, note: ' ' }, /^svc\.attachFeedback: note: The note must not be empty\.$/, 'note');
+    await refuses('svc.attachFeedback', { ref, emoji: '👍👍' }, /^svc\.attachFeedback: emoji: A reaction must be exactly one emoji\.$/, 'emoji');
+    await refuses('svc.attachFeedback', { ref, feedbackType: 'svc.x' }, /^svc\.attachFeedback: feedbackType: "svc\.x" is reserved/, 'feedbackType');
+    await refuses('svc.attachFeedback', { ref, payload: '{bad' }, /^svc\.attachFeedback: payload: The payload is not valid JSON: .* at line 1, column 2\.$/, 'payload');
+    await refuses('svc.attachFeedback', { ref, feedbackType: 'svc.reaction.1', payload: { emoji: 'no' } }, /^svc\.attachFeedback: payload: A reaction must be exactly one emoji\.$/, 'payload');
+    await refuses('svc.attachFeedback', { ref, creator: 3 }, /^svc\.attachFeedback: creator must be a string or null\.$/, 'creator');
+    await refuses('svc.attachFeedback', { ref, turn: 'middle' }, /^svc\.attachFeedback: turn must be "first" or "last"\.$/, 'turn');
+    await refuses('svc.attachFeedback', { ref, id: 'not-a-uuid' }, /^svc\.attachFeedback: id must be a UUID \(8-4-4-4-12 hexadecimal digits\)\.$/, 'id');
+    await refuses('svc.attachFeedback', { ref, via: 'menu' }, /^svc\.attachFeedback: via must be "link" \(set by ref links\) or left out\.$/, 'via');
+    await refuses('svc.attachFeedback', { ref, note: 'x', emoji: '👍' }, /^svc\.attachFeedback: Give one kind of feedback: note and reaction arguments were both given\.$/, 'kind');
+    await refuses('svc.attachFeedback', { ref, kind: 'note', emoji: '👍' }, /^svc\.attachFeedback: emoji cannot be used with kind "note"\.$/, 'emoji');
+    await refuses('svc.attachFeedback', { ref, kind: 'reaction', payload: {} }, /^svc\.attachFeedback: feedbackType\/payload cannot be used with kind "reaction"\.$/, 'payload');
   });
 });
