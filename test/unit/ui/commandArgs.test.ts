@@ -94,6 +94,13 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.threads.filter', { preset: 'year' }, /Unknown filter preset "year"; use hour, day, week or month/, 'preset');
     await refuses('svc.threads.filter', { after: 20261101 }, /after must be a string such as 2026-11-15/, 'after');
     await refuses('svc.threads.filter', { threadIds: [] }, /threadIds must be a non-empty list/, 'threadIds');
+    // The date bounds and the forms are checked by the schema too: the command's id, the field, and one form at a time.
+    await refuses('svc.threads.filter', { after: '2026-02-30' }, /^svc\.threads\.filter: after "2026-02-30": Use a date \(2026-11-15/, 'after');
+    await refuses('svc.threads.filter', { after: '2026-11-01', before: 'tomorrow' }, /^svc\.threads\.filter: before "tomorrow": Use a date/, 'before');
+    await refuses('svc.threads.filter', {}, /^svc\.threads\.filter: A range needs after, before or both\.$/);
+    await refuses('svc.threads.filter', { after: '', before: null }, /^svc\.threads\.filter: A range needs after, before or both\.$/);
+    await refuses('svc.threads.filter', { preset: 'day', threadIds: ['t'] }, /^svc\.threads\.filter: give one of \{ preset \}, \{ after, before \} or \{ threadIds \}, not preset and threadIds\.$/, 'threadIds');
+    await refuses('svc.threads.filter', { preset: 'day', before: '2026-11-01' }, /give one of \{ preset \}, \{ after, before \} or \{ threadIds \}, not preset and before/, 'before');
     await refuses('svc.threads.show', { threadIds: [] }, /^svc\.threads\.show: "threadIds" must hold at least 1 item\. svc\.threads\.show takes \{ threadIds: \[\.\.\.\], project\? \}\.$/, 'threadIds');
     await refuses('svc.threads.show', { threadIds: ['t', 4] }, /"threadIds\[1\]" must be a string/, 'threadIds[1]');
     await refuses('svc.threads.show', { threadIds: ['t'], project: 5 }, /"project" must be a string/, 'project');
