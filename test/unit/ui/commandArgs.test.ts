@@ -38,6 +38,7 @@ import { WebUi } from '../../../src/webUi/commands';
 import { activateUploads } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
 import { activateFeedback } from '../../../src/feedback/commands';
+import { treeNode } from '../../../src/ui/treeNodes';
 import { FeedbackManager, type FeedbackDeps } from '../../../src/feedback/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
@@ -190,12 +191,19 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.openInWebUi', async () => {
     const webUi = new WebUi({ config: { webUiUrl: 'https://ui.example.com/{project}/{threadId}', project: '' } } as unknown as Connection, { project: '', findRow: () => undefined });
+    webUi.open = () => Promise.resolve(true);
     subs.push(...webUi.register(commands));
     await refuses('svc.openInWebUi', { ref: 5 }, /^svc\.openInWebUi: "ref" must be a string\. svc\.openInWebUi takes a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/, 'ref');
     await refuses('svc.openInWebUi', { threadId: 't', project: ['acme/x'] }, /"project" must be a string/, 'project');
     await refuses('svc.openInWebUi', 'thread-1', /svc\.openInWebUi: the argument must be an object/);
     await refuses('svc.openInWebUi', { threadId: ' ' }, /^svc\.openInWebUi: pass a thread row, \{ threadId, project\? \} or \{ ref, threadId\? \}\.$/);
     await refuses('svc.openInWebUi', { threadId: 't' }, /svc\.openInWebUi: no project: pass \{ threadId, project \} or select a project/, 'project');
+    // A script's object shaped like a Threads row is not a row (rows are known by identity), and no key is dropped unread.
+    await refuses('svc.openInWebUi', { kind: 'thread', project: 'evil/elsewhere', row: { thread_id: 'forged', last_turn_id: 'x' } }, /^svc\.openInWebUi: unknown arguments "kind", "row"\. svc\.openInWebUi takes a thread row/);
+    await refuses('svc.openInWebUi', { threadId: 't', project: 'acme/x', turn: 'last' }, /^svc\.openInWebUi: unknown argument "turn"\./);
+    const row = treeNode({ kind: 'thread', project: 'acme/x', row: { thread_id: 't 1', last_turn_id: 'c' } });
+    assert.equal(await vscode.commands.executeCommand('svc.openInWebUi', row), 'https://ui.example.com/x/t%201');
+    assert.equal(await webUi.openThread('acme/y', { thread_id: 't2' }), 'https://ui.example.com/y/t2');
   });
 
   it('svc.uploadTrajectories.retryRemaining', async () => {
