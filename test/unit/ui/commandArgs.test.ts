@@ -134,7 +134,9 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
     subs.push(...activateDashboard({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
-    subs.push(activateCompare({ commands, compare: {} as CompareRuns, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    const compared: unknown[] = [];
+    const compare = { open: (runs: unknown[]) => Promise.resolve({ sources: runs.map((r) => (compared.push(r), r)) }) } as unknown as CompareRuns;
+    subs.push(activateCompare({ commands, compare, connection: { prepare: () => Promise.resolve() } as unknown as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
     await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
     await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
@@ -145,6 +147,11 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }, { bogus: 1 }] }, /^svc\.dashboard\.compare: runs\[1\] must be \{ modelId: string \} or \{ file: string \}\./, 'runs[1]');
     await refuses('svc.dashboard.compare', { runs: 'm, n' }, /"runs" must be a list\. svc\.dashboard\.compare takes \{ runs: /, 'runs');
     await refuses('svc.dashboard.compare', { runs: [{ modelId: 'm' }] }, /Compare Runs needs at least two runs: pass \{ runs: \[\.\.\.\] \} with two or more \(got 1\)/, 'runs');
+    // A script's object shaped like a Checkpoints row is not a row (rows are known by identity): it is refused as arguments.
+    await refuses('svc.dashboard.compare', { modelId: 'm' }, /^svc\.dashboard\.compare: "runs" is needed \(a list\)\. svc\.dashboard\.compare takes /, 'runs');
+    const [a, b] = [treeNode({ kind: 'model', modelId: 'a' }), treeNode({ kind: 'model', modelId: 'b' })];
+    await vscode.commands.executeCommand('svc.dashboard.compare', a, [a, b]);
+    assert.deepEqual(compared, [{ modelId: 'a' }, { modelId: 'b' }], 'the selected rows');
   });
 
   it('svc.threads.copyLink and svc.checkpoints.copyLink', async () => {
