@@ -39,6 +39,7 @@ import { activateUploads } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
 import { activateFeedback } from '../../../src/feedback/commands';
 import { treeNode } from '../../../src/ui/treeNodes';
+import { openViewerArgs } from '../../../src/viewer/provider';
 import { FeedbackManager, type FeedbackDeps } from '../../../src/feedback/manager';
 
 /** Runs `command` with `arg`; the InputError it rejects with, checked against `message`. */
@@ -244,5 +245,22 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.attachFeedback', { ref, note: 'x', emoji: '👍' }, /^svc\.attachFeedback: Give one kind of feedback: note and reaction arguments were both given\.$/, 'kind');
     await refuses('svc.attachFeedback', { ref, kind: 'note', emoji: '👍' }, /^svc\.attachFeedback: emoji cannot be used with kind "note"\.$/, 'emoji');
     await refuses('svc.attachFeedback', { ref, kind: 'reaction', payload: {} }, /^svc\.attachFeedback: feedbackType\/payload cannot be used with kind "reaction"\.$/, 'payload');
+  });
+
+  it('svc.openTrajectoryViewer: an arguments object is parsed whole, never read as "no arguments"', () => {
+    // Before: only an object with a "file" key was parsed; `{ fil }` or `{ reward }` alone fell through to the active editor's file.
+    const refusal = (arg: unknown, message: RegExp, field?: string) =>
+      assert.throws(
+        () => openViewerArgs(arg),
+        (e: unknown) => e instanceof InputError && message.test(e.message) && (field === undefined || e.place.field === field),
+      );
+    refusal({ fil: 'a.jsonl' }, /^svc\.openTrajectoryViewer: "file" is needed\. svc\.openTrajectoryViewer takes \{ file, reward\?, group\?, trajectory\?, message\? \}\.$/, 'file');
+    refusal({ reward: { min: 0.5 } }, /^svc\.openTrajectoryViewer: "file" is needed\./, 'file');
+    refusal({ file: 'a.jsonl', rewards: { min: 0.5 } }, /^svc\.openTrajectoryViewer: unknown argument "rewards"\./);
+    refusal({ file: 'a.jsonl', trajectory: 2 }, /^svc\.openTrajectoryViewer: trajectory and message need a group\./, 'group');
+    assert.deepEqual(openViewerArgs({ file: 'a.jsonl', reward: { min: 0.5 } }), { file: 'a.jsonl', reward: { min: 0.5 } });
+    // What menus pass is not an arguments object.
+    assert.equal(openViewerArgs(vscode.Uri.file('/a.jsonl')), undefined);
+    assert.equal(openViewerArgs(undefined), undefined);
   });
 });
