@@ -183,6 +183,8 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', groupBy: '' }, /"groupBy" must be a non-empty string/, 'groupBy');
     await refuses('svc.convertToArt', { source: 'job', output: 'a.jsonl', reward: 'r', extra: 1 }, /unknown argument "extra"/);
     await refuses('svc.openHarborJob', { folder: 3 }, /^svc\.openHarborJob: "folder" must be a non-empty string\. svc\.openHarborJob takes \{ folder \}\.$/, 'folder');
+    await refuses('svc.openHarborJob', { foldr: 'job' }, /^svc\.openHarborJob: "folder" must be a non-empty string\. svc\.openHarborJob takes \{ folder \}\.$/, 'folder');
+    await refuses('svc.openHarborJob', { folder: 'job', trial: 1 }, /^svc\.openHarborJob: unknown argument "trial"\./);
   });
 
   it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
