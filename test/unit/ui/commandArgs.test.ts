@@ -171,7 +171,9 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.followScenario', { run: '/runs/m' }, /^svc\.followScenario: "scenario" must be a non-empty string\. svc\.followScenario takes \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/, 'scenario');
     await refuses('svc.followScenario', { run: '/runs/m', scenario: 's', key: 3 }, /"key" must be a non-empty string/, 'key');
     await refuses('svc.followScenario', { file: 'a.parquet', group: -1, trajectory: 0 }, /"group" must be an integer from 0 \(0-based, as the file numbers it\)/, 'group');
-    await refuses('svc.followScenario', { scenarioId: 's' }, /^svc\.followScenario: give \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/);
+    await refuses('svc.followScenario', { scenarioId: 's' }, /^svc\.followScenario: unknown argument "scenarioId"\. svc\.followScenario takes /);
+    await refuses('svc.followScenario', { run: '/runs/m', scenario: 's', splt: 'val' }, /^svc\.followScenario: unknown argument "splt"\./);
+    await refuses('svc.followScenario', {}, /^svc\.followScenario: give \{ run, scenario, key\?, split\? \} or \{ file, group, trajectory, key\? \}\.$/);
     await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0 } }, /^svc\.compareTrajectories: "left\.trajectory" must be an integer from 0/, 'left.trajectory');
     await refuses('svc.compareTrajectories', { left: { file: 'a.jsonl', group: 0, trajectory: 1 }, right: 'b.jsonl' }, /"right" must be \{ file, group, trajectory \}/, 'right');
     await refuses('svc.compareTrajectories', { left: { file: '', group: 0, trajectory: 1 } }, /"left\.file" must be a non-empty string/, 'left.file');
