@@ -78,6 +78,8 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.searchRun', { run: 'm', files: [], query: 'x' }, /give exactly one of "run"/, 'run');
     await refuses('svc.searchRun', { run: 'm', query: 'x', steps: '5-40' }, /"steps" must be \{ from\?: number, to\?: number \}/, 'steps');
     await refuses('svc.searchRun', { run: 'm', query: 'x', reward: { min: 0, high: 1 } }, /"reward" must be \{ min\?: number, max\?: number \}/, 'reward');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', reward: { min: Infinity } }, /"reward" must be \{ min\?: number, max\?: number \}/, 'reward.min');
+    await refuses('svc.searchRun', { run: 'm', query: 'x', steps: { from: NaN } }, /"steps" must be \{ from\?: number, to\?: number \}/, 'steps.from');
     await refuses('svc.searchRun', { run: 'm', query: 'x', verdict: 'good' }, /"verdict" must be one of trains, not-trained, fails/, 'verdict');
     await refuses('svc.searchRun', { run: 'm', query: 'x', limit: 0 }, /"limit" must be a positive integer/, 'limit');
     await refuses('svc.searchRun', { run: 'm', query: 'x', role: 1 }, /"role" must be a string/, 'role');
