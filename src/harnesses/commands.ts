@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError } from '../api/errors';
 import { checkWriteTarget } from '../common/writeTarget';
-import { filesFromArgs, type Invocation } from '../ui/commands';
+import { filesFromArgs, isArgumentsObject, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { background } from '../common/background';
@@ -30,7 +30,7 @@ export const ConvertArgsSchema = z.strictObject({
   // ATIF: task, trial or job; an Inspect log: a sample metadata key (default: one group per sample).
   groupBy: z.string().min(1).max(200).optional(),
 });
-const OPEN_JOB_ARGS = z.object({ folder: nonBlank() });
+const OPEN_JOB_ARGS = z.strictObject({ folder: nonBlank() });
 
 function workspaceFolders(): string[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
@@ -128,7 +128,7 @@ export function activateHarnesses({ commands, log }: Pick<FeatureDeps, 'commands
     return report;
   };
   const openJob = async (how: Invocation, clicked?: unknown, selected?: unknown): Promise<void> => {
-    const args = clicked && typeof clicked === 'object' && !(clicked instanceof vscode.Uri) && 'folder' in clicked ? parseArgs(OPEN_JOB_COMMAND, OPEN_JOB_ARGS, clicked, '{ folder }') : undefined;
+    const args = isArgumentsObject(clicked) ? parseArgs(OPEN_JOB_COMMAND, OPEN_JOB_ARGS, clicked, '{ folder }') : undefined;
     let uri: vscode.Uri | undefined = args ? vscode.Uri.file(resolveSource(args.folder)) : filesFromArgs(clicked, selected)[0];
     if (!uri) {
       if (!how.interactive) throw new InputError(`${OPEN_JOB_COMMAND}: no folder given (expected {folder})`, { field: 'folder' });

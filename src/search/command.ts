@@ -109,8 +109,10 @@ export function activateSearch({ commands, storage, viewer, runs }: SearchDeps):
 
 /** `{ lo?: number, hi?: number }`, finite numbers, no other key. */
 function range<L extends string, H extends string>(name: string, lo: L, hi: H) {
-  const ok = (v: unknown) => typeof v === 'object' && v !== null && Object.entries(v).every(([k, x]) => (k === lo || k === hi) && (x === undefined || (typeof x === 'number' && Number.isFinite(x))));
-  return z.custom<Partial<Record<L | H, number>>>(ok, { error: `"${name}" must be { ${lo}?: number, ${hi}?: number }` }).optional();
+  const error = `"${name}" must be { ${lo}?: number, ${hi}?: number }`;
+  // z.number() refuses NaN and the infinities.
+  const bound = z.number({ error }).optional();
+  return z.strictObject({ [lo]: bound, [hi]: bound } as Record<L | H, typeof bound>, { error }).optional();
 }
 
 const SEARCH_RUN_USAGE = '{ run or files, query, regex?, split?, steps?, reward?, role?, tool?, verdict?, limit?, open? }';
