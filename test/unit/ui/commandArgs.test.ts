@@ -33,7 +33,9 @@ import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { activateHarnesses } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
 import { registerAuthCommands } from '../../../src/service/authCommands';
-import type { AuthDeps } from '../../../src/service/authCommands';
+import { AuthManager } from '../../../src/service/authManager';
+import type { CredentialManager } from '../../../src/auth/credentials';
+import type { KeyApprovals } from '../../../src/auth/approvals';
 import { WebUi } from '../../../src/webUi/commands';
 import { registerUploadCommands } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
@@ -168,7 +170,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
-    subs.push(...registerAuthCommands({ commands, connection: { client: {} } } as unknown as AuthDeps));
+    subs.push(...registerAuthCommands({ commands, manager: new AuthManager({ client: {} } as unknown as Connection, {} as CredentialManager, {} as KeyApprovals) }));
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
     await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
