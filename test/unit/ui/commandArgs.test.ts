@@ -11,6 +11,7 @@ import { registerRunsCommands } from '../../../src/runs/commands';
 import { commandsPresentedBy } from '../../../src/ui/commands';
 import type { RunsModel } from '../../../src/runs/model';
 import { registerSearchCommands } from '../../../src/search/command';
+import { RunSearchManager } from '../../../src/search/manager';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
@@ -69,7 +70,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.searchRun', async () => {
     const cache = { useDisk() {}, clear: () => Promise.resolve() } as unknown as SearchCache;
-    subs.push(...registerSearchCommands({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
+    subs.push(...registerSearchCommands({ commands, manager: new RunSearchManager({} as TrajectoryViewerProvider, {} as WorkspaceRuns, cache, '/nowhere') }));
     await refuses('svc.searchRun', { run: 'm' }, /^svc\.searchRun: "query" must be a non-empty string\./, 'query');
     await refuses('svc.searchRun', { run: 'm', query: '' }, /"query" must be a non-empty string/, 'query');
     await refuses('svc.searchRun', { query: 'x' }, /give exactly one of "run" \(a run folder or its history\.jsonl\) and "files"/, 'run');
