@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { fake } from '../../fakes/vscode';
 import { InputError } from '../../../src/api';
 import { registerRunsCommands } from '../../../src/runs/commands';
+import { RunsManager } from '../../../src/runs/manager';
 import { commandsPresentedBy } from '../../../src/ui/commands';
 import type { RunsModel } from '../../../src/runs/model';
 import { registerSearchCommands } from '../../../src/search/command';
@@ -59,7 +60,7 @@ describe('scripted command arguments (parseArgs)', () => {
   afterEach(() => subs.splice(0).forEach((d) => d.dispose()));
 
   it('svc.runs.openDashboard and svc.runs.openStep', async () => {
-    subs.push(...registerRunsCommands({ commands, model: {} as RunsModel, selection: () => [] }));
+    subs.push(...registerRunsCommands({ commands, manager: new RunsManager({} as RunsModel, () => []) }));
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
     await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
     await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
