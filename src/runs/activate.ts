@@ -8,6 +8,7 @@ import type { StepStatsCache } from '../dashboard/stepStats';
 import { feature, type Feature, type FeatureDeps } from '../service/feature';
 import type { WorkspaceRuns } from '../ui/runPick';
 import { registerRunsCommands } from './commands';
+import { RunsManager } from './manager';
 import { RunsModel } from './model';
 import { RunsTreeProvider, type RunNode, type ServiceModels } from './provider';
 
@@ -39,6 +40,6 @@ export function activateRuns({ commands, log, view: showIn, serviceModels, dashb
     provider,
     // The watcher misses files made inside a folder before it watched that folder: look again when the view is shown.
     view.onDidChangeVisibility((e) => e.visible && background(model.refresh({ quiet: true }), 'Runs: looking for ART runs')),
-    ...registerRunsCommands({ commands, model, selection: () => view.selection }),
+    ...registerRunsCommands({ commands, manager: new RunsManager(model, () => view.selection) }),
   ]);
 }

@@ -3,6 +3,7 @@ import type { KeyApprovals } from '../auth/approvals';
 import type { CredentialManager } from '../auth/credentials';
 import { background } from '../common/background';
 import { registerAuthCommands } from './authCommands';
+import { AuthManager } from './authManager';
 import { feature, type Feature, type FeatureDeps } from './feature';
 import { WalkthroughTicks } from './walkthrough';
 
@@ -16,7 +17,7 @@ export function activateService({ commands, errors, log, connection, credentials
     new WalkthroughTicks(() => connection.contextKeys, connection.onDidSetContextKeys),
     // A sign-in that stopped working: the user is offered to sign in again.
     connection.onDidChange(({ authFailed }) => authFailed?.prompt && background(errors.offerSignInAgain(authFailed.error), 'Offering to sign in again')),
-    ...registerAuthCommands({ commands, credentials, connection, approvals }),
+    ...registerAuthCommands({ commands, manager: new AuthManager(connection, credentials, approvals) }),
     commands.register('svc.showLog', () => log.channel.show()),
   ]);
 }

@@ -8,9 +8,11 @@ import * as vscode from 'vscode';
 import { fake } from '../../fakes/vscode';
 import { InputError } from '../../../src/api';
 import { registerRunsCommands } from '../../../src/runs/commands';
+import { RunsManager } from '../../../src/runs/manager';
 import { commandsPresentedBy } from '../../../src/ui/commands';
 import type { RunsModel } from '../../../src/runs/model';
 import { registerSearchCommands } from '../../../src/search/command';
+import { RunSearchManager } from '../../../src/search/manager';
 import type { SearchCache } from '../../../src/search/searchCache';
 import type { TrajectoryViewerProvider } from '../../../src/viewer/provider';
 import type { WorkspaceRuns } from '../../../src/ui/runPick';
@@ -33,7 +35,9 @@ import { ScenarioPanels } from '../../../src/viewer/scenarioPanel';
 import { activateHarnesses } from '../../../src/harnesses/commands';
 import type { Logger } from '../../../src/common/logger';
 import { registerAuthCommands } from '../../../src/service/authCommands';
-import type { AuthDeps } from '../../../src/service/authCommands';
+import { AuthManager } from '../../../src/service/authManager';
+import type { CredentialManager } from '../../../src/auth/credentials';
+import type { KeyApprovals } from '../../../src/auth/approvals';
 import { WebUi } from '../../../src/webUi/commands';
 import { registerUploadCommands } from '../../../src/trajectories/commands';
 import type { UploadManager } from '../../../src/trajectories/manager';
@@ -60,7 +64,7 @@ describe('scripted command arguments (parseArgs)', () => {
   afterEach(() => subs.splice(0).forEach((d) => d.dispose()));
 
   it('svc.runs.openDashboard and svc.runs.openStep', async () => {
-    subs.push(...registerRunsCommands({ commands, model: {} as RunsModel, selection: () => [] }));
+    subs.push(...registerRunsCommands({ commands, manager: new RunsManager({} as RunsModel, () => []) }));
     await refuses('svc.runs.openDashboard', { dir: ' ' }, /^svc\.runs\.openDashboard: "dir" must be a non-empty string\. svc\.runs\.openDashboard takes \{ dir: the model folder/, 'dir');
     await refuses('svc.runs.openDashboard', { folder: 'x' }, /"dir" must be a non-empty string/, 'dir');
     await refuses('svc.runs.openStep', { file: 3 }, /^svc\.runs\.openStep: "file" must be a non-empty string\. svc\.runs\.openStep takes \{ file: a step file, reward\?: \{ min\?, max\? \} \}\.$/, 'file');
@@ -71,7 +75,7 @@ describe('scripted command arguments (parseArgs)', () => {
 
   it('svc.searchRun', async () => {
     const cache = { useDisk() {}, clear: () => Promise.resolve() } as unknown as SearchCache;
-    subs.push(...registerSearchCommands({ commands, viewer: {} as TrajectoryViewerProvider, runs: {} as WorkspaceRuns, cache, folder: '/nowhere' }));
+    subs.push(...registerSearchCommands({ commands, manager: new RunSearchManager({} as TrajectoryViewerProvider, {} as WorkspaceRuns, cache, '/nowhere') }));
     await refuses('svc.searchRun', { run: 'm' }, /^svc\.searchRun: "query" must be a non-empty string\./, 'query');
     await refuses('svc.searchRun', { run: 'm', query: '' }, /"query" must be a non-empty string/, 'query');
     await refuses('svc.searchRun', { query: 'x' }, /give exactly one of "run" \(a run folder or its history\.jsonl\) and "files"/, 'run');
@@ -192,7 +196,7 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.signIn and svc.setBaseUrl, never echoing a key', async () => {
-    subs.push(...registerAuthCommands({ commands, connection: { client: {} } } as unknown as AuthDeps));
+    subs.push(...registerAuthCommands({ commands, manager: new AuthManager({ client: {} } as unknown as Connection, {} as CredentialManager, {} as KeyApprovals) }));
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', target: 'models' }, /^svc\.signIn: target must be "trace" or "training", not "models"\./, 'target');
     await refuses('svc.signIn', { apiKey: 'sk-secret-1234', token: 'sk-secret-5678' }, /^svc\.signIn: unknown argument "token"\./);
     await refuses('svc.signIn', { apiKey: 1234 }, /^svc\.signIn: "apiKey" must be a string\./, 'apiKey');
