@@ -20,7 +20,11 @@ export class LazyTree<T> extends Disposable implements vscode.TreeDataProvider<T
   constructor(private readonly load: Load) {
     super();
     // The real provider's forwarding: replaced on each attach, gone with the stand-in.
-    this._register({ dispose: () => this.forward?.dispose() });
+    this._register({
+      dispose: () => {
+        this.forward?.dispose();
+      },
+    });
   }
 
   /** The real provider: from now on every call goes to it, and its change events come through here. */

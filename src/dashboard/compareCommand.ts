@@ -2,18 +2,20 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { formatPath, InputError } from '../api';
-import type { Commands } from '../ui/commands';
+import { isArgumentsObject, type Commands } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
+import { isTreeNode } from '../ui/treeNodes';
 import { recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
 import { historyFile } from './commands';
 import type { CompareRuns, RunSpec } from './compare';
 
 /** A Checkpoints tree node (model or checkpoint), as VS Code passes the selection. */
-type TreeNode = { kind?: unknown; modelId?: unknown };
+type ModelRow = { modelId: string };
 
-function isTreeNode(x: unknown): x is TreeNode {
-  return typeof x === 'object' && x !== null && !(x instanceof vscode.Uri) && typeof (x as TreeNode).modelId === 'string';
+/** A row of the Checkpoints view: a node the tree handed to VS Code (known by identity), never a script's object of that shape. */
+function isModelRow(x: unknown): x is ModelRow {
+  return isTreeNode(x) && typeof (x as Partial<ModelRow>).modelId === 'string';
 }
 
 /** A history.jsonl or a model folder, on this machine's disk. */
@@ -100,13 +102,13 @@ export function registerCompareCommand({ commands, compare, connection, globalSt
   return commands.register('svc.dashboard.compare', async (how, arg?: unknown, selection?: unknown) => {
     let runs: RunSpec[] | undefined;
     const many = Array.isArray(selection) && selection.length ? (selection as unknown[]) : arg !== undefined ? [arg] : [];
-    if (arg && typeof arg === 'object' && !(arg instanceof vscode.Uri) && !isTreeNode(arg)) {
+    if (isArgumentsObject(arg)) {
       runs = await scriptedRuns(arg);
     } else if (many.length && many.every((x) => x instanceof vscode.Uri)) {
       runs = [];
       for (const u of many as vscode.Uri[]) runs.push(await fileRun(u));
-    } else if (many.length && many.every(isTreeNode)) {
-      runs = [...new Set((many as TreeNode[]).map((n) => n.modelId as string))].map((modelId) => ({ modelId }));
+    } else if (many.length && many.every(isModelRow)) {
+      runs = [...new Set((many as ModelRow[]).map((n) => n.modelId))].map((modelId) => ({ modelId }));
     } else if (arg !== undefined) {
       throw new InputError('svc.dashboard.compare takes { runs: [{ modelId } | { file }, ...] }.');
     } else if (how.interactive) {

@@ -19,20 +19,18 @@
  * content; what is missing is a rejection naming it.
  *
  * With a thread node, these go in the second argument: executeCommand(cmd, node, { turn: 'last', ... }).
+ *
+ * Checked by one zod schema through parseArgs (src/ui/args.ts), as every command's arguments are: a
+ * refusal is an InputError naming the command and the argument (`place.field`).
  */
-import { isObject } from '../api/json';
+import { z } from 'zod';
 import { parseRef } from '../api/refs';
 import { UUID_SHAPE } from '../api/schemas/common';
+import { parseArgs } from '../ui/args';
 import { isTreeNode } from '../ui/treeNodes';
-import {
-  emojiProblem,
-  feedbackTypeProblem,
-  noteProblem,
-  parsePayloadText,
-  payloadProblem,
-  payloadProblemFor,
-  type JsonObject,
-} from './payload';
+import { emojiProblem, feedbackTypeProblem, noteProblem, parsePayloadText, payloadProblem, payloadProblemFor, type JsonObject } from './payload';
+
+export const ATTACH_COMMAND = 'svc.attachFeedback';
 
 export type FeedbackKind = 'note' | 'reaction' | 'custom';
 export type TurnChoice = 'first' | 'last';
@@ -52,98 +50,109 @@ export interface AttachArgs {
   via?: 'link';
 }
 
-export const ATTACH_ARG_KEYS = ['ref', 'kind', 'note', 'emoji', 'feedbackType', 'payload', 'creator', 'turn', 'id', 'via'] as const;
-const KINDS: readonly FeedbackKind[] = ['note', 'reaction', 'custom'];
+const ATTACH_ARG_KEYS = ['ref', 'kind', 'note', 'emoji', 'feedbackType', 'payload', 'creator', 'turn', 'id', 'via'] as const;
+const KINDS = ['note', 'reaction', 'custom'] as const satisfies readonly FeedbackKind[];
 
-type Result = { ok: true; args: AttachArgs } | { ok: false; reason: string };
+/** A value checked by one of payload.ts's rules (`problem` says why it cannot be sent), refused as `<field>: <why>`. */
+function checkedBy<T>(field: string, problem: (v: unknown) => string | undefined) {
+  return z.custom<T>((v) => problem(v) === undefined, { error: (issue) => `${field}: ${problem(issue.input)}` });
+}
 
-/** Checks scripted arguments; every problem is named with the argument it concerns. */
-export function parseAttachArgs(raw: unknown): Result {
-  if (raw === undefined || raw === null) return { ok: true, args: {} };
-  if (!isObject(raw)) return { ok: false, reason: 'svc.attachFeedback takes an object argument such as { ref, kind, note }.' };
-  const unknown = Object.keys(raw).filter((k) => !(ATTACH_ARG_KEYS as readonly string[]).includes(k));
-  if (unknown.length) {
-    return { ok: false, reason: `Unknown argument${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}; use ${ATTACH_ARG_KEYS.join(', ')}.` };
+/** A ref (trimmed), refused with what is wrong with its form. */
+const ref = z.string({ error: 'ref must be a string' }).transform((text, ctx) => {
+  const parsed = parseRef(text.trim());
+  if (parsed.ok) return text.trim();
+  ctx.issues.push({ code: 'custom', message: `ref "${text}" ${parsed.reason}`, input: text });
+  return z.NEVER;
+});
+
+/** A payload: a JSON object, or its JSON text (parsed); under 1 MiB either way. */
+const payload = z.unknown().transform((value, ctx): JsonObject => {
+  let problem: string | undefined;
+  if (typeof value === 'string') {
+    const parsed = parsePayloadText(value);
+    if (parsed.ok) return parsed.payload;
+    problem = parsed.reason;
+  } else {
+    problem = payloadProblem(value);
+    if (problem === undefined) return value as JsonObject;
   }
+  ctx.issues.push({ code: 'custom', message: `payload: ${problem}`, input: value });
+  return z.NEVER;
+});
+
+const NOT_A_UUID = 'id must be a UUID (8-4-4-4-12 hexadecimal digits)';
+
+/** The fields, each checked on its own (`undefined` is the same as left out). */
+const FIELDS = z.strictObject(
+  {
+    ref: ref.optional(),
+    kind: z.enum(KINDS, { error: `kind must be one of ${KINDS.join(', ')}` }).optional(),
+    note: checkedBy<string>('note', noteProblem).optional(),
+    emoji: checkedBy<string>('emoji', emojiProblem).optional(),
+    feedbackType: checkedBy<string>('feedbackType', feedbackTypeProblem).optional(),
+    payload: payload.optional(),
+    // null or blank: no creator; absent: the setting's.
+    creator: z
+      .string({ error: 'creator must be a string or null' })
+      .nullable()
+      .transform((c) => (c?.trim() ? c.trim() : null))
+      .optional(),
+    turn: z.enum(['first', 'last'], { error: 'turn must be "first" or "last"' }).optional(),
+    id: z.string({ error: NOT_A_UUID }).regex(UUID_SHAPE, { error: NOT_A_UUID }).optional(),
+    via: z.literal('link', { error: 'via must be "link" (set by ref links) or left out' }).optional(),
+  },
+  {
+    error: (issue) => {
+      if (issue.code === 'unrecognized_keys') return `Unknown argument${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}; use ${ATTACH_ARG_KEYS.join(', ')}`;
+      if (issue.code === 'invalid_type') return `${ATTACH_COMMAND} takes an object argument such as { ref, kind, note }`;
+      return undefined;
+    },
+  },
+);
+
+/** The field that gives content of a kind, in a refusal. */
+const CONTENT_FIELD: Record<FeedbackKind, keyof AttachArgs> = { note: 'note', reaction: 'emoji', custom: 'feedbackType' };
+
+/**
+ * The arguments together: the kind follows from the content when it is not given, content of
+ * another kind is a mistake, and a custom payload follows its type's rules.
+ */
+const ATTACH_ARGS = FIELDS.transform((fields, ctx): AttachArgs => {
   const args: AttachArgs = {};
-  const fail = (reason: string): Result => ({ ok: false, reason });
-  const present = (k: (typeof ATTACH_ARG_KEYS)[number]) => raw[k] !== undefined;
-
-  if (present('ref')) {
-    if (typeof raw.ref !== 'string') return fail('ref must be a string.');
-    const parsed = parseRef(raw.ref.trim());
-    if (!parsed.ok) return fail(`ref "${raw.ref}" ${parsed.reason}.`);
-    args.ref = raw.ref.trim();
-  }
-  if (present('kind')) {
-    if (!KINDS.includes(raw.kind as FeedbackKind)) return fail(`kind must be one of ${KINDS.join(', ')}.`);
-    args.kind = raw.kind as FeedbackKind;
-  }
-  if (present('note')) {
-    const problem = noteProblem(raw.note);
-    if (problem) return fail(`note: ${problem}`);
-    args.note = raw.note as string;
-  }
-  if (present('emoji')) {
-    const problem = emojiProblem(raw.emoji);
-    if (problem) return fail(`emoji: ${problem}`);
-    args.emoji = raw.emoji as string;
-  }
-  if (present('feedbackType')) {
-    const problem = feedbackTypeProblem(raw.feedbackType);
-    if (problem) return fail(`feedbackType: ${problem}`);
-    args.feedbackType = raw.feedbackType as string;
-  }
-  if (present('payload')) {
-    if (typeof raw.payload === 'string') {
-      const parsed = parsePayloadText(raw.payload);
-      if (!parsed.ok) return fail(`payload: ${parsed.reason}`);
-      args.payload = parsed.payload;
-    } else {
-      const problem = payloadProblem(raw.payload);
-      if (problem) return fail(`payload: ${problem}`);
-      args.payload = raw.payload as JsonObject;
-    }
-  }
-  if (present('creator')) {
-    if (raw.creator !== null && typeof raw.creator !== 'string') return fail('creator must be a string or null.');
-    const creator = typeof raw.creator === 'string' ? raw.creator.trim() : '';
-    args.creator = creator === '' ? null : creator;
-  }
-  if (present('turn')) {
-    if (raw.turn !== 'first' && raw.turn !== 'last') return fail('turn must be "first" or "last".');
-    args.turn = raw.turn;
-  }
-  if (present('via')) {
-    if (raw.via !== 'link') return fail('via must be "link" (set by ref links) or left out.');
-    args.via = 'link';
-  }
-  if (present('id')) {
-    if (typeof raw.id !== 'string' || !UUID_SHAPE.test(raw.id)) return fail('id must be a UUID (8-4-4-4-12 hexadecimal digits).');
-    args.id = raw.id;
-  }
-
-  // The kind follows from the content when it is not given; content of another kind is a mistake.
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) Object.assign(args, { [key]: value });
+  const refuse = (message: string, field: keyof AttachArgs) => {
+    ctx.issues.push({ code: 'custom', message, input: fields, path: [field] });
+    return z.NEVER;
+  };
   const implied = new Set<FeedbackKind>();
   if (args.note !== undefined) implied.add('note');
   if (args.emoji !== undefined) implied.add('reaction');
   if (args.feedbackType !== undefined || args.payload !== undefined) implied.add('custom');
   if (args.kind === undefined) {
-    if (implied.size > 1) return fail(`Give one kind of feedback: ${[...implied].join(' and ')} arguments were both given.`);
+    if (implied.size > 1) return refuse(`Give one kind of feedback: ${[...implied].join(' and ')} arguments were both given`, 'kind');
     const only = [...implied][0];
     if (only) args.kind = only;
   } else {
-    const other = [...implied].filter((k) => k !== args.kind);
-    if (other.length) {
-      const field = { note: 'note', reaction: 'emoji', custom: 'feedbackType/payload' }[other[0]!];
-      return fail(`${field} cannot be used with kind "${args.kind}".`);
+    const other = [...implied].find((k) => k !== args.kind);
+    if (other) {
+      const field = other === 'custom' && args.feedbackType === undefined ? 'payload' : CONTENT_FIELD[other];
+      return refuse(`${other === 'custom' ? 'feedbackType/payload' : field} cannot be used with kind "${args.kind}"`, field);
     }
   }
   if (args.kind === 'custom' && args.feedbackType !== undefined && args.payload !== undefined) {
     const problem = payloadProblemFor(args.feedbackType, args.payload);
-    if (problem) return fail(`payload: ${problem}`);
+    if (problem) return refuse(`payload: ${problem}`, 'payload');
   }
-  return { ok: true, args };
+  return args;
+});
+
+/**
+ * Checks scripted arguments (none: `{}`). Refused: an InputError (src/ui/args.ts) whose message
+ * starts with the command's id and names the argument, with `place.field` set to it.
+ */
+export function parseAttachArgs(raw: unknown): AttachArgs {
+  return raw === undefined || raw === null ? {} : parseArgs(ATTACH_COMMAND, ATTACH_ARGS, raw);
 }
 
 /** The threads view's node of a thread, as attach feedback reads it. */

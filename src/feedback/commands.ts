@@ -11,10 +11,10 @@
  */
 import { Uri, type Disposable } from 'vscode';
 import type { Commands } from '../ui/commands';
-import { isThreadNode, parseAttachArgs } from './args';
+import { ATTACH_COMMAND, isThreadNode, parseAttachArgs } from './args';
 import type { FeedbackManager } from './manager';
 
-export const ATTACH_COMMAND = 'svc.attachFeedback';
+export { ATTACH_COMMAND };
 
 export function registerFeedbackCommands({ commands, manager }: { commands: Commands; manager: FeedbackManager }): Disposable[] {
   // A ref link passes { ref, via: 'link' } and then asks the rest, as the palette does; any other object is a script.
@@ -28,6 +28,9 @@ export function registerFeedbackCommands({ commands, manager }: { commands: Comm
 export function isScriptedAttach(args: unknown[]): boolean {
   const raw = isThreadNode(args[0]) ? args[1] : args[0];
   if (raw === undefined || raw === null || raw instanceof Uri || Array.isArray(raw)) return false;
-  const parsed = parseAttachArgs(raw);
-  return !parsed.ok || parsed.args.via !== 'link';
+  try {
+    return parseAttachArgs(raw).via !== 'link';
+  } catch {
+    return true; // refused: a script's mistake, rejected rather than shown
+  }
 }

@@ -59,9 +59,7 @@ export class FeedbackManager {
     } else {
       raw = first;
     }
-    const parsed = parseAttachArgs(raw);
-    if (!parsed.ok) throw new InputError(`svc.attachFeedback: ${parsed.reason}`);
-    const args = parsed.args;
+    const args = parseAttachArgs(raw);
     // Not from a menu, the palette or a ref link: a script, which is never asked anything.
     const scripted = raw !== undefined && raw !== null && args.via !== 'link';
     try {

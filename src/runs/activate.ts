@@ -8,10 +8,11 @@ import type { StepStatsCache } from '../dashboard/stepStats';
 import { feature, type Feature, type FeatureDeps } from '../service/feature';
 import type { WorkspaceRuns } from '../ui/runPick';
 import { registerRunsCommands } from './commands';
+import { RunsManager } from './manager';
 import { RunsModel } from './model';
 import { RunsTreeProvider, type RunNode, type ServiceModels } from './provider';
 
-export interface RunsDeps extends Pick<FeatureDeps, 'commands' | 'log'> {
+export interface RunsDeps extends Pick<FeatureDeps, 'commands' | 'log' | 'prompts'> {
   /** The Runs view (created at activation by src/boot/main.ts): from now on it shows this provider's rows. */
   readonly view: (provider: vscode.TreeDataProvider<unknown>) => vscode.TreeView<unknown>;
   /** The service's models (the Checkpoints view's), listed beside the runs. */
@@ -29,7 +30,7 @@ export interface RunsApi {
 /** The local folders of the workspace: runs are read from disk. */
 const localFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 
-export function activateRuns({ commands, log, view: showIn, serviceModels, dashboards }: RunsDeps): Feature<RunsApi> {
+export function activateRuns({ commands, log, prompts, view: showIn, serviceModels, dashboards }: RunsDeps): Feature<RunsApi> {
   const model = new RunsModel(localFolders, log);
   const provider = new RunsTreeProvider(model, serviceModels);
   const view = showIn(provider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<RunNode>;
@@ -39,6 +40,6 @@ export function activateRuns({ commands, log, view: showIn, serviceModels, dashb
     provider,
     // The watcher misses files made inside a folder before it watched that folder: look again when the view is shown.
     view.onDidChangeVisibility((e) => e.visible && background(model.refresh({ quiet: true }), 'Runs: looking for ART runs')),
-    ...registerRunsCommands({ commands, model, selection: () => view.selection }),
+    ...registerRunsCommands({ commands, manager: new RunsManager(model, () => view.selection, prompts) }),
   ]);
 }

@@ -150,7 +150,15 @@ export async function searchRun(files: readonly StepFile[], q: RunSearchQuery, e
   const m = matcher(q.query, q.regex, q.caseSensitive);
   const picked = files.filter((f) => (q.split === undefined || f.split === q.split) && (q.steps?.from === undefined || f.step >= q.steps.from) && (q.steps?.to === undefined || f.step <= q.steps.to));
   const summary: RunSearchSummary = { files: picked.length, filesSearched: 0, groups: 0, hits: 0, stopped: false, cached: 0, fromDisk: 0, problems: 0 };
-  cache.startSearch();
+  const searched = cache.startSearch();
+  try {
+    return await searchFiles(picked, q, m, events, summary, signal, cache);
+  } finally {
+    searched();
+  }
+}
+
+async function searchFiles(picked: readonly StepFile[], q: RunSearchQuery, m: Matcher, events: RunSearchEvents, summary: RunSearchSummary, signal: AbortSignal | undefined, cache: SearchCache): Promise<RunSearchSummary> {
   const problem = (p: RunProblem) => {
     summary.problems++;
     events.onProblem?.(p);

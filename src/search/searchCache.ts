@@ -52,8 +52,8 @@ export class SearchCache {
   constructor(readonly budget = 64 * 1024 * 1024) {}
 
   private diskCache: SearchDiskCache | undefined;
-  /** When the running search started (Date.now()): the disk cache keeps what it used. */
-  private searchStart = 0;
+  /** When each running search started (Date.now()): the disk cache keeps what any of them used. */
+  private readonly running = new Set<{ since: number }>();
 
   /** Adds the disk cache in `folder` (undefined: none), with a budget in bytes. */
   useDisk(folder: string | undefined, budget?: number): void {
@@ -64,9 +64,21 @@ export class SearchCache {
     return this.diskCache;
   }
 
-  /** Called as a search starts: the disk entries it uses are not evicted for it. */
-  startSearch(): void {
-    this.searchStart = Date.now();
+  /**
+   * Called as a search starts: the disk entries it uses are not evicted (for it or for another
+   * search running beside it) until it calls the function returned, as it ends.
+   */
+  startSearch(): () => void {
+    const lease = { since: Date.now() };
+    this.running.add(lease);
+    return () => this.running.delete(lease);
+  }
+
+  /** The start of the oldest running search: entries used since then stay. */
+  private get keepSince(): number {
+    let since = Date.now();
+    for (const lease of this.running) since = Math.min(since, lease.since);
+    return since;
   }
 
   get size(): { files: number; chars: number } {
@@ -154,7 +166,7 @@ export class SearchCache {
         },
       });
     } finally {
-      if (writer && complete) await writer.commit(this.searchStart);
+      if (writer && complete) await writer.commit(this.keepSince);
       else writer?.abort();
     }
     return { complete };

@@ -1,29 +1,9 @@
-import * as vscode from 'vscode';
+/** Sign in and out, the service URL, the key approvals: thin commands over the AuthManager (authManager.ts). */
+import type * as vscode from 'vscode';
 import { z } from 'zod';
-import { AuthenticationError, checkKey, ConfigurationError, InputError, serviceUrlProblem, trimSlashes, type Credentials, type KeyCheck } from '../api';
-import { writeSetting, type SettingsScope } from '../common/config';
-import { scriptArgs, type Commands, type Invocation } from '../ui/commands';
+import { scriptArgs, type Commands } from '../ui/commands';
 import { parseArgs, settingsScope } from '../ui/args';
-import { pickScope } from '../common/pick';
-import type { Base, Connection } from './connection';
-import { ApprovalError, type KeyApprovals } from '../auth/approvals';
-import { checkApiKey, DEFAULT_USERNAME, describeSource, SESSION_ONLY_HINT, type CredentialManager, type StoredCredentials } from '../auth/credentials';
-import { background } from '../common/background';
-
-/** Arguments accepted by `svc.signIn` so it can be scripted without prompts. */
-export interface SignInArgs {
-  apiKey?: string;
-  username?: string;
-  password?: string;
-  accessToken?: string;
-  /** The origin the key is for: the trace endpoints' (default) or the model endpoints'. */
-  target?: Base;
-  /**
-   * Signing in to the trace endpoints while the model endpoints are on another origin with no key
-   * of their own: also use this key there (true) or not (false). Unset: not decided, not sent.
-   */
-  useForModels?: boolean;
-}
+import type { AuthManager } from './authManager';
 
 /** svc.signIn's arguments object. The values are never echoed in a refusal (keys are secrets). */
 const SIGN_IN_ARGS = z.strictObject({
@@ -36,228 +16,24 @@ const SIGN_IN_ARGS = z.strictObject({
 });
 const SET_BASE_URL_ARGS = z.object({ baseUrl: z.string().optional(), scope: settingsScope.optional() });
 
-export interface AuthDeps {
+export interface AuthCommandsDeps {
   commands: Commands;
-  credentials: CredentialManager;
-  connection: Connection;
-  approvals: KeyApprovals;
+  manager: AuthManager;
 }
 
 /** Sign in and out, the service URL, the key approvals. */
-export function registerAuthCommands(deps: AuthDeps): vscode.Disposable[] {
-  const { commands } = deps;
+export function registerAuthCommands({ commands, manager }: AuthCommandsDeps): vscode.Disposable[] {
   return [
     commands.register('svc.signIn', (how, arg?: unknown) => {
       const script = scriptArgs(arg);
-      return signIn(deps, how, script === undefined ? undefined : parseArgs('svc.signIn', SIGN_IN_ARGS, script, '{ apiKey } or { username?, password, accessToken? }, with target? and useForModels?'));
+      return manager.signIn(how, script === undefined ? undefined : parseArgs('svc.signIn', SIGN_IN_ARGS, script, '{ apiKey } or { username?, password, accessToken? }, with target? and useForModels?'));
     }),
-    commands.register('svc.signOut', () => signOut(deps)),
+    commands.register('svc.signOut', () => manager.signOut()),
     commands.register('svc.setBaseUrl', (_how, arg?: unknown) => {
       const script = scriptArgs(arg);
-      return setBaseUrl(script === undefined ? undefined : parseArgs('svc.setBaseUrl', SET_BASE_URL_ARGS, script, '{ baseUrl, scope? }'));
+      return manager.setBaseUrl(script === undefined ? undefined : parseArgs('svc.setBaseUrl', SET_BASE_URL_ARGS, script, '{ baseUrl, scope? }'));
     }),
-    commands.register('svc.reviewKeyUse', (how) => reviewKeyUse(deps, how)),
-    commands.register('svc.forgetKeyApprovals', () => forgetKeyApprovals(deps)),
+    commands.register('svc.reviewKeyUse', (how) => manager.reviewKeyUse(how)),
+    commands.register('svc.forgetKeyApprovals', () => manager.forgetKeyApprovals()),
   ];
-}
-
-async function setBaseUrl(args?: { baseUrl?: string; scope?: SettingsScope }): Promise<boolean> {
-  if (args && args.baseUrl === undefined) throw new InputError('svc: svc.setBaseUrl needs { baseUrl }.', { field: 'baseUrl' });
-  const url =
-    args?.baseUrl ??
-    (await vscode.window.showInputBox({
-      title: 'svc: Service base URL',
-      prompt: 'The base URL of the svc service (trace endpoints).',
-      placeHolder: 'https://svc.example.com',
-      ignoreFocusOut: true,
-      validateInput: validateUrl,
-    }));
-  if (url === undefined) return false;
-  const problem = validateUrl(url);
-  if (problem) throw new InputError(`svc: ${problem}`, { field: 'baseUrl' });
-  const scope = args ? (args.scope ?? 'user') : await pickScope('baseUrl');
-  if (!scope) return false;
-  await writeSetting('baseUrl', trimSlashes(url.trim()), scope);
-  return true;
-}
-
-/** The input box's words for serviceUrlProblem (the check the client makes too). */
-function validateUrl(value: string): string | undefined {
-  const problem = serviceUrlProblem(value);
-  if (!problem) return undefined;
-  if (problem.kind === 'scheme') return 'Use an http or https URL.';
-  if (problem.kind === 'credentials') return 'Do not put credentials in the URL; sign in instead.';
-  return 'Enter a URL such as https://svc.example.com';
-}
-
-/** The credentials from the arguments, or asked for; undefined when the user cancelled. */
-async function askCredentials(deps: AuthDeps, args: SignInArgs | undefined): Promise<{ creds: StoredCredentials; target: Base } | undefined> {
-  if (args) {
-    const target = args.target ?? 'trace';
-    if (args.apiKey !== undefined) {
-      const problem = checkApiKey(args.apiKey);
-      if (problem) throw new InputError(problem);
-      return { creds: { username: DEFAULT_USERNAME, password: args.apiKey, accessToken: args.apiKey }, target };
-    }
-    if (args.password === undefined && args.accessToken === undefined) throw new InputError('svc: svc.signIn needs { apiKey } or { username, password, accessToken }.');
-    return {
-      creds: { username: args.username || DEFAULT_USERNAME, password: args.password ?? '', accessToken: args.accessToken ?? args.password ?? '' },
-      target,
-    };
-  }
-  const trace = deps.connection.originOf('trace')!;
-  const training = deps.connection.originOf('training')!;
-  type Item = vscode.QuickPickItem & { id: 'key' | 'advanced'; target: Base };
-  const items: Item[] = [{ label: '$(key) Paste an API key', description: 'recommended', id: 'key', target: 'trace' }];
-  if (training !== trace) {
-    items.push({ label: '$(key) Paste an API key for the model endpoints', description: training, id: 'key', target: 'training' });
-  }
-  items.push({ label: '$(settings) Advanced…', description: 'separate username, password and access token', id: 'advanced', target: 'trace' });
-  const mode = await vscode.window.showQuickPick(items, { title: `svc: Sign in to ${trace}`, ignoreFocusOut: true });
-  if (!mode) return undefined;
-  // The origin first: a URL a workspace set is approved before a key is typed for it.
-  await deps.connection.approveOrigin(mode.target, { prompt: true, reconsider: true });
-  if (mode.id === 'key') {
-    const key = await askSecret('API key', `Used for ${deps.connection.originOf(mode.target)}: as the Basic password (user "api") and as the Bearer token.`);
-    if (key === undefined) return undefined;
-    return { creds: { username: DEFAULT_USERNAME, password: key, accessToken: key }, target: mode.target };
-  }
-  const user = await vscode.window.showInputBox({ title: 'svc: Username (Basic auth)', value: DEFAULT_USERNAME, ignoreFocusOut: true });
-  if (user === undefined) return undefined;
-  const password = await askSecret('Password (Basic auth, trace endpoints)');
-  if (password === undefined) return undefined;
-  const token = await askSecret('Access token (Bearer, model endpoints)', 'Leave empty to use the password.', true);
-  if (token === undefined) return undefined;
-  return { creds: { username: user.trim() || DEFAULT_USERNAME, password, accessToken: token || password }, target: 'trace' };
-}
-
-/** One request with `creds` to `base`, through a client like the connection's. */
-async function check(deps: AuthDeps, creds: Credentials, base: Base): Promise<KeyCheck> {
-  const client = deps.connection.probeClient(creds);
-  try {
-    const cfg = deps.connection.config;
-    return await checkKey(client, base, { projectId: cfg.project || undefined, modelId: cfg.models[0] });
-  } finally {
-    background(client.close(), 'Closing the sign-in check client');
-  }
-}
-
-function said(c: KeyCheck): string {
-  switch (c.outcome) {
-    case 'accepted':
-      return 'accepted the key';
-    case 'rejected':
-      return `rejected the key (${c.status})`;
-    case 'unverified':
-      return `could not be reached to check the key (${c.reason})`;
-  }
-}
-
-/**
- * Signs in to the trace endpoints' origin (or the model endpoints', `target: "training"`): checks
- * the key with one request there (and on the model endpoints' origin when the key will go there
- * too), and stores it unless the service rejected it.
- */
-async function signIn(deps: AuthDeps, how: Invocation, args?: SignInArgs): Promise<boolean> {
-  const { connection, credentials, approvals } = deps;
-  if (!connection.client) {
-    if (args) throw new ConfigurationError('svc: set svc.baseUrl before signing in.');
-    if (!(await setBaseUrl())) return false;
-    if (!connection.client) return false;
-  }
-  if (args) await connection.approveOrigin(args.target ?? 'trace', { prompt: false });
-  const asked = await askCredentials(deps, args);
-  if (!asked) return false;
-  const { creds, target } = asked;
-  // Redacted from here on: the check below sends the key before it is stored.
-  credentials.typed.add(creds);
-  const origin = connection.originOf(target)!;
-  const other = connection.originOf('training')!;
-
-  const first = await check(deps, creds, target);
-  // The advanced form's separate token goes to the model endpoints on the same origin: check it too.
-  const sameOriginToken = target === 'trace' && other === origin && creds.accessToken !== creds.password ? await check(deps, creds, 'training') : undefined;
-  const rejected = [first, sameOriginToken].find((c) => c?.outcome === 'rejected');
-  if (rejected) throw new AuthenticationError(`svc: ${origin} ${said(rejected)}. Nothing was stored.`);
-
-  const where = await credentials.store(origin, creds);
-  await connection.refreshAuth();
-  const session = where === 'session' ? ' for this session only' : '';
-  const lines =
-    first.outcome === 'accepted'
-      ? [`svc: signed in to ${origin}${session}: the service accepted the key.`]
-      : [`svc: the key for ${origin} is stored${session}, but not verified yet: ${origin} ${said(first)}. It will be checked on first use.`];
-
-  // The model endpoints on another origin, with no key of their own, may use this one: ask.
-  const models = target === 'trace' && other !== origin ? await credentials.find('training') : undefined;
-  if (models?.borrowedFrom === origin) {
-    if (args?.useForModels !== undefined) await approvals.record([{ kind: 'borrowKey', from: origin, to: other }], args.useForModels);
-    try {
-      await connection.authorize('training', { prompt: how.interactive, reconsider: how.interactive });
-      const second = await check(deps, { accessToken: creds.accessToken }, 'training');
-      lines.push(`The model endpoints at ${other} ${said(second)}.`);
-    } catch (e) {
-      if (!(e instanceof ApprovalError)) throw e;
-      lines.push(
-        e.refused
-          ? `The key is not used for the model endpoints at ${other}: sign in there with its own key.`
-          : `The model endpoints at ${other} were not checked: using this key there needs your approval ("useForModels").`,
-      );
-    }
-  }
-  if (where === 'session') lines.push(SESSION_ONLY_HINT);
-  if (first.outcome === 'accepted' && where !== 'session') vscode.window.showInformationMessage(lines.join(' '));
-  else vscode.window.showWarningMessage(lines.join(' '));
-  return true;
-}
-
-async function askSecret(what: string, prompt?: string, allowEmpty = false): Promise<string | undefined> {
-  const value = await vscode.window.showInputBox({
-    title: `svc: ${what}`,
-    prompt,
-    password: true,
-    ignoreFocusOut: true,
-    validateInput: (v) => (allowEmpty && v === '' ? undefined : checkApiKey(v.trim())),
-  });
-  return value === undefined ? undefined : value.trim();
-}
-
-async function signOut({ credentials, connection }: AuthDeps): Promise<void> {
-  for (const origin of new Set([connection.originOf('trace'), connection.originOf('training')])) {
-    if (origin) await credentials.clear(origin);
-  }
-  await connection.refreshAuth();
-  if (connection.state === 'signedIn') {
-    vscode.window.showInformationMessage(
-      `svc: signed out of SecretStorage; credentials from ${describeSource(connection.source)} are still in use.`,
-    );
-  } else {
-    vscode.window.showInformationMessage('svc: signed out.');
-  }
-}
-
-/** Asks again every question about where the configured origins' keys may go (refused ones too). */
-async function reviewKeyUse({ connection }: AuthDeps, how: Invocation): Promise<string[]> {
-  if (!how.interactive) throw new InputError('svc: Review Key Use asks questions; run it from the palette.');
-  const lines: string[] = [];
-  for (const base of ['trace', 'training'] as const) {
-    const origin = connection.originOf(base);
-    if (!origin || (base === 'training' && origin === connection.originOf('trace'))) continue;
-    try {
-      const found = await connection.authorize(base, { prompt: true, reconsider: true });
-      lines.push(found ? `${origin}: ${describeSource(found.source)}${found.borrowedFrom ? ` (the key of ${found.borrowedFrom})` : ''}` : `${origin}: no key`);
-    } catch (e) {
-      if (!(e instanceof ApprovalError)) throw e;
-      lines.push(`${origin}: not sent`);
-    }
-  }
-  await connection.refreshAuth(true);
-  vscode.window.showInformationMessage(`svc: keys in use: ${lines.join('; ') || 'no service configured'}.`);
-  return lines;
-}
-
-async function forgetKeyApprovals({ approvals, connection }: AuthDeps): Promise<void> {
-  await approvals.forget();
-  await connection.refreshAuth(true);
-  vscode.window.showInformationMessage('svc: forgot every answer about where your keys may go; each use asks again.');
 }

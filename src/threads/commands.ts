@@ -12,8 +12,6 @@ import type { ThreadNode } from './provider';
 /** A thread as a script names it (a row of the view is a tree node). */
 const THREAD_ARGS = z.object({ threadId: nonBlank('select a thread in the Threads view first, or pass { threadId }') });
 
-export type FilterArgs = { preset: RelativePreset } | { after?: string; before?: string } | { threadIds: string[] };
-
 export interface ThreadsCommandsDeps {
   commands: Commands;
   manager: ThreadsManager;
@@ -104,13 +102,34 @@ const SORT_ARGS = argsObject('svc.threads.sortBy', {
   direction: z.enum(['asc', 'desc'], { error: (issue) => `Unknown sort direction ${JSON.stringify(issue.input)}; use asc or desc` }).optional(),
 });
 
-/** A date bound: checked as a date by filterFromArgs; empty or null is no bound. */
+/** A date bound: empty or null is no bound. */
 const dateBound = (name: string) => z.string({ error: `${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z` }).nullable().optional();
+const FILTER_FORMS = '{ preset }, { after, before } or { threadIds }';
+/** `{ preset }`, `{ after?, before? }` (dates, see parseDateBound) or `{ threadIds }`: one form, as the filter the view applies. */
 const FILTER_ARGS = argsObject('svc.threads.filter', {
   preset: z.enum(Object.keys(RELATIVE_PRESETS) as [RelativePreset, ...RelativePreset[]], { error: (issue) => `Unknown filter preset ${JSON.stringify(issue.input)}; use hour, day, week or month` }).optional(),
   after: dateBound('after'),
   before: dateBound('before'),
   threadIds: z.array(z.string(), { error: 'threadIds must be a non-empty list' }).min(1, { error: 'threadIds must be a non-empty list' }).optional(),
+}).transform((a, ctx): ThreadFilter => {
+  const refuse = (message: string, field?: string) => {
+    ctx.issues.push({ code: 'custom', message, input: a, ...(field ? { path: [field] } : {}) });
+    return z.NEVER;
+  };
+  const bounds = (['after', 'before'] as const).filter((k) => a[k] !== undefined && a[k] !== null && a[k] !== '');
+  // The forms given, each named by its first field: a range may have both bounds.
+  const given = [a.preset !== undefined ? 'preset' : undefined, bounds[0], a.threadIds !== undefined ? 'threadIds' : undefined].filter((f) => f !== undefined);
+  if (given.length > 1) return refuse(`give one of ${FILTER_FORMS}, not ${given[0]} and ${given[1]}`, given[1]);
+  if (a.preset !== undefined) return { kind: 'relative', preset: a.preset };
+  if (a.threadIds !== undefined) return { kind: 'ids', threadIds: a.threadIds };
+  if (!bounds.length) return refuse('A range needs after, before or both');
+  const range: { kind: 'range'; after?: string; before?: string } = { kind: 'range' };
+  for (const name of bounds) {
+    const parsed = parseDateBound(a[name]!);
+    if (!parsed.ok) return refuse(`${name} "${a[name]}": ${parsed.reason}`, name);
+    range[name] = parsed.iso;
+  }
+  return range;
 });
 
 /** The sort picker's items: the current order first, marked, then the others. */
@@ -140,7 +159,7 @@ async function sortBy(manager: ThreadsManager, args: unknown): Promise<void> {
 
 async function filter(manager: ThreadsManager, args: unknown): Promise<void> {
   if (args !== undefined) {
-    await manager.filter(filterFromArgs(parseArgs('svc.threads.filter', FILTER_ARGS, args) as FilterArgs));
+    await manager.filter(parseArgs('svc.threads.filter', FILTER_ARGS, args));
     return;
   }
   type Item = vscode.QuickPickItem & { id: RelativePreset | 'range' | 'ids' };
@@ -164,7 +183,7 @@ async function filter(manager: ThreadsManager, args: unknown): Promise<void> {
     const before = await ask('before');
     if (before === undefined) return;
     if (!after.trim() && !before.trim()) return;
-    await manager.filter(filterFromArgs({ after: after.trim() || undefined, before: before.trim() || undefined }));
+    await manager.filter({ kind: 'range', after: after.trim() ? typedBound(after) : undefined, before: before.trim() ? typedBound(before) : undefined });
   } else if (pick.id === 'ids') {
     const text = await vscode.window.showInputBox({
       title: 'svc: Thread ids',
@@ -178,27 +197,11 @@ async function filter(manager: ThreadsManager, args: unknown): Promise<void> {
   }
 }
 
-/** A filter from scripting arguments; dates may be plain (`2026-11-15`, local midnight) or date-times. */
-export function filterFromArgs(args: FilterArgs): ThreadFilter {
-  if ('preset' in args) {
-    if (!(args.preset in RELATIVE_PRESETS)) throw new InputError(`Unknown filter preset "${args.preset}"; use hour, day, week or month.`);
-    return { kind: 'relative', preset: args.preset };
-  }
-  if ('threadIds' in args) {
-    if (!Array.isArray(args.threadIds) || args.threadIds.length === 0) throw new InputError('threadIds must be a non-empty list.');
-    return { kind: 'ids', threadIds: args.threadIds.map(String) };
-  }
-  const bound = (name: 'after' | 'before', value: unknown): string | undefined => {
-    if (value === undefined || value === null || value === '') return undefined;
-    if (typeof value !== 'string') throw new InputError(`${name} must be a string such as 2026-11-15 or 2026-11-15T09:00:00Z.`);
-    const parsed = parseDateBound(value);
-    if (!parsed.ok) throw new InputError(`${name} "${value}": ${parsed.reason}.`);
-    return parsed.iso;
-  };
-  const after = bound('after', args.after);
-  const before = bound('before', args.before);
-  if (!after && !before) throw new InputError('A range needs after, before or both.');
-  return { kind: 'range', after, before };
+/** A bound typed in the range box (checked there by checkDateBound), as the query sends it. */
+function typedBound(value: string): string {
+  const parsed = parseDateBound(value);
+  if (!parsed.ok) throw new InputError(parsed.reason);
+  return parsed.iso;
 }
 
 const SELECT_PROJECT_ARGS = z.object({

@@ -105,7 +105,7 @@ export class ThreadDetailsPanel extends Disposable {
         case 'openWebUi': {
           const threadId = shown.row.thread_id;
           const id = msg.target === 'thread' ? undefined : turnId(msg.target);
-          await this.webUi.openTarget(id ? { ref: callRef(shown.project, id), threadId } : { kind: 'thread', project: shown.project, row: shown.row });
+          await (id ? this.webUi.openTarget({ ref: callRef(shown.project, id), threadId }) : this.webUi.openThread(shown.project, shown.row));
           break;
         }
       }

@@ -14,6 +14,7 @@ export type { Messages };
 export interface Prompts extends Messages {
   showInformationMessage(message: string, ...items: string[]): Thenable<string | undefined>;
   showInformationMessage(message: string, options: vscode.MessageOptions, ...items: string[]): Thenable<string | undefined>;
+  showQuickPick(items: readonly string[], options?: vscode.QuickPickOptions): Thenable<string | undefined>;
   showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Thenable<T | undefined>;
   showInputBox(options?: vscode.InputBoxOptions): Thenable<string | undefined>;
   showOpenDialog(options?: vscode.OpenDialogOptions): Thenable<vscode.Uri[] | undefined>;
@@ -30,7 +31,7 @@ export function hostPrompts(): Prompts {
     showErrorMessage: (message: string, ...rest: unknown[]) => w.showErrorMessage(message, ...(rest as string[])),
     showWarningMessage: (message: string, ...rest: unknown[]) => w.showWarningMessage(message, ...(rest as string[])),
     showInformationMessage: (message: string, ...rest: unknown[]) => w.showInformationMessage(message, ...(rest as string[])),
-    showQuickPick: (items, options) => w.showQuickPick(items, options),
+    showQuickPick: <T extends vscode.QuickPickItem>(items: readonly (string | T)[], options?: vscode.QuickPickOptions) => w.showQuickPick(items as readonly T[], options),
     showInputBox: (options) => w.showInputBox(options),
     showOpenDialog: (options) => w.showOpenDialog(options),
     showSaveDialog: (options) => w.showSaveDialog(options),

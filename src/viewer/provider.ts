@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { formatPath, InputError } from '../api';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { filesFromArgs, type Commands } from '../ui/commands';
+import { filesFromArgs, isArgumentsObject, type Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
 import { Disposable } from '../common/disposable';
 import { TranscriptStore } from './compare';
@@ -36,10 +36,19 @@ export const rewardBandArg = z
 /** A place's index, 0-based; -1 is the last. */
 const notAnIndex = (issue: { path?: PropertyKey[]; input?: unknown }) => `${formatPath(issue.path ?? [])} must be a 0-based integer, got ${JSON.stringify(issue.input)}`;
 const placeIndex = z.int({ error: notAnIndex }).min(-1, { error: notAnIndex }).optional();
-/** svc.openTrajectoryViewer's arguments object: the file is `filesFromArgs`' to read. */
+/** svc.openTrajectoryViewer's arguments object: the file (a path, or a list of them) is `filesFromArgs`' to read. */
 const OPEN_ARGS = z
-  .object({ file: z.unknown().optional(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
+  .strictObject({ file: z.unknown().nonoptional(), reward: rewardBandArg.optional(), group: placeIndex, trajectory: placeIndex, message: placeIndex })
   .refine((a) => a.group !== undefined || (a.trajectory === undefined && a.message === undefined), { error: 'trajectory and message need a group', path: ['group'] });
+const OPEN_USAGE = '{ file, reward?, group?, trajectory?, message? }';
+
+/**
+ * svc.openTrajectoryViewer's scripting argument: an arguments object, parsed whole (refused when
+ * it has no `file` or an unknown key), or undefined for what menus pass (a Uri, nothing).
+ */
+export function openViewerArgs(clicked: unknown): z.output<typeof OPEN_ARGS> | undefined {
+  return isArgumentsObject(clicked) ? parseArgs('svc.openTrajectoryViewer', OPEN_ARGS, clicked, OPEN_USAGE) : undefined;
+}
 
 export class TrajectoryViewerProvider extends Disposable implements vscode.CustomReadonlyEditorProvider {
   private readonly sessions = new Set<ViewerSession>();
@@ -130,21 +139,21 @@ export class TrajectoryViewerProvider extends Disposable implements vscode.Custo
 
   /** svc.openTrajectoryViewer: explorer/editor `(uri)`, `{ file, reward?, group?, trajectory?, message? }`, or the active editor's file. */
   private async open(clicked?: unknown, selected?: unknown): Promise<void> {
-    const args = clicked && typeof clicked === 'object' && 'file' in clicked ? parseArgs('svc.openTrajectoryViewer', OPEN_ARGS, clicked, '{ file, reward?, group?, trajectory?, message? }') : undefined;
-    const file = args?.file;
-    if (args && file !== undefined) {
-      const place: ViewerPlace = { group: args.group, trajectory: args.trajectory, message: args.message };
-      if (place.group !== undefined) {
-        const uri = filesFromArgs(file, undefined)[0];
-        if (!uri) throw new InputError('svc.openTrajectoryViewer: no file given');
-        await this.openAt(uri, place);
+    const args = openViewerArgs(clicked);
+    let uri: vscode.Uri | undefined;
+    if (args) {
+      // A script's file, and only it: never the active editor's instead.
+      uri = filesFromArgs(args.file, undefined)[0];
+      if (!uri) throw new InputError(`svc.openTrajectoryViewer: "file" must be a path, not ${JSON.stringify(args.file)}. svc.openTrajectoryViewer takes ${OPEN_USAGE}.`, { field: 'file' });
+      if (args.group !== undefined) {
+        await this.openAt(uri, { group: args.group, trajectory: args.trajectory, message: args.message });
         return;
       }
+    } else {
+      uri = filesFromArgs(clicked, selected)[0] ?? activeResource();
     }
-    let uri: vscode.Uri | undefined = file !== undefined ? filesFromArgs(file, undefined)[0] : filesFromArgs(clicked, selected)[0];
-    uri ??= activeResource();
     if (!uri) {
-      if (file !== undefined || clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
+      if (clicked !== undefined) throw new InputError('svc.openTrajectoryViewer: no file given');
       const picked = await vscode.window.showOpenDialog({ canSelectMany: false, openLabel: 'Open', title: 'svc: Open trajectory file', filters: { Trajectories: ['json', 'jsonl', 'parquet', 'eval'] } });
       uri = picked?.[0];
       if (!uri) return;

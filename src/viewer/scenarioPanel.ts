@@ -17,7 +17,7 @@ import { formatPath, InputError } from '../api';
 import { background } from '../common/background';
 import type { ErrorPresenter } from '../common/errors';
 import type { Logger } from '../common/logger';
-import { type Commands, type Invocation } from '../ui/commands';
+import { isArgumentsObject, type Commands, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { Disposable } from '../common/disposable';
 import { webviewHtml, webviewOptions } from '../ui/webview';
@@ -39,7 +39,6 @@ interface Place {
   trajectory: number;
 }
 
-const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof vscode.Uri);
 
 /** A group's or trajectory's index in a file. */
 const notAnIndex = (issue: { path?: PropertyKey[] }) => `"${formatPath(issue.path ?? [])}" must be an integer from 0 (0-based, as the file numbers it)`;
@@ -49,7 +48,8 @@ const placeFields = { file: nonBlank().transform((f) => path.resolve(f)), group:
 const place = z.object(placeFields, { error: (issue) => `"${formatPath(issue.path ?? [])}" must be { file, group, trajectory }` });
 
 const FOLLOW_USAGE = '{ run, scenario, key?, split? } or { file, group, trajectory, key? }';
-const FOLLOW_ARGS = z.object({ key: nonBlank().optional(), split: nonBlank().optional() });
+/** The keys of either form (each form's own are checked by its schema below): any other key is refused by name. */
+const FOLLOW_ARGS = z.strictObject({ key: nonBlank().optional(), split: nonBlank().optional(), run: z.unknown().optional(), scenario: z.unknown().optional(), file: z.unknown().optional(), group: z.unknown().optional(), trajectory: z.unknown().optional() });
 const FOLLOW_BY_SCENARIO = z.object({ run: nonBlank(), scenario: nonBlank() });
 const FOLLOW_FROM_PLACE = z.object(placeFields);
 const COMPARE_ARGS = z.object({ left: place, right: place });
@@ -90,11 +90,12 @@ export class ScenarioPanels extends Disposable {
     let scenario: string;
     let key: string | undefined;
     let split: string | undefined;
-    if (isObj(arg)) {
-      ({ key, split } = parseArgs(cmd, FOLLOW_ARGS, arg, FOLLOW_USAGE));
-      if (arg.run !== undefined || arg.scenario !== undefined) {
+    if (isArgumentsObject(arg)) {
+      const a = parseArgs(cmd, FOLLOW_ARGS, arg, FOLLOW_USAGE);
+      ({ key, split } = a);
+      if (a.run !== undefined || a.scenario !== undefined) {
         ({ run, scenario } = parseArgs(cmd, FOLLOW_BY_SCENARIO, arg, FOLLOW_USAGE));
-      } else if (arg.file !== undefined) {
+      } else if (a.file !== undefined) {
         const p: Place = parseArgs(cmd, FOLLOW_FROM_PLACE, arg, FOLLOW_USAGE);
         const at = await readTrajectoryAt(p.file, p.group, p.trajectory);
         if (!at) throw new InputError(`${cmd}: ${p.file} has no trajectory ${p.trajectory} in group ${p.group} (0-based).`);

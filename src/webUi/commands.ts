@@ -7,18 +7,22 @@
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError, parseRef, type ThreadRow } from '../api';
-import { isScriptArgument, type Commands } from '../ui/commands';
+import { isArgumentsObject, isScriptArgument, type Commands } from '../ui/commands';
 import { parseArgs } from '../ui/args';
+import { isTreeNode } from '../ui/treeNodes';
 import type { Connection } from '../service/connection';
 import { buildWebUiUrl, threadValues, WEB_UI_SETTING, type WebUiValues } from './url';
 
 export const OPEN_IN_WEB_UI = 'svc.openInWebUi';
 
 const OPEN_USAGE = 'a thread row, { threadId, project? } or { ref, threadId? }';
-/** The scripted forms (and a ref link's `{ ref, via: 'link' }`). */
-const OPEN_ARGS = z.object({ ref: z.string().optional(), threadId: z.string().optional(), project: z.string().optional(), via: z.literal('link').optional() });
+/** The scripted forms (and a ref link's `{ ref, via: 'link' }`); any other key is refused by name. */
+const OPEN_ARGS = z.strictObject({ ref: z.string().optional(), threadId: z.string().optional(), project: z.string().optional(), via: z.literal('link').optional() });
 
 const OPEN_SETTING = { title: 'Open Setting', command: 'workbench.action.openSettings', args: WEB_UI_SETTING };
+
+/** The ids of a thread row that a URL may hold. */
+type ThreadRowIds = Pick<ThreadRow, 'thread_id'> & { last_turn_id?: string | null };
 
 /** What Open in Web UI reads of the Threads view's model (threads/model.ts): the project shown and its loaded rows. */
 export interface LoadedThreads {
@@ -41,30 +45,41 @@ export class WebUi {
 
   register(commands: Commands): vscode.Disposable[] {
     // A hover's link passes `{ ref, via: 'link' }`: a user's click, so a failure is shown with its fix.
-    const fromLink = (a: unknown) => !!a && typeof a === 'object' && (a as { via?: unknown }).via === 'link';
+    const fromLink = (a: unknown) => isArgumentsObject(a) && (a as { via?: unknown }).via === 'link';
     return [commands.register(OPEN_IN_WEB_UI, (_how, arg?: unknown) => this.openTarget(arg), { scripted: (args) => !fromLink(args[0]) && args.some(isScriptArgument) })];
   }
 
   /** The URL for a command argument; throws a readable InputError (with the fix) when it cannot. */
   urlFor(arg: unknown): string {
-    const values = this.valuesOf(arg);
+    return this.built(this.valuesOf(arg));
+  }
+
+  async openTarget(arg: unknown): Promise<string> {
+    return this.openUrl(this.urlFor(arg));
+  }
+
+  /** Opens a thread whose row the caller holds (the thread details' Thread button): its last turn too. */
+  async openThread(project: string, row: ThreadRowIds): Promise<string> {
+    return this.openUrl(this.built(threadValues(project, row.thread_id, row.last_turn_id)));
+  }
+
+  private async openUrl(url: string): Promise<string> {
+    await this.open(url);
+    return url;
+  }
+
+  private built(values: WebUiValues): string {
     const built = buildWebUiUrl(this.connection.config.webUiUrl, values);
     if (!built.ok) throw new InputError(`Open in Web UI: ${built.reason}`, { field: WEB_UI_SETTING }, { fix: OPEN_SETTING });
     return built.url;
   }
 
-  async openTarget(arg: unknown): Promise<string> {
-    const url = this.urlFor(arg);
-    await this.open(url);
-    return url;
-  }
-
   private valuesOf(arg: unknown): WebUiValues {
-    const node = arg as { kind?: unknown; project?: unknown; row?: unknown } | null | undefined;
-    // A thread row of the Threads view.
-    if (node && typeof node === 'object' && node.kind === 'thread' && typeof node.project === 'string' && node.row && typeof node.row === 'object') {
-      const row = node.row as { thread_id: string; last_turn_id?: string | null };
-      return threadValues(node.project, row.thread_id, row.last_turn_id);
+    // A thread row of the Threads view: a node the tree handed to VS Code (known by identity,
+    // src/ui/treeNodes.ts), never a script's object of the same shape.
+    if (isTreeNode(arg) && (arg as { kind?: unknown }).kind === 'thread') {
+      const node = arg as { project: string; row: ThreadRowIds };
+      return threadValues(node.project, node.row.thread_id, node.row.last_turn_id);
     }
     const a = parseArgs(OPEN_IN_WEB_UI, OPEN_ARGS, arg, OPEN_USAGE);
     const threadId = a.threadId?.trim() || undefined;

@@ -59,7 +59,9 @@ export class ScriptedPrompts implements Prompts {
   showInformationMessage(message: string, ...rest: (string | MessageOptions)[]): Thenable<string | undefined> {
     return this.show('information', message, rest);
   }
-  showQuickPick<T extends vscode.QuickPickItem>(_items: readonly T[], options?: vscode.QuickPickOptions): Thenable<T | undefined> {
+  showQuickPick(items: readonly string[], options?: vscode.QuickPickOptions): Thenable<string | undefined>;
+  showQuickPick<T extends vscode.QuickPickItem>(items: readonly T[], options?: vscode.QuickPickOptions): Thenable<T | undefined>;
+  showQuickPick(_items: readonly unknown[], options?: vscode.QuickPickOptions): Thenable<unknown> {
     throw new Error(`ScriptedPrompts: a quick pick ("${options?.title ?? ''}") is not scripted`);
   }
   showInputBox(options?: vscode.InputBoxOptions): Thenable<string | undefined> {

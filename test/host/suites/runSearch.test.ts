@@ -6,7 +6,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { SearchRunResult } from '../../../src/search/command';
+import type { SearchRunResult } from '../../../src/search/manager';
 import type { ViewerSession } from '../../../src/viewer/session';
 import { TRAIN_STEPS, TRAJECTORIES, VAL_STEPS, writeSearchRun } from '../../fixtures/art/searchRun';
 import { api, waitFor } from './helpers';

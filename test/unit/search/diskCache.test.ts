@@ -182,6 +182,30 @@ describe('search/diskCache: the run search\'s disk cache', function () {
     assert.equal(again.summary.fromDisk, 3);
   });
 
+  it('keeps what a search still running used while another search fills the folder', async () => {
+    const { steps, folder, root } = await fresh();
+    const sizing = diskCache(join(root, 'sizing'));
+    await collect(steps, { query: 'x' }, sizing);
+    const size = (i: number) => statSync(sizing.disk!.entryPath(steps[i]!.file)).size;
+    const budget = size(10) + size(11) + size(12) + Math.floor(size(13) / 2);
+    const a = steps.slice(10, 13);
+    const b = steps.slice(13, 16);
+    const has = (c: SearchCache, fs: StepFile[]) => fs.map((f) => readdirSync(folder).includes(c.disk!.entryPath(f.file).slice(folder.length + 1)));
+    const cache = diskCache(folder, budget);
+    // A search over `a` and on (the lease stands for its files still to come), and a second search
+    // beside it, started later: the first one's entries stay while it runs.
+    const first = cache.startSearch();
+    await collect(a, { query: 'x' }, cache);
+    await sleep(20);
+    await collect(b, { query: 'x' }, cache);
+    assert.deepEqual(has(cache, a), [true, true, true], 'the running search keeps its entries');
+    first();
+    // Once it ended, the next search's entries push them out.
+    await sleep(20);
+    await collect(steps.slice(16, 19), { query: 'x' }, cache);
+    assert.deepEqual(has(cache, a), [false, false, false]);
+  });
+
   it('writes only inside its folder, named by a hash of the path, and clears it', async () => {
     const { steps, folder, root } = await fresh();
     const before = readdirSync(join(root, 'run'), { recursive: true }).sort();
