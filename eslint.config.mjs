@@ -38,7 +38,12 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': ['error', {
         ignoreVoid: false,
         checkThenables: true,
-        allowForKnownSafeCalls: [{ from: 'package', package: 'vscode', name: ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'] }],
+        allowForKnownSafeCalls: [
+          { from: 'package', package: 'vscode', name: ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'] },
+          // The same notifications through the managers' Prompts (src/ui/prompts.ts; its Messages in common/errors.ts).
+          { from: 'file', path: 'src/ui/prompts.ts', name: ['showInformationMessage', 'showWarningMessage', 'showErrorMessage'] },
+          { from: 'file', path: 'src/common/errors.ts', name: ['showWarningMessage', 'showErrorMessage'] },
+        ],
       }],
       '@typescript-eslint/no-misused-promises': 'error',
       '@typescript-eslint/no-unused-vars': 'off', // tsc: noUnusedLocals / noUnusedParameters
