@@ -8,6 +8,7 @@ import { registerDashboardCommands } from './commands';
 import { CompareRuns } from './compare';
 import { registerCompareCommand } from './compareCommand';
 import { Dashboards } from './manager';
+import { DashboardOpener } from './opener';
 
 export interface DashboardDeps extends FeatureDeps {
   /** Registers the dashboard panels' serializer (src/boot/main.ts registered the real one at activation). */
@@ -25,12 +26,13 @@ export function activateDashboard(deps: DashboardDeps): Feature<DashboardApi> {
   const { commands, errors, log, connection, storage } = deps;
   const dashboards = new Dashboards(connection, errors, deps.prompts, log, storage);
   const compareRuns = new CompareRuns(connection, errors, log, storage.extensionUri);
+  const opener = new DashboardOpener(dashboards, compareRuns, connection, deps.prompts, storage.globalState);
   deps.dashboardSerializer(dashboards.serializer());
   deps.compareSerializer(compareRuns.serializer());
   return feature({ dashboards, compareRuns }, [
     dashboards,
     compareRuns,
-    ...registerDashboardCommands({ commands, dashboards, connection, globalState: storage.globalState }),
-    registerCompareCommand({ commands, compare: compareRuns, connection, globalState: storage.globalState, openFiles: () => dashboards.openHistoryFiles() }),
+    ...registerDashboardCommands({ commands, opener }),
+    registerCompareCommand({ commands, opener }),
   ]);
 }

@@ -3,6 +3,8 @@
  * parseArgs: the command's id, the field and what it must be. The in-host suites pin some of these
  * messages too; these run in plain Node over the fake `vscode`.
  */
+import { DashboardOpener } from '../../../src/dashboard/opener';
+import type { Prompts } from '../../../src/ui/prompts';
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { fake } from '../../fakes/vscode';
@@ -141,10 +143,11 @@ describe('scripted command arguments (parseArgs)', () => {
   });
 
   it('svc.dashboard.open, svc.dashboard.exportCsv and svc.dashboard.compare', async () => {
-    subs.push(...registerDashboardCommands({ commands, dashboards: {} as Dashboards, connection: {} as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
     const compared: unknown[] = [];
     const compare = { open: (runs: unknown[]) => Promise.resolve({ sources: runs.map((r) => (compared.push(r), r)) }) } as unknown as CompareRuns;
-    subs.push(registerCompareCommand({ commands, compare, connection: { prepare: () => Promise.resolve() } as unknown as Connection, globalState: new FakeMemento() as unknown as vscode.Memento }));
+    const opener = new DashboardOpener({} as Dashboards, compare, { prepare: () => Promise.resolve() } as unknown as Connection, {} as Prompts, new FakeMemento() as unknown as vscode.Memento);
+    subs.push(...registerDashboardCommands({ commands, opener }));
+    subs.push(registerCompareCommand({ commands, opener }));
     await refuses('svc.dashboard.open', { modelId: 42 }, /^svc\.dashboard\.open: "modelId" must be a model id string\./, 'modelId');
     await refuses('svc.dashboard.open', { checkpointId: 'c' }, /^svc\.dashboard\.open: "modelId" must be a model id string\.$/, 'modelId');
     await refuses('svc.dashboard.open', { file: 3 }, /^svc\.dashboard\.open: "file" must be the path of a history\.jsonl file\./, 'file');
