@@ -3,7 +3,7 @@ import { feature, type Feature, type FeatureDeps } from '../service/feature';
 import { registerUploadCommands } from './commands';
 import { UploadManager } from './manager';
 
-export function activateUploads({ commands, errors, log, connection, storage, prompts }: FeatureDeps): Feature<UploadManager> {
-  const uploads = new UploadManager(connection, errors, prompts, log, storage);
+export function activateUploads({ commands, errors, log, connection, storage, prompts, contextKeys }: FeatureDeps): Feature<UploadManager> {
+  const uploads = new UploadManager(connection, errors, prompts, contextKeys, log, storage);
   return feature(uploads, registerUploadCommands({ commands, manager: uploads }));
 }

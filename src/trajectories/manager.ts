@@ -2,14 +2,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { InputError, NotFoundError } from '../api';
-import { background, setContext } from '../common/background';
+import { background } from '../common/background';
 import { localFiles, type Invocation } from '../ui/commands';
 import { nonBlank, parseArgs } from '../ui/args';
 import { Disposable } from '../common/disposable';
 import type { ErrorPresenter } from '../common/errors';
 import { formatBytes, formatDuration, plural } from '../common/format';
 import { LiveProblems } from '../ui/liveProblems';
-import { withAbortableProgress, type Prompts } from '../ui/prompts';
+import { withAbortableProgress, type ContextKeys, type Prompts } from '../ui/prompts';
 import type { Logger } from '../common/logger';
 import { forgetRecent, pushRecent, recent, RECENT_MODELS } from '../common/pick';
 import type { Connection } from '../service/connection';
@@ -76,6 +76,8 @@ export class UploadManager extends Disposable {
     private readonly connection: Connection,
     private readonly errors: ErrorPresenter,
     private readonly prompts: Prompts,
+    /** `svc.uploading` (the Cancel Upload command's `when`) is set here. */
+    private readonly contextKeys: ContextKeys,
     private readonly log: Logger,
     private readonly context: Pick<vscode.ExtensionContext, 'globalState' | 'workspaceState'>,
   ) {
@@ -207,7 +209,7 @@ export class UploadManager extends Disposable {
       `svc: Uploading to ${plan.modelId} (${plan.split})`,
       async (progress, cancel): Promise<UploadReport> => {
         this.running = cancel;
-        setContext('svc.uploading', true);
+        background(this.contextKeys.set('svc.uploading', true), 'setContext svc.uploading');
         try {
           const report = await this.sendFiles(plan, summaries, cancel, progress, totalGroups, totalBytes);
           // This upload's plan only: another upload's failure keeps its own.
@@ -218,7 +220,7 @@ export class UploadManager extends Disposable {
           return report.report;
         } finally {
           this.running = undefined;
-          setContext('svc.uploading', false);
+          background(this.contextKeys.set('svc.uploading', false), 'setContext svc.uploading');
         }
       },
     );

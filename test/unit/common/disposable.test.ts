@@ -61,7 +61,7 @@ describe('common/disposable: the Disposable base', () => {
       new LiveProblems({ set() {}, delete() {}, dispose() {} } as never, () => Promise.resolve([])),
       new ScenarioPanels(Uri.file('/ext') as never, {} as never, {} as never, {} as never),
       new ImportManager({} as never, {} as never, {} as never, {} as never, () => undefined),
-      new UploadManager({} as never, {} as never, {} as never, {} as never, context),
+      new UploadManager({} as never, {} as never, {} as never, {} as never, {} as never, context),
     ];
     for (const o of owners) {
       assert.ok(o instanceof Disposable, o.constructor.name);
@@ -101,7 +101,7 @@ describe('common/disposable: the Disposable base', () => {
   });
 
   it('a manager disposes its Problems collection with it', () => {
-    const uploads = new UploadManager({} as never, {} as never, {} as never, {} as never, { globalState: {}, workspaceState: {} } as never);
+    const uploads = new UploadManager({} as never, {} as never, {} as never, {} as never, {} as never, { globalState: {}, workspaceState: {} } as never);
     const imports = new ImportManager({} as never, {} as never, {} as never, {} as never, () => undefined);
     let disposed = 0;
     for (const d of [uploads.diagnostics, imports.diagnostics]) {

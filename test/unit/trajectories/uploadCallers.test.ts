@@ -79,7 +79,7 @@ describe('one upload job through every caller (command, public API, LM tool, MCP
     svc = await connect();
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
     const errors = new ErrorPresenter(svc.log, svc.prompts);
-    uploads = new UploadManager(svc.connection, errors, svc.prompts, svc.log, context);
+    uploads = new UploadManager(svc.connection, errors, svc.prompts, svc.contextKeys, svc.log, context);
     tools = new ConnectionHost(svc.connection, (text) => svc.log.redact(text), new SentUploads(svc.workspaceState));
     const api = createPublicApi({ connection: svc.connection, tools, errors, uploads });
     const logs = svc.server.store.logs;
@@ -249,7 +249,7 @@ describe('a Parquet step file edited during its upload (same size, mtime put bac
   before(async () => {
     svc = await connect();
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
-    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.log, context);
+    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.contextKeys, svc.log, context);
   });
   after(async () => {
     uploads.dispose();

@@ -29,7 +29,7 @@ describe('UploadManager (plain Node, reference service)', () => {
     svc = await connect();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-upload-unit-'));
     const context = { globalState: svc.globalState, workspaceState: svc.workspaceState } as unknown as vscode.ExtensionContext;
-    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.log, context);
+    uploads = new UploadManager(svc.connection, new ErrorPresenter(svc.log, svc.prompts), svc.prompts, svc.contextKeys, svc.log, context);
     finished = [];
     uploads.onDidFinish((e) => finished.push(e));
   });
@@ -89,7 +89,10 @@ describe('UploadManager (plain Node, reference service)', () => {
     const running = uploads.upload(scripted, { files: [file], modelId: 'model-b', split: 'train' });
     while (svc.server.stats.count(LOG('model-b')) === 0) await new Promise((r) => setTimeout(r, 5));
     for (const how of [user, scripted]) await assert.rejects(uploads.upload(how, { files: [file], modelId: 'model-b', split: 'train' }), /an upload is already running/);
+    // Cancel Upload shows while it runs (its `when` is svc.uploading), and goes when it is done.
+    assert.equal(svc.contextKeys.get('svc.uploading'), true);
     assert.equal((await running).status, 'done');
+    assert.equal(svc.contextKeys.get('svc.uploading'), false);
   });
 
   it('validates before sending: a file with a problem is in the Problems panel and nothing is sent', async () => {
