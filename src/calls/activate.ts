@@ -12,10 +12,10 @@ export interface ImportsDeps extends FeatureDeps {
   readonly showThreads: (project: string, threadIds: string[]) => Promise<void>;
 }
 
-export function activateImports({ commands, errors, log, connection, prompts, afterImport, showThreads }: ImportsDeps): Feature<{ fileKinds: FileKindContext }> {
+export function activateImports({ commands, errors, log, connection, prompts, contextKeys, afterImport, showThreads }: ImportsDeps): Feature<{ fileKinds: FileKindContext }> {
   const manager = new ImportManager(connection, errors, prompts, log, afterImport, showThreads);
   // Upload and Import in a JSONL file's menus: only the one its first line fits (when sniffed).
-  const fileKinds = new FileKindContext();
+  const fileKinds = new FileKindContext(contextKeys);
   const disposables: vscode.Disposable[] = [fileKinds, ...registerImportCommands({ commands, manager })];
   return feature({ fileKinds }, disposables);
 }

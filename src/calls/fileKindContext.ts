@@ -6,10 +6,11 @@
  * file watcher. A file not sniffed (beyond the bound, or before the scan) offers both; each command
  * validates the file and says what it expected.
  */
+import type { ContextKeys } from '../ui/prompts';
 import * as fs from 'node:fs/promises';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import { setContext } from '../common/background';
+import { background } from '../common/background';
 import { Disposable } from '../common/disposable';
 import { kindOfFile, type JsonlKind } from './fileKind';
 
@@ -46,7 +47,10 @@ export class FileKindContext extends Disposable {
   /** The lists last set as context keys. */
   lists: { calls: string[]; trajectories: string[] } = { calls: [], trajectories: [] };
 
-  constructor(options: { scanDelayMs?: number } = {}) {
+  constructor(
+    private readonly contextKeys: ContextKeys,
+    options: { scanDelayMs?: number } = {},
+  ) {
     super();
     const watcher = vscode.workspace.createFileSystemWatcher(JSONL);
     // A folder created or deleted may be reported as the folder only (VS Code folds the events of
@@ -156,8 +160,8 @@ export class FileKindContext extends Disposable {
     const lists = { calls: of('calls'), trajectories: of('trajectories') };
     if (JSON.stringify(lists) === JSON.stringify(this.lists)) return;
     this.lists = lists;
-    setContext('svc.callsFiles', lists.calls);
-    setContext('svc.trajectoryFiles', lists.trajectories);
+    background(this.contextKeys.set('svc.callsFiles', lists.calls), 'setContext svc.callsFiles');
+    background(this.contextKeys.set('svc.trajectoryFiles', lists.trajectories), 'setContext svc.trajectoryFiles');
   }
 
   private schedule(): void {

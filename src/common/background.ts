@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import type * as vscode from 'vscode';
 
 /**
  * Work nobody waits for (a refresh fired by an event, a context key, a file cleanup) still must not
@@ -18,7 +18,3 @@ export function background(work: PromiseLike<unknown>, what: string): void {
   Promise.resolve(work).catch((e: unknown) => report(`${what} failed: ${e instanceof Error ? e.message : String(e)}`));
 }
 
-/** Sets a `when`-clause context key (the platform's `setContext` command), not waiting for it. */
-export function setContext(key: string, value: unknown): void {
-  background(vscode.commands.executeCommand('setContext', key, value), `setContext ${key}`);
-}

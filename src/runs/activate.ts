@@ -12,7 +12,7 @@ import { RunsManager } from './manager';
 import { RunsModel } from './model';
 import { RunsTreeProvider, type RunNode, type ServiceModels } from './provider';
 
-export interface RunsDeps extends Pick<FeatureDeps, 'commands' | 'log' | 'prompts'> {
+export interface RunsDeps extends Pick<FeatureDeps, 'commands' | 'log' | 'prompts' | 'contextKeys'> {
   /** The Runs view (created at activation by src/boot/main.ts): from now on it shows this provider's rows. */
   readonly view: (provider: vscode.TreeDataProvider<unknown>) => vscode.TreeView<unknown>;
   /** The service's models (the Checkpoints view's), listed beside the runs. */
@@ -30,8 +30,8 @@ export interface RunsApi {
 /** The local folders of the workspace: runs are read from disk. */
 const localFolders = () => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
 
-export function activateRuns({ commands, log, prompts, view: showIn, serviceModels, dashboards }: RunsDeps): Feature<RunsApi> {
-  const model = new RunsModel(localFolders, log);
+export function activateRuns({ commands, log, prompts, contextKeys, view: showIn, serviceModels, dashboards }: RunsDeps): Feature<RunsApi> {
+  const model = new RunsModel(localFolders, log, contextKeys);
   const provider = new RunsTreeProvider(model, serviceModels);
   const view = showIn(provider as vscode.TreeDataProvider<unknown>) as vscode.TreeView<RunNode>;
   dashboards.useRuns(model);

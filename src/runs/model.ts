@@ -4,10 +4,11 @@
  * change, and the step numbers cache shared with the dashboard's reward distribution. State and
  * events only: nothing here talks to the user.
  */
+import type { ContextKeys } from '../ui/prompts';
 import * as vscode from 'vscode';
 import { Disposable } from '../common/disposable';
 import type { Logger } from '../common/logger';
-import { background, setContext } from '../common/background';
+import { background } from '../common/background';
 import { findRuns, type Run } from '../files/runs';
 import { StepStatsCache } from '../dashboard/stepStats';
 
@@ -31,6 +32,8 @@ export class RunsModel extends Disposable {
   constructor(
     private readonly roots: () => string[],
     private readonly log: Logger,
+    /** `svc.runs.none` (the view's welcome) is set here. */
+    private readonly contextKeys: ContextKeys,
   ) {
     super();
     const watcher = this._register(vscode.workspace.createFileSystemWatcher('**/.art/**'));
@@ -74,7 +77,7 @@ export class RunsModel extends Disposable {
         }
       } while (this.again);
       this.scanned = true;
-      setContext('svc.runs.none', this.runs.length === 0);
+      background(this.contextKeys.set('svc.runs.none', this.runs.length === 0), 'setContext svc.runs.none');
       this.scanning = undefined;
       if (this.loud || JSON.stringify(this.runs) !== before) this.changed.fire();
     })();

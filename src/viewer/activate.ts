@@ -8,7 +8,7 @@ import type { WorkspaceRuns } from '../ui/runPick';
 import { TrajectoryViewerProvider } from './provider';
 import { ScenarioPanels } from './scenarioPanel';
 
-export interface ViewerDeps extends Pick<FeatureDeps, 'commands' | 'errors' | 'log' | 'storage'> {
+export interface ViewerDeps extends Pick<FeatureDeps, 'commands' | 'errors' | 'log' | 'storage' | 'contextKeys'> {
   /** Hands the custom editor's provider to the one src/boot/main.ts registered at activation. */
   readonly editor: (provider: vscode.CustomReadonlyEditorProvider) => void;
   /** The workspace's runs (the Runs view's), for Follow Scenario's pick. */
@@ -21,8 +21,8 @@ export interface ViewerApi {
   scenarios: ScenarioPanels;
 }
 
-export function activateViewer({ commands, errors, log, storage, editor, runs }: ViewerDeps): Feature<ViewerApi> {
-  const viewer = new TrajectoryViewerProvider(storage.extensionUri, log, errors);
+export function activateViewer({ commands, errors, log, storage, contextKeys, editor, runs }: ViewerDeps): Feature<ViewerApi> {
+  const viewer = new TrajectoryViewerProvider(storage.extensionUri, log, errors, contextKeys);
   editor(viewer);
   const scenarios = new ScenarioPanels(storage.extensionUri, log, errors, viewer.transcriptStore, runs);
   return feature({ viewer, scenarios }, [...viewer.register(commands), ...scenarios.register(commands)]);

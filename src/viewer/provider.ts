@@ -8,6 +8,7 @@
  * default editor of `.parquet` files under a `trajectories` folder, through package.json's
  * editorAssociations; Open With… for any other): they are read by rows (parquetIndex.ts).
  */
+import type { ContextKeys } from '../ui/prompts';
 import * as vscode from 'vscode';
 import { z } from 'zod';
 import { formatPath, InputError } from '../api';
@@ -19,7 +20,7 @@ import { Disposable } from '../common/disposable';
 import { TranscriptStore } from './compare';
 import { GroupFiles } from './groupFile';
 import { ViewerSession } from './session';
-import { background, setContext } from '../common/background';
+import { background } from '../common/background';
 
 import { TRAJECTORY_VIEWER } from '../common/ids';
 import { looksLikeAtif } from '../harnesses/atif';
@@ -66,6 +67,8 @@ export class TrajectoryViewerProvider extends Disposable implements vscode.Custo
     private readonly extensionUri: vscode.Uri,
     private readonly log: Logger,
     private readonly errors: ErrorPresenter,
+    /** `svc.trajectoryFile` (the editor title's Open in Viewer) is set here. */
+    private readonly contextKeys: ContextKeys,
   ) {
     super();
     this._register({ dispose: () => background(this.groupFiles.dispose(), "Removing the viewer's group files") });
@@ -79,7 +82,7 @@ export class TrajectoryViewerProvider extends Disposable implements vscode.Custo
   }
 
   register(commands: Commands): vscode.Disposable[] {
-    const sniff = () => setContext('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document));
+    const sniff = () => background(this.contextKeys.set('svc.trajectoryFile', looksLikeTrajectories(vscode.window.activeTextEditor?.document)), 'setContext svc.trajectoryFile');
     sniff();
     return [
       this,

@@ -1,4 +1,5 @@
 import * as assert from 'assert';
+import { hostContextKeys } from '../../../src/ui/prompts';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -197,7 +198,7 @@ describe('tracing is write-only: the web UI and the feedback record', () => {
     fs.writeFileSync(first, trajectoryLine() + '\n');
     await waitFor('the rewritten file sniffed again', () => live.lists.trajectories.includes(first) && !live.lists.calls.includes(first), 30_000);
     // A sniffer of its own, scanning now (the extension's starts 2 s after the core loads).
-    const sniffer = new FileKindContext({ scanDelayMs: 60_000 });
+    const sniffer = new FileKindContext(hostContextKeys(), { scanDelayMs: 60_000 });
     try {
       const started = performance.now();
       await sniffer.scan();
