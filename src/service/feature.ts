@@ -34,7 +34,7 @@ export interface FeatureDeps {
 export interface Feature<Api = undefined> {
   /** What the other features and the in-host tests use. */
   readonly api: Api;
-  /** Disposed when the extension stops, in reverse order. */
+  /** Disposed when the extension stops, in the order given (VS Code disposes context.subscriptions first to last). */
   readonly disposables: readonly vscode.Disposable[];
 }
 
