@@ -209,6 +209,9 @@ describe('scripted command arguments (parseArgs)', () => {
     await refuses('svc.setBaseUrl', { baseUrl: 'https://svc.example.com', scope: 'folder' }, /^svc\.setBaseUrl: scope must be "user" or "workspace", not "folder"\./, 'scope');
     await refuses('svc.setBaseUrl', { baseUrl: 8080 }, /^svc\.setBaseUrl: "baseUrl" must be a string\./, 'baseUrl');
     await refuses('svc.setBaseUrl', { scope: 'user' }, /svc\.setBaseUrl needs \{ baseUrl \}/, 'baseUrl');
+    // The arguments object after an empty first argument is still a script's: refused, no prompt.
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.signIn', undefined, { apiKey: 'sk-secret-1234' })), (e: Error) => /^svc\.signIn takes \{ apiKey \} or .* as its first argument\.$/.test(e.message) && !e.message.includes('sk-secret'));
+    await assert.rejects(Promise.resolve(vscode.commands.executeCommand('svc.setBaseUrl', undefined, { baseUrl: 'https://svc.example.com' })), /svc\.setBaseUrl takes \{ baseUrl, scope\? \} as its first argument\.$/);
   });
 
   it('svc.openInWebUi', async () => {
