@@ -11,6 +11,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE } from './data';
+import type { ViewerRow } from './viewer';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -32,13 +33,8 @@ export interface InspectFigures {
   peakRss: number;
 }
 
-export interface InspectRow {
-  what: string;
-  value: string;
-  baselineName: string;
-  baseline: string;
-  ratio: number;
-  note: string;
+/** A row of the bench's table, with its goal. */
+export interface InspectRow extends ViewerRow {
   goal: string;
 }
 

@@ -2,6 +2,7 @@
 // [--quick]`): the time until the first group and trajectory are on screen, and the extension
 // host's and the webview's memory, for the 200 MiB bench file next to the same viewer on a 15 KiB
 // fixture in the same run. Runs test/host/bench-viewer.ts in code-server.
+import { mib, ms } from './viewerWindow';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { ViewerFigures as Figures } from '../../test/host/bench-viewer';
@@ -20,8 +21,6 @@ export interface ViewerRow {
   note: string;
 }
 
-const mib = (b: number) => (b / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
 
 export function viewerBench(fileMb: number): ViewerRow[] {
   const big = trajectoryFile(fileMb);

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ViewerFigures as Figures } from '../../test/host/bench-viewer';
+import { median, mib, ms, viewerRunOnce as runOnce } from './viewerWindow';
 import { CACHE } from './data';
 import type { ViewerRow } from './viewer';
 
@@ -60,18 +61,6 @@ export async function parquetViewerFile(name: string, rows: number, chars: numbe
   return file;
 }
 
-/** One file in a fresh code-server window; `paintOnly`: stop once the first paint and the index are done. */
-function runOnce(file: string, paintOnly: boolean): Figures {
-  const env = ['--env', `SVC_BENCH_VIEWER_FILES=${file}`, ...(paintOnly ? ['--env', 'SVC_BENCH_VIEWER_PAINT_ONLY=1'] : [])];
-  const host = spawnSync(process.execPath, ['scripts/host/run-tests.js', '--no-build', '--entry', 'out/test/host/bench-viewer.js', ...env], { cwd: root, encoding: 'utf8', maxBuffer: 64 << 20 });
-  const line = /BENCH_VIEWER (\[.*\])/.exec(host.stdout)?.[1];
-  if (!line) throw new Error(`viewer bench failed (exit ${host.status}):\n${host.stdout.slice(-3000)}\n${host.stderr.slice(-2000)}`);
-  return (JSON.parse(line) as Figures[])[0]!;
-}
-
-const mib = (b: number) => (b / (1024 * 1024)).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 });
-const ms = (n: number) => `${Math.round(n).toLocaleString('en-US')} ms`;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** `runs` alternating pairs (small, big); the first big run also waits for validation, for its RSS. */
 export async function viewerParquetBench(gib: number, runs: number): Promise<ViewerRow[]> {

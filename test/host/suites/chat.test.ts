@@ -11,7 +11,7 @@ import { TOOLS } from '../../../src/agents/core/tools';
 import { atLeast } from '../../../src/boot/version';
 import { dump, GROUP, TRAJECTORY } from '../../fixtures/art/producers';
 import type { ReferenceServer } from '../../server';
-import { api, boot, connect, endSuite, EXTENSION_ID, PROJECT, startServer } from './helpers';
+import { api, boot, endSuite, EXTENSION_ID, PROJECT, startWithModel } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'svc-chat-'));
 
@@ -33,9 +33,7 @@ describe('chat today: skills and the confirmation of write tools', function () {
   this.timeout(90_000);
   let server: ReferenceServer;
   before(async () => {
-    server = await startServer();
-    server.addCheckpoints('agent-7b', 3);
-    await connect(server);
+    server = await startWithModel('agent-7b', 3);
   });
   after(async () => {
     await endSuite(server);

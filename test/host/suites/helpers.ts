@@ -60,6 +60,14 @@ export function startServer(options: ReferenceServerOptions = {}): Promise<Refer
   return startReferenceServer({ apiKeys: [{ key: KEY, userId: USER }], ...options });
 }
 
+/** A reference service with `checkpoints` checkpoints of `modelId`, the extension connected to it (signed in). */
+export async function startWithModel(modelId = 'agent-7b', checkpoints = 3): Promise<ReferenceServer> {
+  const server = await startServer();
+  server.addCheckpoints(modelId, checkpoints);
+  await connect(server);
+  return server;
+}
+
 // Machine-scoped settings cannot be set by a workspace (that is the point: a workspace must not
 // send the API key over plain http).
 const MACHINE_SCOPED = new Set(['allowInsecureHttp']);

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import { TOOLS } from '../../../src/agents/core/tools';
 import { atLeast } from '../../../src/boot/version';
 import type { ReferenceServer } from '../../server';
-import { api, connect, endSuite, EXTENSION_ID, KEY, signIn, signOut, startServer, waitFor } from './helpers';
+import { api, endSuite, EXTENSION_ID, KEY, signIn, signOut, startWithModel, waitFor } from './helpers';
 
 const TOOL_NAMES = TOOLS.map((t) => t.name);
 /** VS Code's id of a server an extension provides: `<extension id, lowercase>/<label>`. */
@@ -45,9 +45,7 @@ describe('MCP from VS Code\'s side: the svc server VS Code starts', function () 
   this.timeout(120_000);
   let server: ReferenceServer;
   before(async () => {
-    server = await startServer();
-    server.addCheckpoints('agent-7b', 3);
-    await connect(server);
+    server = await startWithModel('agent-7b', 3);
   });
   after(async () => {
     if (hasMcpApi()) await vscode.commands.executeCommand('workbench.mcp.stopServer', SERVER_ID);

@@ -151,16 +151,18 @@ describe('search/diskCache: the run search\'s disk cache', function () {
     assert.equal(statSync(entry).isFile(), true, 'the entry rewritten as a file');
   });
 
-  it('keeps the folder under its budget: least recently used first, never what the running search used', async () => {
+  /** A run, and a disk budget that holds steps 10-12 and half of 13 (sized by an unbounded cache); `a` is 10-12, `b` 13-15. */
+  async function budgeted() {
     const { steps, folder, root } = await fresh();
-    // The size of each entry, from an unbounded cache.
     const sizing = diskCache(join(root, 'sizing'));
     await collect(steps, { query: 'x' }, sizing);
     const size = (i: number) => statSync(sizing.disk!.entryPath(steps[i]!.file)).size;
-    const budget = size(10) + size(11) + size(12) + Math.floor(size(13) / 2);
-    const a = steps.slice(10, 13);
-    const b = steps.slice(13, 16);
     const has = (c: SearchCache, fs: StepFile[]) => fs.map((f) => readdirSync(folder).includes(c.disk!.entryPath(f.file).slice(folder.length + 1)));
+    return { steps, folder, budget: size(10) + size(11) + size(12) + Math.floor(size(13) / 2), a: steps.slice(10, 13), b: steps.slice(13, 16), has };
+  }
+
+  it('keeps the folder under its budget: least recently used first, never what the running search used', async () => {
+    const { steps, folder, budget, a, b, has } = await budgeted();
     const first = diskCache(folder, budget);
     await collect(a, { query: 'x' }, first);
     assert.deepEqual(has(first, a), [true, true, true]);
@@ -183,14 +185,7 @@ describe('search/diskCache: the run search\'s disk cache', function () {
   });
 
   it('keeps what a search still running used while another search fills the folder', async () => {
-    const { steps, folder, root } = await fresh();
-    const sizing = diskCache(join(root, 'sizing'));
-    await collect(steps, { query: 'x' }, sizing);
-    const size = (i: number) => statSync(sizing.disk!.entryPath(steps[i]!.file)).size;
-    const budget = size(10) + size(11) + size(12) + Math.floor(size(13) / 2);
-    const a = steps.slice(10, 13);
-    const b = steps.slice(13, 16);
-    const has = (c: SearchCache, fs: StepFile[]) => fs.map((f) => readdirSync(folder).includes(c.disk!.entryPath(f.file).slice(folder.length + 1)));
+    const { steps, folder, budget, a, b, has } = await budgeted();
     const cache = diskCache(folder, budget);
     // A search over `a` and on (the lease stands for its files still to come), and a second search
     // beside it, started later: the first one's entries stay while it runs.
